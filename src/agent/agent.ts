@@ -1,0 +1,76 @@
+import type OpenAI from "openai";
+import { ModelCaller } from "./model-caller.js";
+import { FORCED_STOP_ANSWER, reactInstructions, systemPrompt } from "./prompts.js";
+import type { ProtocolSession } from "./protocol.js";
+import { ReactProtocolSession } from "./react-protocol.js";
+import { invokeTool, type InvokerDeps } from "./tool-invoker.js";
+import { ToolsProtocolSession } from "./tools-protocol.js";
+import { emptyUsage, type AgentResult, type AgentRun, type AgentSettings, type ChatMessage } from "./types.js";
+
+const EMPTY_REPLY = "Your reply was empty. Please answer the user's last message.";
+
+/**
+ * The LLM ⇄ tool loop. Knows nothing of chat platforms: it gets the history, the input and the
+ * tools this turn may use, reports steps through `run.onStep`, and returns the final answer.
+ * Throws LlmError when the model fails for good and TurnCancelled when `run.signal` aborts.
+ */
+export class Agent {
+  constructor(
+    private readonly client: OpenAI,
+    private readonly settings: AgentSettings,
+  ) {}
+
+  async run(run: AgentRun): Promise<AgentResult> {
+    const usage = run.usage ?? emptyUsage();
+    const caller = new ModelCaller(this.client, this.settings.model, usage);
+    const session = this.openSession(caller, run);
+    let seq = 0;
+    const deps: InvokerDeps = {
+      tools: new Map(run.tools.map((tool) => [tool.name, tool])),
+      request: run.request,
+      signal: run.signal,
+      logger: run.logger,
+      defaultTimeoutMs: this.settings.toolTimeoutMs,
+      llm: (prompt, signal) => caller.ask(prompt, signal),
+      onStep: run.onStep,
+      nextSeq: () => ++seq,
+    };
+
+    let iterations = 0;
+    while (iterations < this.settings.maxIterations) {
+      const decision = await session.decide(run.signal);
+      if (decision.kind === "final" && decision.text.trim() !== "") {
+        return { output: decision.text.trim(), outcome: "answer", iterations, usage };
+      }
+      iterations++;
+      if (decision.kind !== "calls") {
+        session.recordInvalid(decision.kind === "invalid" ? decision.observation : EMPTY_REPLY);
+        continue;
+      }
+      const results = await Promise.all(decision.calls.map((call) => invokeTool(call, deps)));
+      const direct = results.filter((result) => result.ok && result.returnDirect);
+      if (direct.length > 0) {
+        return { output: direct.map((result) => result.observation).join("\n\n"), outcome: "direct", iterations, usage };
+      }
+      session.recordResults(results);
+    }
+
+    if (this.settings.earlyStopping === "generate") {
+      const text = await session.finalAttempt(run.signal);
+      if (text?.trim()) return { output: text.trim(), outcome: "iteration_limit_generated", iterations, usage };
+    }
+    return { output: FORCED_STOP_ANSWER, outcome: "iteration_limit_forced", iterations, usage };
+  }
+
+  private openSession(caller: ModelCaller, run: AgentRun): ProtocolSession {
+    const react = this.settings.protocol === "react";
+    const system = systemPrompt(this.settings.systemPrompt);
+    const messages: ChatMessage[] = [
+      { role: "system", content: react ? `${system}\n\n${reactInstructions(run.tools)}` : system },
+      ...run.history.map((message): ChatMessage => ({ role: message.role, content: message.text })),
+      { role: "user", content: run.input },
+    ];
+    return react ? new ReactProtocolSession(caller, messages) : new ToolsProtocolSession(caller, messages, run.tools);
+  }
+}
+

@@ -1,0 +1,61 @@
+import type { ModelCaller } from "./model-caller.js";
+import { LIMIT_REACHED_PROMPT, reactObservation } from "./prompts.js";
+import type { Decision, ProtocolSession } from "./protocol.js";
+import { OutputParseError, parseAgentOutput } from "./react-parser.js";
+import type { ToolCallResult } from "./tool-invoker.js";
+import type { ChatMessage } from "./types.js";
+
+/** Stops the model from writing the observation itself. */
+const STOP = ["\nObservation:"];
+
+/** The text protocol for models without tool calling: JSON-blob actions, observations as messages. */
+export class ReactProtocolSession implements ProtocolSession {
+  constructor(
+    private readonly caller: ModelCaller,
+    private readonly messages: ChatMessage[],
+  ) {}
+
+  async decide(signal: AbortSignal): Promise<Decision> {
+    const text = await this.ask(signal);
+    try {
+      const parsed = parseAgentOutput(text);
+      if (parsed.kind === "final") return { kind: "final", text: parsed.output };
+      return { kind: "calls", calls: [{ tool: parsed.tool, args: parsed.input }] };
+    } catch (error) {
+      if (!(error instanceof OutputParseError)) throw error;
+      return {
+        kind: "invalid",
+        observation: reactObservation(`your last reply could not be read: ${error.message}.`),
+      };
+    }
+  }
+
+  recordResults(results: ToolCallResult[]): void {
+    for (const result of results) this.messages.push({ role: "user", content: reactObservation(result.observation) });
+  }
+
+  recordInvalid(observation: string): void {
+    this.messages.push({ role: "user", content: observation });
+  }
+
+  async finalAttempt(signal: AbortSignal): Promise<string | undefined> {
+    this.messages.push({
+      role: "user",
+      content: `${LIMIT_REACHED_PROMPT}\nReply with the Final Answer JSON blob.`,
+    });
+    const text = await this.ask(signal);
+    try {
+      const parsed = parseAgentOutput(text);
+      return parsed.kind === "final" ? parsed.output : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async ask(signal: AbortSignal): Promise<string> {
+    const message = await this.caller.complete({ messages: this.messages, stop: STOP }, signal);
+    const text = message.content ?? "";
+    this.messages.push({ role: "assistant", content: text });
+    return text;
+  }
+}

@@ -1,0 +1,104 @@
+import type { Logger } from "../log.js";
+import type { Tool, ToolContext, ToolRequestInfo } from "../tools/define-tool.js";
+import type { StepEvent } from "./types.js";
+
+/** Tool output is untrusted text of any size: the model gets at most this much of it. */
+export const MAX_OBSERVATION_CHARS = 4_000;
+
+export interface ToolCallRequest {
+  tool: string;
+  /** Arguments as the model sent them: an object, a bare value, or unparseable JSON text. */
+  args: unknown;
+  argsError?: string;
+}
+
+export interface ToolCallResult {
+  ok: boolean;
+  /** What goes back to the model. */
+  observation: string;
+  returnDirect: boolean;
+}
+
+export class TurnCancelled extends Error {
+  override readonly name = "TurnCancelled";
+}
+
+export interface InvokerDeps {
+  tools: Map<string, Tool>;
+  request: ToolRequestInfo;
+  signal: AbortSignal;
+  logger: Logger;
+  defaultTimeoutMs: number;
+  llm(prompt: string, signal: AbortSignal): Promise<string>;
+  onStep(event: StepEvent): void;
+  nextSeq(): number;
+}
+
+/**
+ * Runs one tool call the model asked for. Every failure (unknown or disallowed tool, bad
+ * arguments, a throw, a timeout) becomes an error observation for the model; only the
+ * cancellation of the whole turn escapes as TurnCancelled.
+ */
+export async function invokeTool(call: ToolCallRequest, deps: InvokerDeps): Promise<ToolCallResult> {
+  const seq = deps.nextSeq();
+  const started = performance.now();
+  deps.onStep({ type: "tool_started", seq, tool: call.tool, args: call.args });
+  const fail = (error: string): ToolCallResult => {
+    deps.onStep({ type: "tool_failed", seq, tool: call.tool, error, durationMs: elapsed(started) });
+    return { ok: false, observation: `Error: ${error}`, returnDirect: false };
+  };
+
+  const tool = deps.tools.get(call.tool);
+  if (!tool) {
+    const available = [...deps.tools.keys()].join(", ") || "none";
+    return fail(`there is no tool named "${call.tool}" available here. Available tools: ${available}.`);
+  }
+  if (call.argsError) return fail(`the arguments for ${tool.name} are not valid JSON (${call.argsError}).`);
+  const parsed = tool.parseArgs(call.args);
+  if (!parsed.ok) return fail(`invalid arguments for ${tool.name}: ${parsed.error}`);
+
+  const timeoutMs = tool.timeoutMs ?? deps.defaultTimeoutMs;
+  const toolSignal = AbortSignal.any([deps.signal, AbortSignal.timeout(timeoutMs)]);
+  const ctx: ToolContext = {
+    signal: toolSignal,
+    request: deps.request,
+    logger: deps.logger.child({ tool: tool.name }),
+    llm: (prompt) => deps.llm(prompt, toolSignal),
+  };
+  try {
+    const value = await untilAborted(tool.run(parsed.value, ctx), toolSignal);
+    const output = capObservation(stringify(value));
+    deps.onStep({ type: "tool_finished", seq, tool: tool.name, output, durationMs: elapsed(started) });
+    return { ok: true, observation: output, returnDirect: tool.returnDirect };
+  } catch (error) {
+    if (deps.signal.aborted) throw new TurnCancelled("the turn was cancelled", { cause: error });
+    if (toolSignal.aborted) return fail(`${tool.name} took longer than ${formatSeconds(timeoutMs)} and was stopped.`);
+    deps.logger.warn({ err: error, tool: tool.name }, "tool failed");
+    return fail(`${tool.name} failed: ${(error as Error)?.message ?? String(error)}`);
+  }
+}
+
+/** Settles with the tool's result, or rejects as soon as the signal aborts, even if the tool ignores it. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+function stringify(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value === undefined || value === null) return "(no output)";
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return JSON.stringify(value);
+}
+
+export function capObservation(text: string): string {
+  if (text.length <= MAX_OBSERVATION_CHARS) return text;
+  return `${text.slice(0, MAX_OBSERVATION_CHARS)}… [output shortened: ${text.length} characters in all]`;
+}
+
+const elapsed = (start: number) => Math.round(performance.now() - start);
+const formatSeconds = (ms: number) => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`);

@@ -1,0 +1,84 @@
+import type OpenAI from "openai";
+import type { Tool } from "../tools/define-tool.js";
+import type { ModelCaller } from "./model-caller.js";
+import { LIMIT_REACHED_PROMPT } from "./prompts.js";
+import type { Decision, ProtocolSession } from "./protocol.js";
+import type { ToolCallRequest, ToolCallResult } from "./tool-invoker.js";
+import type { ChatMessage } from "./types.js";
+
+type FunctionTool = OpenAI.Chat.Completions.ChatCompletionFunctionTool;
+
+/** Tool definitions are built once per tool, not once per turn. */
+const definitions = new WeakMap<Tool, FunctionTool>();
+
+export function toolDefinition(tool: Tool): FunctionTool {
+  let definition = definitions.get(tool);
+  if (!definition) {
+    definition = {
+      type: "function",
+      function: { name: tool.name, description: tool.description, parameters: tool.jsonSchema },
+    };
+    definitions.set(tool, definition);
+  }
+  return definition;
+}
+
+/** Native OpenAI tool calling. */
+export class ToolsProtocolSession implements ProtocolSession {
+  private readonly definitions: FunctionTool[];
+  private pendingCallIds: string[] = [];
+
+  constructor(
+    private readonly caller: ModelCaller,
+    private readonly messages: ChatMessage[],
+    tools: Tool[],
+  ) {
+    this.definitions = tools.map(toolDefinition);
+  }
+
+  async decide(signal: AbortSignal): Promise<Decision> {
+    const message = await this.caller.complete(
+      { messages: this.messages, ...(this.definitions.length > 0 ? { tools: this.definitions } : {}) },
+      signal,
+    );
+    const toolCalls = (message.tool_calls ?? []).filter((call) => call.type === "function");
+    if (toolCalls.length === 0) return { kind: "final", text: message.content ?? "" };
+
+    this.messages.push({ role: "assistant", content: message.content ?? null, tool_calls: toolCalls });
+    this.pendingCallIds = toolCalls.map((call) => call.id);
+    return { kind: "calls", calls: toolCalls.map((call) => readCall(call.function)) };
+  }
+
+  recordResults(results: ToolCallResult[]): void {
+    results.forEach((result, index) => {
+      this.messages.push({ role: "tool", tool_call_id: this.pendingCallIds[index]!, content: result.observation });
+    });
+    this.pendingCallIds = [];
+  }
+
+  recordInvalid(observation: string): void {
+    this.messages.push({ role: "user", content: observation });
+  }
+
+  async finalAttempt(signal: AbortSignal): Promise<string | undefined> {
+    this.messages.push({ role: "user", content: LIMIT_REACHED_PROMPT });
+    const message = await this.caller.complete(
+      {
+        messages: this.messages,
+        ...(this.definitions.length > 0 ? { tools: this.definitions, tool_choice: "none" as const } : {}),
+      },
+      signal,
+    );
+    return message.content ?? undefined;
+  }
+}
+
+function readCall(fn: { name: string; arguments: string }): ToolCallRequest {
+  const raw = fn.arguments?.trim() ?? "";
+  if (raw === "") return { tool: fn.name, args: {} };
+  try {
+    return { tool: fn.name, args: JSON.parse(raw) };
+  } catch (error) {
+    return { tool: fn.name, args: raw, argsError: (error as Error).message };
+  }
+}

@@ -1,0 +1,52 @@
+import type OpenAI from "openai";
+import type { Logger } from "../log.js";
+import type { Tool, ToolRequestInfo } from "../tools/define-tool.js";
+
+export type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+
+/** What happened inside a turn, as it happens. `seq` numbers the tool steps of one turn from 1. */
+export type StepEvent =
+  | { type: "tool_started"; seq: number; tool: string; args: unknown }
+  | { type: "tool_finished"; seq: number; tool: string; output: string; durationMs: number }
+  | { type: "tool_failed"; seq: number; tool: string; error: string; durationMs: number };
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export type AgentOutcome = "answer" | "direct" | "iteration_limit_generated" | "iteration_limit_forced";
+
+export interface AgentResult {
+  output: string;
+  outcome: AgentOutcome;
+  /** Model calls that asked for tools (or produced unreadable output), as LangChain counts iterations. */
+  iterations: number;
+  usage: Usage;
+}
+
+export interface AgentSettings {
+  model: string;
+  protocol: "tools" | "react";
+  maxIterations: number;
+  earlyStopping: "generate" | "force";
+  toolTimeoutMs: number;
+  systemPrompt?: string;
+}
+
+export interface AgentRun {
+  /** Earlier exchanges from memory, oldest first. */
+  history: { role: "user" | "assistant"; text: string }[];
+  input: string;
+  /** The only tools this turn may call: whatever else the model names is refused. */
+  tools: Tool[];
+  request: ToolRequestInfo;
+  signal: AbortSignal;
+  logger: Logger;
+  onStep(event: StepEvent): void;
+  /** Token usage is added here as calls complete, so the caller keeps it even if the turn fails. */
+  usage?: Usage;
+}
+
+export const emptyUsage = (): Usage => ({ promptTokens: 0, completionTokens: 0, totalTokens: 0 });

@@ -1,0 +1,65 @@
+import { Agent } from "./agent/agent.js";
+import { createOpenAIClient } from "./agent/openai-client.js";
+import type { Config } from "./config/env.js";
+import type { Logger } from "./log.js";
+import { BotCommands } from "./runner/commands.js";
+import { ToolAccess } from "./runner/tool-access.js";
+import { TurnRunner } from "./runner/turn-runner.js";
+import { Store } from "./store/store.js";
+import type { Tool } from "./tools/define-tool.js";
+import { builtinTools } from "./tools/builtin/index.js";
+import { ToolRegistry } from "./tools/registry.js";
+
+/** Everything an adapter needs, built once per process. Platforms get this; the core never sees a platform. */
+export interface App {
+  config: Config;
+  logger: Logger;
+  store: Store;
+  registry: ToolRegistry;
+  access: ToolAccess;
+  runner: TurnRunner;
+  commands: BotCommands;
+}
+
+export interface AppOptions {
+  /** Tools added after the built-ins (plugins, MCP, tests). */
+  extraTools?: Tool[];
+  store?: Store;
+}
+
+export function createApp(config: Config, logger: Logger, options: AppOptions = {}): App {
+  const store = options.store ?? Store.open(config.DATABASE_PATH);
+  const interrupted = store.turns.markInterrupted();
+  if (interrupted > 0) logger.warn({ turns: interrupted }, "marked turns left running by the previous process as interrupted");
+
+  const registry = new ToolRegistry([
+    ...builtinTools({ currency: { store: store.currencyRates, ratesUrl: config.CURRENCY_RATES_URL } }),
+    ...(options.extraTools ?? []),
+  ]);
+  const access = new ToolAccess(registry, store.toolSettings, config.DEFAULT_TOOLS);
+  const client = createOpenAIClient({
+    apiKey: config.OPENAI_API_KEY,
+    baseURL: config.OPENAI_BASE_URL,
+    maxRetries: config.OPENAI_MAX_RETRIES,
+    timeoutMs: config.OPENAI_TIMEOUT_MS,
+  });
+  const agent = new Agent(client, {
+    model: config.OPENAI_MODEL,
+    protocol: config.AGENT_PROTOCOL,
+    maxIterations: config.AGENT_MAX_ITERATIONS,
+    earlyStopping: config.AGENT_EARLY_STOPPING,
+    toolTimeoutMs: config.TOOL_TIMEOUT_MS,
+    systemPrompt: config.SYSTEM_PROMPT,
+  });
+  const runner = new TurnRunner({
+    agent,
+    store,
+    access,
+    logger,
+    memoryWindow: config.MEMORY_WINDOW,
+    memoryTokenBudget: config.MEMORY_TOKEN_BUDGET,
+    turnTimeoutMs: config.TURN_TIMEOUT_MS,
+  });
+  const commands = new BotCommands(access, store.memory, config.MEMORY_WINDOW, config.MEMORY_TOKEN_BUDGET);
+  return { config, logger, store, registry, access, runner, commands };
+}

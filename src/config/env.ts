@@ -1,0 +1,130 @@
+import { z } from "zod";
+
+/** Environment values arrive as strings; these helpers give each variable one clear rule. */
+const positiveInt = (fallback: number) =>
+  z.coerce
+    .number({ message: "a whole number greater than 0" })
+    .int({ message: "a whole number greater than 0" })
+    .positive({ message: "a whole number greater than 0" })
+    .default(fallback);
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(["true", "false", "1", "0", "yes", "no", "on", "off"], { message: "true or false" })
+    .optional()
+    .transform((v) => (v === undefined ? fallback : ["true", "1", "yes", "on"].includes(v)));
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((s) => (s === "" ? undefined : s))
+  .optional();
+
+const optionalUrl = z
+  .string()
+  .trim()
+  .transform((s) => (s === "" ? undefined : s))
+  .pipe(z.url({ message: "a URL such as http://127.0.0.1:11434/v1" }).optional())
+  .optional();
+
+const idList = z
+  .string()
+  .default("")
+  .transform((s) =>
+    s
+      .split(",")
+      .map((x) => x.trim())
+      .filter(Boolean),
+  );
+
+export const configSchema = z.object({
+  OPENAI_API_KEY: optionalText,
+  OPENAI_BASE_URL: optionalUrl,
+  OPENAI_MODEL: z.string().trim().min(1).default("gpt-4o-mini"),
+  OPENAI_MAX_RETRIES: z.coerce
+    .number({ message: "a whole number, 0 or more" })
+    .int({ message: "a whole number, 0 or more" })
+    .min(0, { message: "a whole number, 0 or more" })
+    .default(2),
+  OPENAI_TIMEOUT_MS: positiveInt(60_000),
+  AGENT_PROTOCOL: z.enum(["tools", "react"], { message: "tools or react" }).default("tools"),
+  AGENT_MAX_ITERATIONS: positiveInt(5),
+  AGENT_EARLY_STOPPING: z.enum(["generate", "force"], { message: "generate or force" }).default("generate"),
+  TOOL_TIMEOUT_MS: positiveInt(15_000),
+  TURN_TIMEOUT_MS: positiveInt(120_000),
+  MEMORY_WINDOW: positiveInt(5),
+  MEMORY_TOKEN_BUDGET: positiveInt(3_000),
+  DATABASE_PATH: z.string().trim().min(1).default("./data/bot.sqlite"),
+  DEFAULT_TOOLS: z
+    .string()
+    .default("calculator,circumference,hypotenuse,get_time,convert_currency")
+    .transform((s) => {
+      const trimmed = s.trim();
+      if (trimmed.toLowerCase() === "all") return "all" as const;
+      return trimmed
+        .split(",")
+        .map((x) => x.trim())
+        .filter(Boolean);
+    }),
+  SYSTEM_PROMPT: optionalText,
+  CURRENCY_RATES_URL: z
+    .string()
+    .trim()
+    .default("https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml")
+    .pipe(z.url({ message: "a URL" })),
+  LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+      message: "one of fatal, error, warn, info, debug, trace, silent",
+    })
+    .optional(),
+  BOT_ADMIN_USER_IDS: idList,
+
+  DISCORD_TOKEN: optionalText,
+  DISCORD_API_URL: optionalUrl,
+  DISCORD_ALLOW_DMS: bool(true),
+  DISCORD_GUILD_ID: optionalText,
+
+  SLACK_BOT_TOKEN: optionalText,
+  SLACK_APP_TOKEN: optionalText,
+  SLACK_SIGNING_SECRET: optionalText,
+  SLACK_API_URL: optionalUrl,
+  SLACK_ALLOW_DMS: bool(true),
+  SLACK_BROADCAST_ANSWER: bool(false),
+  SLACK_ADMIN_USER_IDS: idList,
+  PORT: positiveInt(3000),
+});
+
+export type Config = z.output<typeof configSchema>;
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+/**
+ * Validates the environment. Throws ConfigError with one line per bad variable,
+ * each naming the variable, what it expects and what it got — never a stack trace for users.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const known = Object.fromEntries(
+    Object.keys(configSchema.shape).flatMap((key) => (env[key] === undefined ? [] : [[key, env[key]]])),
+  );
+  const parsed = configSchema.safeParse(known);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? "configuration");
+    const secret = /KEY|TOKEN|SECRET/.test(name);
+    const got = secret ? undefined : env[name];
+    const expected = issue.message.replace(/^Invalid (input|option): expected /i, "");
+    return `${name} must be ${expected}${got === undefined ? "" : ` (got "${got}")`}`;
+  });
+  throw new ConfigError(`Configuration error:\n  ${lines.join("\n  ")}`);
+}
+
+/** Loads `.env` from the working directory when present, without overriding the real environment. */
+export function loadDotEnv(path = ".env"): void {
+  try {
+    process.loadEnvFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+}

@@ -1,0 +1,4 @@
+import type { Platform } from "./platform.js";
+
+/** Every chat platform the bot can join; `npm start` starts each one whose credentials are set. */
+export const platforms: Platform[] = [];

@@ -1,0 +1,212 @@
+import { randomUUID } from "node:crypto";
+import type { Agent } from "../agent/agent.js";
+import { LlmError } from "../agent/llm-error.js";
+import { TurnCancelled } from "../agent/tool-invoker.js";
+import { emptyUsage, type AgentResult, type StepEvent } from "../agent/types.js";
+import type { Logger } from "../log.js";
+import type { Store } from "../store/store.js";
+import type { ConversationRef } from "../store/types.js";
+import { KeyedQueue } from "./keyed-queue.js";
+import type { ToolAccess } from "./tool-access.js";
+import type { ReplySink, TurnReply, TurnRequest } from "./types.js";
+
+export interface TurnRunnerOptions {
+  agent: Agent;
+  store: Store;
+  access: ToolAccess;
+  logger: Logger;
+  memoryWindow: number;
+  memoryTokenBudget: number;
+  turnTimeoutMs: number;
+}
+
+/** Why a running turn was cancelled; decides what the user is told. */
+type CancelReason = "timeout" | "shutdown";
+
+export const conversationKey = (ref: ConversationRef): string =>
+  JSON.stringify([ref.platform, ref.workspaceId, ref.channelId, ref.threadId ?? ""]);
+
+const MESSAGES = {
+  timeout: (seconds: number) =>
+    `Sorry, that took longer than ${seconds} seconds, so I stopped. Please try again, or ask something simpler.`,
+  shutdown: "The bot restarted before I could finish this. Please ask again in a minute.",
+  unexpected: "Sorry, something went wrong on my side. The details are in the bot's log.",
+};
+
+/**
+ * Runs turns for every adapter: one at a time per conversation in arrival order, concurrently
+ * across conversations. Loads the memory window, offers only the tools the workspace allows,
+ * streams steps to the sink, and stores the exchange and the audit in one transaction.
+ */
+export class TurnRunner {
+  private readonly queue = new KeyedQueue();
+  private readonly running = new Map<string, AbortController>();
+  private accepting = true;
+
+  constructor(private readonly options: TurnRunnerOptions) {}
+
+  /** Queues a turn; resolves once its reply was delivered. Never rejects. */
+  submit(request: TurnRequest, sink: ReplySink): Promise<TurnReply> {
+    if (!this.accepting) {
+      const reply: TurnReply = { turnId: "", status: "failed", outcome: "shutdown", text: MESSAGES.shutdown };
+      return deliver(sink, reply, this.options.logger).then(() => reply);
+    }
+    return this.queue.run(conversationKey(request), () => this.runTurn(request, sink));
+  }
+
+  /** Turns waiting or running in this conversation. */
+  queueDepth(ref: ConversationRef): number {
+    return this.queue.depth(conversationKey(ref));
+  }
+
+  get inFlight(): number {
+    return this.running.size;
+  }
+
+  /**
+   * Stops taking turns, lets running ones finish for up to `graceMs`, then cancels the rest
+   * (their users are told the bot restarted). Resolves when every turn has replied.
+   */
+  async shutdown(graceMs: number): Promise<void> {
+    this.accepting = false;
+    const deadline = Date.now() + graceMs;
+    while (this.running.size > 0 && Date.now() < deadline) await sleep(25);
+    for (const controller of this.running.values()) controller.abort("shutdown" satisfies CancelReason);
+    while (this.running.size > 0) await sleep(10);
+  }
+
+  private async runTurn(request: TurnRequest, sink: ReplySink): Promise<TurnReply> {
+    const { store, logger: baseLogger } = this.options;
+    const turnId = randomUUID();
+    const logger = baseLogger.child({ turnId, platform: request.platform, workspace: request.workspaceId });
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort("timeout" satisfies CancelReason), this.options.turnTimeoutMs);
+    this.running.set(turnId, controller);
+    if (!this.accepting) controller.abort("shutdown" satisfies CancelReason);
+
+    const steps = new StepRecorder(turnId, store, sink, logger);
+    const conversation = store.memory.conversation(request);
+    store.turns.start(turnId, conversation.id, request.userId);
+    const started = performance.now();
+    const usage = emptyUsage();
+    let reply: TurnReply;
+    try {
+      const history = store.memory.window(request, this.options.memoryWindow, this.options.memoryTokenBudget);
+      const tools = this.options.access.enabledTools(request);
+      const result = await this.options.agent.run({
+        history,
+        input: request.text,
+        tools,
+        request: {
+          platform: request.platform,
+          workspaceId: request.workspaceId,
+          channelId: request.channelId,
+          threadId: request.threadId,
+          userId: request.userId,
+        },
+        signal: controller.signal,
+        logger,
+        onStep: (event) => steps.record(event),
+        usage,
+      });
+      reply = { turnId, status: "answered", outcome: result.outcome, text: result.output };
+      store.turns.finish(turnId, endOf(result), () =>
+        store.memory.appendExchange(
+          conversation.id,
+          turnId,
+          { author: request.userName ?? request.userId, text: request.text },
+          result.output,
+        ),
+      );
+      logger.info(
+        { outcome: result.outcome, iterations: result.iterations, tokens: result.usage.totalTokens, ms: elapsedMs(started) },
+        "turn answered",
+      );
+    } catch (error) {
+      reply = { turnId, status: "failed", ...this.describeFailure(error, controller.signal) };
+      store.turns.finish(turnId, {
+        status: reply.outcome === "shutdown" ? "interrupted" : "failed",
+        outcome: reply.outcome,
+        iterations: 0,
+        usage,
+        error: errorDetail(error),
+      });
+      const level = reply.outcome === "error" ? "error" : "warn";
+      logger[level]({ err: error, outcome: reply.outcome, ms: elapsedMs(started) }, "turn failed");
+    } finally {
+      clearTimeout(timer);
+    }
+    await steps.flushed();
+    await deliver(sink, reply, logger);
+    this.running.delete(turnId);
+    return reply;
+  }
+
+  private describeFailure(error: unknown, signal: AbortSignal): { outcome: string; text: string } {
+    if (error instanceof TurnCancelled || signal.aborted) {
+      return signal.reason === "shutdown"
+        ? { outcome: "shutdown", text: MESSAGES.shutdown }
+        : { outcome: "timeout", text: MESSAGES.timeout(Math.round(this.options.turnTimeoutMs / 1000)) };
+    }
+    if (error instanceof LlmError) return { outcome: `llm_${error.failure}`, text: error.userMessage };
+    return { outcome: "error", text: MESSAGES.unexpected };
+  }
+}
+
+/** Writes each step to the audit and hands it to the sink in order, without making the agent wait on the platform. */
+class StepRecorder {
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly turnId: string,
+    private readonly store: Store,
+    private readonly sink: ReplySink,
+    private readonly logger: Logger,
+  ) {}
+
+  record(event: StepEvent): void {
+    if (event.type === "tool_started") {
+      this.store.turns.stepStarted(this.turnId, { seq: event.seq, tool: event.tool, input: event.args, startedAt: Date.now() });
+    } else {
+      this.store.turns.stepEnded(this.turnId, event.seq, {
+        output: event.type === "tool_finished" ? event.output : undefined,
+        error: event.type === "tool_failed" ? event.error : undefined,
+        durationMs: event.durationMs,
+      });
+    }
+    this.chain = this.chain.then(async () => {
+      try {
+        await this.sink.step(event);
+      } catch (error) {
+        this.logger.warn({ err: error, step: event.seq }, "could not show a tool step");
+      }
+    });
+  }
+
+  flushed(): Promise<void> {
+    return this.chain;
+  }
+}
+
+async function deliver(sink: ReplySink, reply: TurnReply, logger: Logger): Promise<void> {
+  try {
+    await sink.reply(reply);
+  } catch (error) {
+    logger.error({ err: error, turnId: reply.turnId }, "could not deliver the reply");
+  }
+}
+
+function endOf(result: AgentResult) {
+  return { status: "answered" as const, outcome: result.outcome, iterations: result.iterations, usage: result.usage };
+}
+
+function errorDetail(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = error.cause instanceof Error ? ` (cause: ${error.cause.message})` : "";
+    return `${error.name}: ${error.message}${cause}`;
+  }
+  return String(error);
+}
+
+const elapsedMs = (start: number) => Math.round(performance.now() - start);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,97 @@
+import type { Db } from "./database.js";
+import type { ConversationRef, StoredMessage } from "./types.js";
+
+export interface Conversation {
+  id: number;
+  windowStart: number;
+}
+
+/** Rough token count (about four characters a token): enough to keep one huge message from filling the context. */
+export const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
+
+/**
+ * Per-conversation windowed memory: the last k exchanges (user message + final answer),
+ * read newest-first through the (conversation_id, id) index so the cost never grows with history.
+ */
+export class MemoryStore {
+  private readonly findConversation;
+  private readonly insertConversation;
+  private readonly selectWindow;
+  private readonly clearWindow;
+  private readonly insertMessage;
+
+  constructor(private readonly db: Db) {
+    this.findConversation = db.prepare<[string, string, string, string], { id: number; windowStart: number }>(
+      `SELECT id, window_start AS windowStart FROM conversations
+       WHERE platform = ? AND workspace_id = ? AND channel_id = ? AND thread_id = ?`,
+    );
+    this.insertConversation = db.prepare<[string, string, string, string, number], { id: number }>(
+      `INSERT INTO conversations (platform, workspace_id, channel_id, thread_id, created_at)
+       VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (platform, workspace_id, channel_id, thread_id) DO UPDATE SET platform = excluded.platform
+       RETURNING id`,
+    );
+    this.selectWindow = db.prepare<[number, number, number], StoredMessage>(
+      `SELECT role, author, text FROM messages
+       WHERE conversation_id = ? AND id > ?
+       ORDER BY id DESC LIMIT ?`,
+    );
+    this.clearWindow = db.prepare<[number]>(
+      `UPDATE conversations SET window_start = COALESCE((SELECT MAX(id) FROM messages), 0) WHERE id = ?`,
+    );
+    this.insertMessage = db.prepare<[number, string | null, string, string | null, string, number]>(
+      `INSERT INTO messages (conversation_id, turn_id, role, author, text, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+    );
+  }
+
+  conversation(ref: ConversationRef): Conversation {
+    const key = [ref.platform, ref.workspaceId, ref.channelId, ref.threadId ?? ""] as const;
+    const found = this.findConversation.get(...key);
+    if (found) return found;
+    const created = this.insertConversation.get(...key, Date.now());
+    return { id: created!.id, windowStart: 0 };
+  }
+
+  /**
+   * The newest `exchanges` exchanges, oldest first, trimmed to about `tokenBudget` tokens:
+   * older exchanges go first; an exchange that alone exceeds the budget is shortened.
+   */
+  window(ref: ConversationRef, exchanges: number, tokenBudget: number): StoredMessage[] {
+    const conversation = this.conversation(ref);
+    const newestFirst = this.selectWindow.all(conversation.id, conversation.windowStart, exchanges * 2);
+    const kept: StoredMessage[] = [];
+    let used = 0;
+    // Rows come newest first as (answer, question) pairs; keep whole pairs while they fit.
+    for (let i = 0; i + 1 < newestFirst.length; i += 2) {
+      const pair = [newestFirst[i]!, newestFirst[i + 1]!];
+      const cost = estimateTokens(pair[0]!.text) + estimateTokens(pair[1]!.text);
+      if (used + cost > tokenBudget) {
+        if (kept.length === 0) {
+          const share = Math.floor((tokenBudget * 4) / 2);
+          kept.push(...pair.map((m) => ({ ...m, text: shorten(m.text, share) })));
+        }
+        break;
+      }
+      kept.push(...pair);
+      used += cost;
+    }
+    return kept.reverse();
+  }
+
+  /** Stores one exchange. Callers run it inside the transaction that closes the turn. */
+  appendExchange(conversationId: number, turnId: string, user: { author: string; text: string }, answer: string): void {
+    const now = Date.now();
+    this.insertMessage.run(conversationId, turnId, "user", user.author, user.text, now);
+    this.insertMessage.run(conversationId, turnId, "assistant", null, answer, now);
+  }
+
+  /** Forgets the window (the messages stay stored for the audit trail, outside any window). */
+  clear(ref: ConversationRef): void {
+    this.clearWindow.run(this.conversation(ref).id);
+  }
+}
+
+function shorten(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  return `${text.slice(0, Math.max(0, maxChars - 1))}…`;
+}

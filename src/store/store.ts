@@ -1,0 +1,34 @@
+import { openDatabase, type Db } from "./database.js";
+import { CurrencyRateStore } from "./currency-rate-store.js";
+import { EventStore } from "./event-store.js";
+import { MemoryStore } from "./memory-store.js";
+import { ThreadStore } from "./thread-store.js";
+import { ToolSettingsStore } from "./tool-settings-store.js";
+import { TurnStore } from "./turn-store.js";
+
+/** Everything the bot keeps, over one SQLite connection. */
+export class Store {
+  readonly memory: MemoryStore;
+  readonly turns: TurnStore;
+  readonly toolSettings: ToolSettingsStore;
+  readonly threads: ThreadStore;
+  readonly events: EventStore;
+  readonly currencyRates: CurrencyRateStore;
+
+  constructor(readonly db: Db) {
+    this.memory = new MemoryStore(db);
+    this.turns = new TurnStore(db);
+    this.toolSettings = new ToolSettingsStore(db);
+    this.threads = new ThreadStore(db);
+    this.events = new EventStore(db);
+    this.currencyRates = new CurrencyRateStore(db);
+  }
+
+  static open(path: string): Store {
+    return new Store(openDatabase(path));
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

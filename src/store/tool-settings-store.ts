@@ -1,0 +1,37 @@
+import type { Db } from "./database.js";
+import type { WorkspaceRef } from "./types.js";
+
+export interface ToolSetting {
+  tool: string;
+  enabled: boolean;
+  changedBy: string;
+  changedAt: number;
+}
+
+/** Per-workspace overrides of the default tool set; absent rows mean "use the default". */
+export class ToolSettingsStore {
+  private readonly selectAll;
+  private readonly upsert;
+
+  constructor(db: Db) {
+    this.selectAll = db.prepare<[string, string], { tool: string; enabled: number; changedBy: string; changedAt: number }>(
+      `SELECT tool, enabled, changed_by AS changedBy, changed_at AS changedAt
+       FROM tool_settings WHERE platform = ? AND workspace_id = ?`,
+    );
+    this.upsert = db.prepare<[string, string, string, number, string, number]>(
+      `INSERT INTO tool_settings (platform, workspace_id, tool, enabled, changed_by, changed_at)
+       VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (platform, workspace_id, tool)
+       DO UPDATE SET enabled = excluded.enabled, changed_by = excluded.changed_by, changed_at = excluded.changed_at`,
+    );
+  }
+
+  overrides(workspace: WorkspaceRef): Map<string, ToolSetting> {
+    const rows = this.selectAll.all(workspace.platform, workspace.workspaceId);
+    return new Map(rows.map((row) => [row.tool, { ...row, enabled: row.enabled === 1 }]));
+  }
+
+  set(workspace: WorkspaceRef, tool: string, enabled: boolean, changedBy: string): void {
+    this.upsert.run(workspace.platform, workspace.workspaceId, tool, enabled ? 1 : 0, changedBy, Date.now());
+  }
+}

@@ -1,0 +1,74 @@
+import { z } from "zod";
+import type { CurrencyRateStore, RateTable } from "../../../store/currency-rate-store.js";
+import { defineTool, type ToolContext } from "../../define-tool.js";
+import { formatNumber } from "../format-number.js";
+import { fetchEcbRates } from "./ecb-rates.js";
+import snapshot from "./ecb-snapshot.json" with { type: "json" };
+
+/** The ECB publishes once per working day; a cached table younger than this is used as is. */
+const REFRESH_AFTER_MS = 6 * 60 * 60 * 1000;
+const FETCH_TIMEOUT_MS = 5_000;
+const CACHE_KEY = "ecb";
+
+export interface CurrencyToolOptions {
+  store: CurrencyRateStore;
+  ratesUrl: string;
+}
+
+/** EUR-based reference rates: cached in SQLite, refreshed from the feed, the bundled snapshot when offline. */
+export class EcbRateSource {
+  constructor(private readonly options: CurrencyToolOptions) {}
+
+  async current(ctx: Pick<ToolContext, "signal" | "logger">): Promise<RateTable & { note?: string }> {
+    const cached = this.options.store.get(CACHE_KEY);
+    if (cached && Date.now() - cached.fetchedAt < REFRESH_AFTER_MS) return cached;
+    try {
+      const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(FETCH_TIMEOUT_MS)]);
+      const fresh = await fetchEcbRates(this.options.ratesUrl, signal);
+      this.options.store.put(CACHE_KEY, fresh);
+      return fresh;
+    } catch (error) {
+      ctx.logger.warn({ err: error }, "currency rates could not be refreshed; using the last known rates");
+      if (cached) return { ...cached, note: "the rate feed could not be reached, so these are the last fetched rates" };
+      return { date: snapshot.date, rates: snapshot.rates, note: "offline: bundled ECB snapshot" };
+    }
+  }
+}
+
+export function convert(amount: number, from: string, to: string, table: RateTable): number {
+  const perEur = (code: string) => (code === "EUR" ? 1 : table.rates[code]);
+  const known = ["EUR", ...Object.keys(table.rates)].sort();
+  for (const code of [from, to]) {
+    if (perEur(code) === undefined) {
+      throw new Error(`unknown currency code "${code}". Valid codes: ${known.join(", ")}`);
+    }
+  }
+  return (amount / perEur(from)!) * perEur(to)!;
+}
+
+const currencyCode = z
+  .string()
+  .trim()
+  .transform((code) => code.toUpperCase())
+  .pipe(z.string().regex(/^[A-Z]{3}$/, "a three-letter ISO currency code such as EUR or USD"));
+
+export function createCurrencyTool(options: CurrencyToolOptions) {
+  const source = new EcbRateSource(options);
+  return defineTool({
+    name: "convert_currency",
+    description:
+      "Converts an amount between currencies using the European Central Bank's daily reference rates. " +
+      "Currencies are three-letter ISO codes (EUR, USD, GBP, JPY, ...).",
+    parameters: z.object({
+      amount: z.number().describe("The amount to convert"),
+      from: currencyCode.describe("Currency code to convert from, e.g. EUR"),
+      to: currencyCode.describe("Currency code to convert to, e.g. USD"),
+    }),
+    async run({ amount, from, to }, ctx) {
+      const table = await source.current(ctx);
+      const result = convert(amount, from, to, table);
+      const note = table.note ? `; ${table.note}` : "";
+      return `${formatNumber(amount)} ${from} = ${result.toFixed(2)} ${to} (ECB reference rate of ${table.date}${note})`;
+    },
+  });
+}

@@ -1,0 +1,37 @@
+import type { Tool, ToolOrigin } from "./define-tool.js";
+
+export class DuplicateToolError extends Error {
+  override readonly name = "DuplicateToolError";
+}
+
+/** Every tool the bot knows, by name. Which of them a workspace may use is the runner's business. */
+export class ToolRegistry {
+  private readonly tools = new Map<string, Tool>();
+
+  constructor(tools: Iterable<Tool> = []) {
+    for (const tool of tools) this.add(tool);
+  }
+
+  add(tool: Tool): void {
+    if (this.tools.has(tool.name)) throw new DuplicateToolError(`a tool named "${tool.name}" already exists`);
+    this.tools.set(tool.name, tool);
+  }
+
+  get(name: string): Tool | undefined {
+    return this.tools.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.tools.has(name);
+  }
+
+  list(): Tool[] {
+    return [...this.tools.values()];
+  }
+
+  names(origin?: ToolOrigin): string[] {
+    return this.list()
+      .filter((tool) => origin === undefined || tool.origin === origin)
+      .map((tool) => tool.name);
+  }
+}

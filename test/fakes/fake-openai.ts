@@ -1,0 +1,165 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** A chat completion request as the fake received it. */
+export interface RecordedRequest {
+  path: string;
+  headers: IncomingMessage["headers"];
+  body: any;
+}
+
+export type FakeResponse =
+  | { kind: "message"; content: string | null; toolCalls?: { id: string; name: string; arguments: string }[]; usage?: Usage }
+  | { kind: "http"; status: number; body: unknown; headers?: Record<string, string> }
+  | { kind: "hang" };
+
+interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+export type Responder = (request: RecordedRequest) => FakeResponse | Promise<FakeResponse>;
+
+let callCounter = 0;
+
+/** Helpers that build what the fake answers. */
+export const reply = {
+  text: (content: string, usage?: Usage): Responder => () => ({ kind: "message", content, usage }),
+  toolCalls:
+    (...calls: { name: string; args: unknown; rawArguments?: string }[]): Responder =>
+    () => ({
+      kind: "message",
+      content: null,
+      toolCalls: calls.map((call) => ({
+        id: `call_${++callCounter}`,
+        name: call.name,
+        arguments: call.rawArguments ?? JSON.stringify(call.args),
+      })),
+    }),
+  status: (status: number, message = "fake error", headers?: Record<string, string>): Responder => () => ({
+    kind: "http",
+    status,
+    body: { error: { message, type: "server_error", code: null } },
+    headers,
+  }),
+  hang: (): Responder => () => ({ kind: "hang" }),
+  delayed:
+    (ms: number, responder: Responder): Responder =>
+    async (request) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return responder(request);
+    },
+};
+
+/**
+ * A local OpenAI-compatible server for tests: answers POST /v1/chat/completions from a script
+ * (one responder per request, in order; then the fallback), records every request, and
+ * lists one model at GET /v1/models.
+ */
+export class FakeOpenAI {
+  readonly requests: RecordedRequest[] = [];
+  private readonly queue: Responder[] = [];
+  private fallback: Responder = reply.text("(the fake model has no scripted answer left)");
+  private readonly hanging = new Set<ServerResponse>();
+  private server?: Server;
+  url = "";
+
+  static async start(): Promise<FakeOpenAI> {
+    const fake = new FakeOpenAI();
+    await fake.listen();
+    return fake;
+  }
+
+  /** Queues responders for the next requests, in order. */
+  script(...responders: Responder[]): this {
+    this.queue.push(...responders);
+    return this;
+  }
+
+  /** The responder used once the script is spent. */
+  otherwise(responder: Responder): this {
+    this.fallback = responder;
+    return this;
+  }
+
+  get chatRequests(): RecordedRequest[] {
+    return this.requests.filter((request) => request.path.endsWith("/chat/completions"));
+  }
+
+  /** Tool names offered in the n-th chat request. */
+  toolsOffered(index: number): string[] {
+    return (this.chatRequests[index]?.body.tools ?? []).map((tool: any) => tool.function.name);
+  }
+
+  async close(): Promise<void> {
+    for (const response of this.hanging) response.destroy();
+    await new Promise<void>((resolve) => {
+      if (!this.server) return resolve();
+      this.server.closeAllConnections();
+      this.server.close(() => resolve());
+    });
+  }
+
+  private listen(): Promise<void> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    return new Promise((resolve) => {
+      this.server!.listen(0, "127.0.0.1", () => {
+        this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}/v1`;
+        resolve();
+      });
+    });
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString("utf8");
+    const recorded: RecordedRequest = { path: req.url ?? "", headers: req.headers, body: text ? JSON.parse(text) : undefined };
+    this.requests.push(recorded);
+
+    if (req.method === "GET" && recorded.path.endsWith("/models")) {
+      return json(res, 200, { object: "list", data: [{ id: "fake-model", object: "model", owned_by: "test" }] });
+    }
+    if (req.method !== "POST" || !recorded.path.endsWith("/chat/completions")) {
+      return json(res, 404, { error: { message: "not found" } });
+    }
+    const responder = this.queue.shift() ?? this.fallback;
+    const response = await responder(recorded);
+    if (response.kind === "hang") {
+      this.hanging.add(res);
+      res.on("close", () => this.hanging.delete(res));
+      return;
+    }
+    if (response.kind === "http") return json(res, response.status, response.body, response.headers);
+    json(res, 200, completion(recorded.body?.model ?? "fake-model", response));
+  }
+}
+
+function completion(model: string, message: Extract<FakeResponse, { kind: "message" }>) {
+  const toolCalls = message.toolCalls?.map((call) => ({
+    id: call.id,
+    type: "function",
+    function: { name: call.name, arguments: call.arguments },
+  }));
+  return {
+    id: `chatcmpl-${++callCounter}`,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [
+      {
+        index: 0,
+        message: { role: "assistant", content: message.content, ...(toolCalls ? { tool_calls: toolCalls } : {}) },
+        finish_reason: toolCalls ? "tool_calls" : "stop",
+      },
+    ],
+    usage: message.usage ?? { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+  };
+}
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(payload), ...headers });
+  res.end(payload);
+}
