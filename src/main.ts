@@ -38,16 +38,17 @@ async function main(): Promise<void> {
 
   const adapters: PlatformAdapter[] = [];
   let stopping: Promise<void> | undefined;
-  const shutdown = (why: string) =>
+  const shutdown = (why: string, graceMs = SHUTDOWN_GRACE_MS) =>
     (stopping ??= (async () => {
       logger.info({ why }, "shutting down");
       await Promise.allSettled(adapters.map((adapter) => adapter.stop()));
-      await app.runner.shutdown(SHUTDOWN_GRACE_MS);
+      await app.runner.shutdown(graceMs);
       app.store.close();
     })());
 
   if (chosen.length === 0) {
-    process.once("SIGINT", () => void shutdown("SIGINT").then(() => process.exit(130)));
+    // Ctrl-C in a terminal means "stop now": the running turn is cancelled at once.
+    process.once("SIGINT", () => void shutdown("SIGINT", 0).then(() => process.exit(130)));
     process.once("SIGTERM", () => void shutdown("SIGTERM").then(() => process.exit(143)));
     await runConsole(app, { input: process.stdin, output: process.stdout });
     await shutdown("end of input");

@@ -27,8 +27,8 @@ export const conversationKey = (ref: ConversationRef): string =>
   JSON.stringify([ref.platform, ref.workspaceId, ref.channelId, ref.threadId ?? ""]);
 
 const MESSAGES = {
-  timeout: (seconds: number) =>
-    `Sorry, that took longer than ${seconds} seconds, so I stopped. Please try again, or ask something simpler.`,
+  timeout: (ms: number) =>
+    `Sorry, that took longer than ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} seconds`}, so I stopped. Please try again, or ask something simpler.`,
   shutdown: "The bot restarted before I could finish this. Please ask again in a minute.",
   unexpected: "Sorry, something went wrong on my side. The details are in the bot's log.",
 };
@@ -146,7 +146,7 @@ export class TurnRunner {
     if (error instanceof TurnCancelled || signal.aborted) {
       return signal.reason === "shutdown"
         ? { outcome: "shutdown", text: MESSAGES.shutdown }
-        : { outcome: "timeout", text: MESSAGES.timeout(Math.round(this.options.turnTimeoutMs / 1000)) };
+        : { outcome: "timeout", text: MESSAGES.timeout(this.options.turnTimeoutMs) };
     }
     if (error instanceof LlmError) return { outcome: `llm_${error.failure}`, text: error.userMessage };
     return { outcome: "error", text: MESSAGES.unexpected };

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../src/config/env.js";
+
+function configError(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error("expected a configuration error");
+}
+
+describe("configuration from the environment", () => {
+  it("has the documented defaults", () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      OPENAI_MODEL: "gpt-4o-mini",
+      AGENT_PROTOCOL: "tools",
+      AGENT_MAX_ITERATIONS: 5,
+      AGENT_EARLY_STOPPING: "generate",
+      TOOL_TIMEOUT_MS: 15_000,
+      TURN_TIMEOUT_MS: 120_000,
+      MEMORY_WINDOW: 5,
+      DATABASE_PATH: "./data/bot.sqlite",
+      DISCORD_ALLOW_DMS: true,
+    });
+    expect(config.DEFAULT_TOOLS).toEqual(["calculator", "circumference", "hypotenuse", "get_time", "convert_currency"]);
+  });
+
+  it("reads lists, 'all', booleans and numbers", () => {
+    const config = loadConfig({ DEFAULT_TOOLS: " all ", MEMORY_WINDOW: "8", DISCORD_ALLOW_DMS: "false", BOT_ADMIN_USER_IDS: "1, 2,," });
+    expect(config.DEFAULT_TOOLS).toBe("all");
+    expect(config.MEMORY_WINDOW).toBe(8);
+    expect(config.DISCORD_ALLOW_DMS).toBe(false);
+    expect(config.BOT_ADMIN_USER_IDS).toEqual(["1", "2"]);
+  });
+
+  it("names every wrong variable and what it expects", () => {
+    const message = configError({
+      AGENT_PROTOCOL: "magic",
+      TOOL_TIMEOUT_MS: "-5",
+      OPENAI_BASE_URL: "not a url",
+      DISCORD_ALLOW_DMS: "maybe",
+    });
+    expect(message).toContain('AGENT_PROTOCOL must be tools or react (got "magic")');
+    expect(message).toContain('TOOL_TIMEOUT_MS must be a whole number greater than 0 (got "-5")');
+    expect(message).toContain('OPENAI_BASE_URL must be a URL such as http://127.0.0.1:11434/v1 (got "not a url")');
+    expect(message).toContain('DISCORD_ALLOW_DMS must be true or false (got "maybe")');
+  });
+
+  it("never repeats a secret's value in an error", () => {
+    const message = configError({ OPENAI_API_KEY: "sk-secret", SLACK_BOT_TOKEN: "xoxb-secret", PORT: "abc" });
+    expect(message).toContain("PORT must be");
+    expect(message).not.toMatch(/sk-secret|xoxb-secret/);
+  });
+});

@@ -1,0 +1,48 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { createRequire } from "node:module";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+
+/** Variables of the developer's own environment that must not leak into the bot under test. */
+const SCRUBBED = /^(OPENAI_|AGENT_|TOOL_|TURN_|MEMORY_|DATABASE_|DEFAULT_TOOLS|SYSTEM_PROMPT|LOG_LEVEL|DISCORD_|SLACK_|BOT_)/;
+
+export interface ChildBot {
+  process: ChildProcessWithoutNullStreams;
+  stdout(): string;
+  stderr(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<void>;
+}
+
+/** Starts `src/main.ts` as `npm start` would, in its own process, with a clean environment plus `env`. */
+export function startChildBot(env: Record<string, string>, cwd: string): ChildBot {
+  const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !SCRUBBED.test(key)));
+  const child = spawn(process.execPath, ["--import", TSX_LOADER, resolve(PROJECT_ROOT, "src/main.ts")], {
+    cwd,
+    env: { ...cleanEnv, ...env },
+  });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (chunk) => (out += chunk));
+  child.stderr.on("data", (chunk) => (err += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolvePromise) =>
+    child.on("exit", (code, signal) => resolvePromise({ code, signal })),
+  );
+  return {
+    process: child,
+    stdout: () => out,
+    stderr: () => err,
+    exited,
+    async waitForOutput(pattern, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!pattern.test(out)) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}; stdout: ${out}; stderr: ${err}`);
+        if (child.exitCode !== null) throw new Error(`the bot exited before printing ${pattern}; stderr: ${err}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+  };
+}
