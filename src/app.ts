@@ -4,6 +4,7 @@ import type { Config } from "./config/env.js";
 import type { Logger } from "./log.js";
 import { BotCommands } from "./runner/commands.js";
 import { ToolAccess } from "./runner/tool-access.js";
+import type { TurnObserver } from "./runner/turn-observer.js";
 import { TurnRunner } from "./runner/turn-runner.js";
 import { Store } from "./store/store.js";
 import type { Tool } from "./tools/define-tool.js";
@@ -25,6 +26,7 @@ export interface AppOptions {
   /** Tools added after the built-ins (plugins, MCP, tests). */
   extraTools?: Tool[];
   store?: Store;
+  observer?: TurnObserver;
 }
 
 export function createApp(config: Config, logger: Logger, options: AppOptions = {}): App {
@@ -57,9 +59,24 @@ export function createApp(config: Config, logger: Logger, options: AppOptions = 
     access,
     logger,
     memoryWindow: config.MEMORY_WINDOW,
+    memoryWindowMax: config.MEMORY_WINDOW_MAX,
     memoryTokenBudget: config.MEMORY_TOKEN_BUDGET,
     turnTimeoutMs: config.TURN_TIMEOUT_MS,
+    limits: {
+      ratePerUserPerMinute: config.RATE_LIMIT_PER_USER,
+      dailyTokenBudget: config.DAILY_TOKEN_BUDGET,
+      maxQuestionChars: config.MAX_QUESTION_CHARS,
+      maxQueuedTurns: config.MAX_QUEUED_TURNS,
+    },
+    observer: options.observer,
   });
-  const commands = new BotCommands(access, store.memory, config.MEMORY_WINDOW, config.MEMORY_TOKEN_BUDGET);
+  const commands = new BotCommands({
+    access,
+    memory: store.memory,
+    workspaceSettings: store.workspaceSettings,
+    memoryWindow: config.MEMORY_WINDOW,
+    memoryWindowMax: config.MEMORY_WINDOW_MAX,
+    memoryTokenBudget: config.MEMORY_TOKEN_BUDGET,
+  });
   return { config, logger, store, registry, access, runner, commands };
 }

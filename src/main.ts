@@ -5,8 +5,6 @@ import { runConsole } from "./platforms/console/console-adapter.js";
 import { platforms } from "./platforms/index.js";
 import type { PlatformAdapter } from "./platforms/platform.js";
 
-const SHUTDOWN_GRACE_MS = 10_000;
-
 const NO_MODEL_MESSAGE = `No language model is configured: set OPENAI_API_KEY (for OpenAI) or OPENAI_BASE_URL (for a local OpenAI-compatible server).
 For example, with Ollama running locally:
   OPENAI_BASE_URL=http://127.0.0.1:11434/v1 OPENAI_MODEL=llama3.1 npm start
@@ -38,7 +36,7 @@ async function main(): Promise<void> {
 
   const adapters: PlatformAdapter[] = [];
   let stopping: Promise<void> | undefined;
-  const shutdown = (why: string, graceMs = SHUTDOWN_GRACE_MS) =>
+  const shutdown = (why: string, graceMs = config.SHUTDOWN_GRACE_MS) =>
     (stopping ??= (async () => {
       logger.info({ why }, "shutting down");
       await Promise.allSettled(adapters.map((adapter) => adapter.stop()));

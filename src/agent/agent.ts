@@ -64,7 +64,7 @@ export class Agent {
 
   private openSession(caller: ModelCaller, run: AgentRun): ProtocolSession {
     const react = this.settings.protocol === "react";
-    const system = systemPrompt(this.settings.systemPrompt);
+    const system = systemPrompt([this.settings.systemPrompt, run.instructions].filter(Boolean).join("\n\n"));
     const messages: ChatMessage[] = [
       { role: "system", content: react ? `${system}\n\n${reactInstructions(run.tools)}` : system },
       ...run.history.map((message): ChatMessage => ({ role: message.role, content: message.text })),

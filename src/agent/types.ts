@@ -39,6 +39,8 @@ export interface AgentRun {
   /** Earlier exchanges from memory, oldest first. */
   history: { role: "user" | "assistant"; text: string }[];
   input: string;
+  /** Extra system instructions for this turn (the workspace's own prompt), after the global ones. */
+  instructions?: string;
   /** The only tools this turn may call: whatever else the model names is refused. */
   tools: Tool[];
   request: ToolRequestInfo;

@@ -54,6 +54,19 @@ export const configSchema = z.object({
   TURN_TIMEOUT_MS: positiveInt(120_000),
   MEMORY_WINDOW: positiveInt(5),
   MEMORY_TOKEN_BUDGET: positiveInt(3_000),
+  /** The largest memory window an admin may set for a workspace. */
+  MEMORY_WINDOW_MAX: positiveInt(20),
+  RATE_LIMIT_PER_USER: positiveInt(6),
+  /** Tokens a workspace may spend per UTC day; empty, 0 or "unlimited" means no limit. */
+  DAILY_TOKEN_BUDGET: z
+    .string()
+    .trim()
+    .regex(/^(\d+|unlimited|)$/i, "a whole number of tokens, or unlimited")
+    .optional()
+    .transform((s) => (s && /^\d+$/.test(s) && Number(s) > 0 ? Number(s) : undefined)),
+  MAX_QUESTION_CHARS: positiveInt(4_000),
+  MAX_QUEUED_TURNS: positiveInt(5),
+  SHUTDOWN_GRACE_MS: positiveInt(10_000),
   DATABASE_PATH: z.string().trim().min(1).default("./data/bot.sqlite"),
   DEFAULT_TOOLS: z
     .string()
@@ -112,7 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (parsed.success) return parsed.data;
   const lines = parsed.error.issues.map((issue) => {
     const name = String(issue.path[0] ?? "configuration");
-    const secret = /KEY|TOKEN|SECRET/.test(name);
+    const secret = /(_KEY|_TOKEN|_SECRET)$/.test(name);
     const got = secret ? undefined : env[name];
     const expected = issue.message.replace(/^Invalid (input|option): expected /i, "");
     return `${name} must be ${expected}${got === undefined ? "" : ` (got "${got}")`}`;

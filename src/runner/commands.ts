@@ -1,6 +1,11 @@
 import type { MemoryStore } from "../store/memory-store.js";
 import type { ConversationRef } from "../store/types.js";
+import type { WorkspaceSettingsStore } from "../store/workspace-settings-store.js";
 import type { ToolAccess, ToolState } from "./tool-access.js";
+import { WorkspaceSettingsCommands, type SettingsCommand } from "./workspace-settings-commands.js";
+
+export { parseCommandText } from "./command-text.js";
+export type { SettingsCommand };
 
 /** The settings operations every adapter offers (slash commands, terminal commands). */
 export type BotCommand =
@@ -8,7 +13,17 @@ export type BotCommand =
   | { kind: "tools_set"; tool: string; enabled: boolean }
   | { kind: "memory_clear" }
   | { kind: "memory_show" }
-  | { kind: "help" };
+  | { kind: "help" }
+  | SettingsCommand;
+
+export interface BotCommandsOptions {
+  access: ToolAccess;
+  memory: MemoryStore;
+  workspaceSettings: WorkspaceSettingsStore;
+  memoryWindow: number;
+  memoryWindowMax: number;
+  memoryTokenBudget: number;
+}
 
 /** Who runs a command. The flags come from the platform's own permissions, computed by the adapter. */
 export interface Actor {
@@ -32,30 +47,40 @@ export const COMMAND_HELP = [
   "`tools` lists the tools and whether they are on here.",
   "`tools enable NAME` / `tools disable NAME` switch a tool on or off (admins).",
   "`memory show` shows what I remember of this conversation; `memory clear` forgets it (admins).",
+  "`settings` shows this workspace's settings; admins change them with `settings channels add|remove|all [CHANNEL]`,",
+  "`settings ignore-user|unignore-user USER`, `settings ignore-role|unignore-role ROLE`, `settings memory N|default`",
+  "and `settings prompt TEXT|clear`.",
 ].join("\n");
 
 /** The one place that checks who may change settings. */
 export class BotCommands {
-  constructor(
-    private readonly access: ToolAccess,
-    private readonly memory: MemoryStore,
-    private readonly memoryWindow: number,
-    private readonly memoryTokenBudget: number,
-  ) {}
+  private readonly settings: WorkspaceSettingsCommands;
+
+  constructor(private readonly options: BotCommandsOptions) {
+    this.settings = new WorkspaceSettingsCommands(options.workspaceSettings, options);
+  }
 
   execute(command: BotCommand, conversation: ConversationRef, actor: Actor): CommandResult {
     switch (command.kind) {
+      case "settings_show":
+        return this.settings.execute(command, conversation, actor.userId);
+      case "settings_channels":
+      case "settings_ignore":
+      case "settings_memory":
+      case "settings_prompt":
+        if (!actor.isAdmin) return { ok: false, denied: "admin", text: "Only admins can change the bot's settings." };
+        return this.settings.execute(command, conversation, actor.userId);
       case "help":
         return { ok: true, text: COMMAND_HELP };
       case "tools_list":
-        return { ok: true, text: formatToolList(this.access.states(conversation)) };
+        return { ok: true, text: formatToolList(this.options.access.states(conversation)) };
       case "tools_set":
         return this.setTool(command.tool, command.enabled, conversation, actor);
       case "memory_clear":
         if (!actor.isAdmin && !actor.canClearMemory) {
           return { ok: false, denied: "memory", text: "Only admins and moderators can clear the memory." };
         }
-        this.memory.clear(conversation);
+        this.options.memory.clear(conversation);
         return { ok: true, text: "Done: I've forgotten this conversation's recent messages." };
       case "memory_show":
         return { ok: true, text: this.describeMemory(conversation) };
@@ -67,15 +92,18 @@ export class BotCommands {
       return { ok: false, denied: "admin", text: "Only admins can enable or disable tools." };
     }
     const name = tool.trim();
-    if (!this.access.hasTool(name)) {
-      return { ok: false, text: `There is no tool named \`${name}\`. Known tools: ${this.access.toolNames().join(", ")}.` };
+    const { access } = this.options;
+    if (!access.hasTool(name)) {
+      return { ok: false, text: `There is no tool named \`${name}\`. Known tools: ${access.toolNames().join(", ")}.` };
     }
-    this.access.setEnabled(workspace, name, enabled, actor.userId);
+    access.setEnabled(workspace, name, enabled, actor.userId);
     return { ok: true, text: `\`${name}\` is now ${enabled ? "enabled" : "disabled"} here.` };
   }
 
   private describeMemory(conversation: ConversationRef): string {
-    const messages = this.memory.window(conversation, this.memoryWindow, this.memoryTokenBudget);
+    const { memory, workspaceSettings, memoryWindow, memoryWindowMax, memoryTokenBudget } = this.options;
+    const window = Math.min(workspaceSettings.get(conversation).memoryWindow ?? memoryWindow, memoryWindowMax);
+    const messages = memory.window(conversation, window, memoryTokenBudget);
     if (messages.length === 0) return "I don't remember anything of this conversation yet.";
     const lines = messages.map((message) => {
       const who = message.role === "user" ? (message.author ?? "user") : "bot";
@@ -93,31 +121,4 @@ export function formatToolList(states: ToolState[]): string {
     return `${mark} \`${state.name}\`${origin}: ${state.description.split(/(?<=\.)\s/)[0]}`;
   });
   return lines.length > 0 ? `**Tools here** (✅ on, ⛔ off):\n${lines.join("\n")}` : "No tools are installed.";
-}
-
-/**
- * Reads the text form used by the terminal and Slack: "tools", "tools list", "tools enable NAME",
- * "tools disable NAME", "memory clear", "memory show", "help". Returns undefined for anything else.
- */
-export function parseCommandText(text: string): BotCommand | undefined {
-  const [group, action, ...rest] = text.trim().replace(/^\//, "").split(/\s+/);
-  const target = rest.join(" ");
-  switch (`${group?.toLowerCase()} ${action?.toLowerCase() ?? ""}`.trim()) {
-    case "tools":
-    case "tools list":
-      return { kind: "tools_list" };
-    case "tools enable":
-      return target ? { kind: "tools_set", tool: target, enabled: true } : undefined;
-    case "tools disable":
-      return target ? { kind: "tools_set", tool: target, enabled: false } : undefined;
-    case "memory clear":
-      return { kind: "memory_clear" };
-    case "memory show":
-    case "memory":
-      return { kind: "memory_show" };
-    case "help":
-      return { kind: "help" };
-    default:
-      return undefined;
-  }
 }

@@ -6,8 +6,11 @@ import { emptyUsage, type AgentResult, type StepEvent } from "../agent/types.js"
 import type { Logger } from "../log.js";
 import type { Store } from "../store/store.js";
 import type { ConversationRef } from "../store/types.js";
+import type { WorkspaceSettings } from "../store/workspace-settings-store.js";
+import { TurnAdmission, type AdmissionLimits } from "./admission.js";
 import { KeyedQueue } from "./keyed-queue.js";
 import type { ToolAccess } from "./tool-access.js";
+import type { TurnObserver } from "./turn-observer.js";
 import type { ReplySink, TurnReply, TurnRequest } from "./types.js";
 
 export interface TurnRunnerOptions {
@@ -16,8 +19,12 @@ export interface TurnRunnerOptions {
   access: ToolAccess;
   logger: Logger;
   memoryWindow: number;
+  /** The largest window a workspace setting may ask for. */
+  memoryWindowMax: number;
   memoryTokenBudget: number;
   turnTimeoutMs: number;
+  limits: AdmissionLimits;
+  observer?: TurnObserver;
 }
 
 /** Why a running turn was cancelled; decides what the user is told. */
@@ -41,17 +48,37 @@ const MESSAGES = {
 export class TurnRunner {
   private readonly queue = new KeyedQueue();
   private readonly running = new Map<string, AbortController>();
+  private readonly admission: TurnAdmission;
   private accepting = true;
 
-  constructor(private readonly options: TurnRunnerOptions) {}
+  constructor(private readonly options: TurnRunnerOptions) {
+    this.admission = new TurnAdmission(options.limits);
+  }
 
   /** Queues a turn; resolves once its reply was delivered. Never rejects. */
-  submit(request: TurnRequest, sink: ReplySink): Promise<TurnReply> {
+  async submit(request: TurnRequest, sink: ReplySink): Promise<TurnReply> {
+    const { store, logger } = this.options;
     if (!this.accepting) {
       const reply: TurnReply = { turnId: "", status: "failed", outcome: "shutdown", text: MESSAGES.shutdown };
-      return deliver(sink, reply, this.options.logger).then(() => reply);
+      await deliver(sink, reply, logger);
+      return reply;
     }
-    return this.queue.run(conversationKey(request), () => this.runTurn(request, sink));
+    const settings = store.workspaceSettings.get(request);
+    const admission = this.admission.check({
+      request,
+      settings,
+      queueDepth: this.queueDepth(request),
+      tokensToday: () => store.usage.tokensToday(request),
+    });
+    if (!admission.admitted) {
+      this.options.observer?.turnRefused?.({ platform: request.platform, outcome: admission.outcome });
+      logger.info({ platform: request.platform, workspace: request.workspaceId, outcome: admission.outcome }, "turn refused");
+      if (admission.text === undefined) return { turnId: "", status: "ignored", outcome: admission.outcome, text: "" };
+      const reply: TurnReply = { turnId: "", status: "refused", outcome: admission.outcome, text: admission.text };
+      await deliver(sink, reply, logger);
+      return reply;
+    }
+    return this.queue.run(conversationKey(request), () => this.runTurn(request, sink, settings));
   }
 
   /** Turns waiting or running in this conversation. */
@@ -75,7 +102,7 @@ export class TurnRunner {
     while (this.running.size > 0) await sleep(10);
   }
 
-  private async runTurn(request: TurnRequest, sink: ReplySink): Promise<TurnReply> {
+  private async runTurn(request: TurnRequest, sink: ReplySink, settings: WorkspaceSettings): Promise<TurnReply> {
     const { store, logger: baseLogger } = this.options;
     const turnId = randomUUID();
     const logger = baseLogger.child({ turnId, platform: request.platform, workspace: request.workspaceId });
@@ -84,18 +111,20 @@ export class TurnRunner {
     this.running.set(turnId, controller);
     if (!this.accepting) controller.abort("shutdown" satisfies CancelReason);
 
-    const steps = new StepRecorder(turnId, store, sink, logger);
+    const steps = new StepRecorder(turnId, store, sink, logger, this.options.observer);
     const conversation = store.memory.conversation(request);
     store.turns.start(turnId, conversation.id, request.userId);
     const started = performance.now();
     const usage = emptyUsage();
     let reply: TurnReply;
     try {
-      const history = store.memory.window(request, this.options.memoryWindow, this.options.memoryTokenBudget);
+      const window = Math.min(settings.memoryWindow ?? this.options.memoryWindow, this.options.memoryWindowMax);
+      const history = store.memory.window(request, window, this.options.memoryTokenBudget);
       const tools = this.options.access.enabledTools(request);
       const result = await this.options.agent.run({
         history,
         input: request.text,
+        instructions: settings.systemPrompt,
         tools,
         request: {
           platform: request.platform,
@@ -110,16 +139,23 @@ export class TurnRunner {
         usage,
       });
       reply = { turnId, status: "answered", outcome: result.outcome, text: result.output };
-      store.turns.finish(turnId, endOf(result), () =>
+      store.turns.finish(turnId, endOf(result), () => {
         store.memory.appendExchange(
           conversation.id,
           turnId,
           { author: request.userName ?? request.userId, text: request.text },
           result.output,
-        ),
-      );
+        );
+        store.usage.addTokens(request, usage.totalTokens);
+      });
       logger.info(
-        { outcome: result.outcome, iterations: result.iterations, tokens: result.usage.totalTokens, ms: elapsedMs(started) },
+        {
+          outcome: result.outcome,
+          iterations: result.iterations,
+          tools: steps.toolsUsed,
+          tokens: usage.totalTokens,
+          ms: elapsedMs(started),
+        },
         "turn answered",
       );
     } catch (error) {
@@ -130,15 +166,25 @@ export class TurnRunner {
         iterations: 0,
         usage,
         error: errorDetail(error),
-      });
+      }, () => store.usage.addTokens(request, usage.totalTokens));
       const level = reply.outcome === "error" ? "error" : "warn";
-      logger[level]({ err: error, outcome: reply.outcome, ms: elapsedMs(started) }, "turn failed");
+      logger[level](
+        { err: error, outcome: reply.outcome, tools: steps.toolsUsed, tokens: usage.totalTokens, ms: elapsedMs(started) },
+        "turn failed",
+      );
     } finally {
       clearTimeout(timer);
     }
     await steps.flushed();
     await deliver(sink, reply, logger);
     this.running.delete(turnId);
+    this.options.observer?.turnFinished?.({
+      platform: request.platform,
+      status: reply.status,
+      outcome: reply.outcome,
+      durationMs: elapsedMs(started),
+      tokens: usage.totalTokens,
+    });
     return reply;
   }
 
@@ -156,16 +202,19 @@ export class TurnRunner {
 /** Writes each step to the audit and hands it to the sink in order, without making the agent wait on the platform. */
 class StepRecorder {
   private chain: Promise<void> = Promise.resolve();
+  readonly toolsUsed: string[] = [];
 
   constructor(
     private readonly turnId: string,
     private readonly store: Store,
     private readonly sink: ReplySink,
     private readonly logger: Logger,
+    private readonly observer?: TurnObserver,
   ) {}
 
   record(event: StepEvent): void {
     if (event.type === "tool_started") {
+      this.toolsUsed.push(event.tool);
       this.store.turns.stepStarted(this.turnId, { seq: event.seq, tool: event.tool, input: event.args, startedAt: Date.now() });
     } else {
       this.store.turns.stepEnded(this.turnId, event.seq, {
@@ -173,6 +222,7 @@ class StepRecorder {
         error: event.type === "tool_failed" ? event.error : undefined,
         durationMs: event.durationMs,
       });
+      this.observer?.toolFinished?.({ tool: event.tool, ok: event.type === "tool_finished", durationMs: event.durationMs });
     }
     this.chain = this.chain.then(async () => {
       try {

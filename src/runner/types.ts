@@ -11,21 +11,32 @@ export interface TurnRequest extends ConversationRef {
   text: string;
   /** Set by the adapter from the platform's own permissions; the runner enforces it. */
   isAdmin: boolean;
+  /** The channel a thread-channel belongs to (Discord threads), for the channel allow list. */
+  parentChannelId?: string;
+  /** The user's role ids in this workspace, for ignored roles. */
+  userRoleIds?: string[];
 }
 
-export type TurnStatus = "answered" | "failed";
+/**
+ * answered / failed: the turn ran. refused: it was not allowed to run (rate limit, budget,
+ * channel, length, queue) and `text` says why. ignored: refused silently, `text` is empty and
+ * the sink got no reply (ignored users, or a refusal already told to this user a moment ago).
+ */
+export type TurnStatus = "answered" | "failed" | "refused" | "ignored";
 
 export interface TurnReply {
   turnId: string;
   status: TurnStatus;
-  /** Why the turn ended: answer, direct, iteration_limit_generated, llm_error, timeout, shutdown, error, ... */
+  /** Why the turn ended: answer, direct, iteration_limit_generated, llm_*, timeout, shutdown, error, rate_limited, ... */
   outcome: string;
   /** Markdown for the user: the answer, or a short explanation of the failure. */
   text: string;
 }
 
 /**
- * What an adapter implements to show a turn: steps as they happen, then exactly one reply.
+ * What an adapter implements to show a turn: steps as they happen, then one reply (none when the
+ * turn is ignored: adapters that owe the platform an answer, like a deferred slash command, use
+ * the status `submit` resolves with).
  * Calls arrive in order, never overlapping; a sink that throws is logged and does not stop the turn.
  */
 export interface ReplySink {

@@ -5,6 +5,8 @@ import { MemoryStore } from "./memory-store.js";
 import { ThreadStore } from "./thread-store.js";
 import { ToolSettingsStore } from "./tool-settings-store.js";
 import { TurnStore } from "./turn-store.js";
+import { UsageStore } from "./usage-store.js";
+import { WorkspaceSettingsStore } from "./workspace-settings-store.js";
 
 /** Everything the bot keeps, over one SQLite connection. */
 export class Store {
@@ -14,6 +16,8 @@ export class Store {
   readonly threads: ThreadStore;
   readonly events: EventStore;
   readonly currencyRates: CurrencyRateStore;
+  readonly workspaceSettings: WorkspaceSettingsStore;
+  readonly usage: UsageStore;
 
   constructor(readonly db: Db) {
     this.memory = new MemoryStore(db);
@@ -22,6 +26,8 @@ export class Store {
     this.threads = new ThreadStore(db);
     this.events = new EventStore(db);
     this.currencyRates = new CurrencyRateStore(db);
+    this.workspaceSettings = new WorkspaceSettingsStore(db);
+    this.usage = new UsageStore(db);
   }
 
   static open(path: string): Store {

@@ -12,8 +12,9 @@ export interface ToolSetting {
 export class ToolSettingsStore {
   private readonly selectAll;
   private readonly upsert;
+  private readonly audit;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.selectAll = db.prepare<[string, string], { tool: string; enabled: number; changedBy: string; changedAt: number }>(
       `SELECT tool, enabled, changed_by AS changedBy, changed_at AS changedAt
        FROM tool_settings WHERE platform = ? AND workspace_id = ?`,
@@ -24,6 +25,9 @@ export class ToolSettingsStore {
        ON CONFLICT (platform, workspace_id, tool)
        DO UPDATE SET enabled = excluded.enabled, changed_by = excluded.changed_by, changed_at = excluded.changed_at`,
     );
+    this.audit = db.prepare<[string, string, string, string, string, number]>(
+      `INSERT INTO settings_changes (platform, workspace_id, key, value_json, changed_by, changed_at) VALUES (?, ?, ?, ?, ?, ?)`,
+    );
   }
 
   overrides(workspace: WorkspaceRef): Map<string, ToolSetting> {
@@ -31,7 +35,12 @@ export class ToolSettingsStore {
     return new Map(rows.map((row) => [row.tool, { ...row, enabled: row.enabled === 1 }]));
   }
 
+  /** Records the change in the settings audit too. */
   set(workspace: WorkspaceRef, tool: string, enabled: boolean, changedBy: string): void {
-    this.upsert.run(workspace.platform, workspace.workspaceId, tool, enabled ? 1 : 0, changedBy, Date.now());
+    const now = Date.now();
+    this.db.transaction(() => {
+      this.upsert.run(workspace.platform, workspace.workspaceId, tool, enabled ? 1 : 0, changedBy, now);
+      this.audit.run(workspace.platform, workspace.workspaceId, `tool:${tool}`, String(enabled), changedBy, now);
+    })();
   }
 }

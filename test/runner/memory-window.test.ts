@@ -30,7 +30,7 @@ describe("the per-conversation memory window", () => {
   });
 
   it("keeps one huge old message from filling the context", async () => {
-    t = await startTestApp({ MEMORY_WINDOW: "5", MEMORY_TOKEN_BUDGET: "100" });
+    t = await startTestApp({ MEMORY_WINDOW: "5", MEMORY_TOKEN_BUDGET: "100", MAX_QUESTION_CHARS: "10000" });
     t.model.otherwise(echo);
     await t.app.runner.submit(request("x".repeat(5_000)), new RecordingSink());
     await t.app.runner.submit(request("short one"), new RecordingSink());

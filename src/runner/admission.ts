@@ -1,0 +1,124 @@
+import type { WorkspaceSettings } from "../store/workspace-settings-store.js";
+import type { TurnRequest } from "./types.js";
+
+export interface AdmissionLimits {
+  /** Turns one user may start per minute. */
+  ratePerUserPerMinute: number;
+  /** Tokens a workspace may spend per UTC day; undefined = no limit. */
+  dailyTokenBudget?: number;
+  maxQuestionChars: number;
+  /** Turns waiting or running per conversation. */
+  maxQueuedTurns: number;
+}
+
+export type Admission =
+  | { admitted: true }
+  /** `text` undefined: refused silently (ignored users, repeated notices in a flood). */
+  | { admitted: false; outcome: RefusalOutcome; text?: string };
+
+export type RefusalOutcome =
+  | "ignored_user"
+  | "channel_not_allowed"
+  | "too_long"
+  | "rate_limited"
+  | "budget_exhausted"
+  | "queue_full";
+
+const MINUTE_MS = 60_000;
+/** A user hears about the same kind of refusal at most once in this long. */
+const NOTICE_EVERY_MS = MINUTE_MS;
+
+export interface AdmissionInput {
+  request: TurnRequest;
+  settings: WorkspaceSettings;
+  queueDepth: number;
+  tokensToday: () => number;
+}
+
+/**
+ * Decides, in code and before any model call, whether a turn may run: ignored users and roles,
+ * the channel allow list, question length, per-user rate, the workspace's daily token budget
+ * and the conversation's queue. Refusals are told once per minute per user and kind, so a flood
+ * gets one polite message, not one per message.
+ */
+export class TurnAdmission {
+  private readonly recentTurns = new Map<string, number[]>();
+  private readonly lastNotice = new Map<string, number>();
+  private checks = 0;
+
+  constructor(
+    private readonly limits: AdmissionLimits,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  check({ request, settings, queueDepth, tokensToday }: AdmissionInput): Admission {
+    if (++this.checks % 1000 === 0) this.prune();
+    if (isIgnored(request, settings)) return { admitted: false, outcome: "ignored_user" };
+    if (!channelAllowed(request, settings)) {
+      return this.refuse(request, "channel_not_allowed", "I'm not enabled in this channel. An admin can change that in the bot's settings.");
+    }
+    if (request.text.length > this.limits.maxQuestionChars) {
+      return {
+        admitted: false,
+        outcome: "too_long",
+        text: `Your message is too long for me (${request.text.length} characters; the limit is ${this.limits.maxQuestionChars}). Could you shorten it?`,
+      };
+    }
+    if (queueDepth >= this.limits.maxQueuedTurns) {
+      return this.refuse(request, "queue_full", "I'm still working through earlier messages here. Please wait a moment, then ask again.");
+    }
+    if (this.limits.dailyTokenBudget !== undefined && tokensToday() >= this.limits.dailyTokenBudget) {
+      return this.refuse(request, "budget_exhausted", "This workspace has used up today's budget for me. I'll be back tomorrow (UTC).");
+    }
+    if (!this.takeRateSlot(request)) {
+      return this.refuse(request, "rate_limited", "You're sending me messages faster than I can take them. Please wait a minute.");
+    }
+    return { admitted: true };
+  }
+
+  private takeRateSlot(request: TurnRequest): boolean {
+    const key = `${request.platform}\u0000${request.userId}`;
+    const now = this.now();
+    const recent = (this.recentTurns.get(key) ?? []).filter((time) => now - time < MINUTE_MS);
+    if (recent.length >= this.limits.ratePerUserPerMinute) {
+      this.recentTurns.set(key, recent);
+      return false;
+    }
+    recent.push(now);
+    this.recentTurns.set(key, recent);
+    return true;
+  }
+
+  private refuse(request: TurnRequest, outcome: RefusalOutcome, text: string): Admission {
+    const key = `${request.platform}\u0000${request.workspaceId}\u0000${request.userId}\u0000${outcome}`;
+    const now = this.now();
+    const last = this.lastNotice.get(key);
+    if (last !== undefined && now - last < NOTICE_EVERY_MS) return { admitted: false, outcome };
+    this.lastNotice.set(key, now);
+    return { admitted: false, outcome, text };
+  }
+
+  /** Keeps the maps bounded: forget users with no turn and no notice in the last minute. */
+  private prune(): void {
+    const now = this.now();
+    for (const [key, times] of this.recentTurns) {
+      if (times.every((time) => now - time >= MINUTE_MS)) this.recentTurns.delete(key);
+    }
+    for (const [key, time] of this.lastNotice) if (now - time >= NOTICE_EVERY_MS) this.lastNotice.delete(key);
+  }
+
+  /** Entries held in memory (for tests and the benchmark's leak check). */
+  get trackedEntries(): number {
+    return this.recentTurns.size + this.lastNotice.size;
+  }
+}
+
+function isIgnored(request: TurnRequest, settings: WorkspaceSettings): boolean {
+  if (settings.ignoredUsers?.includes(request.userId)) return true;
+  return (request.userRoleIds ?? []).some((role) => settings.ignoredRoles?.includes(role));
+}
+
+function channelAllowed(request: TurnRequest, settings: WorkspaceSettings): boolean {
+  if (!settings.channels) return true;
+  return settings.channels.includes(request.channelId) || (request.parentChannelId !== undefined && settings.channels.includes(request.parentChannelId));
+}

@@ -1,0 +1,6 @@
+/** What the runner reports for metrics; every method is optional so observers implement what they count. */
+export interface TurnObserver {
+  turnFinished?(info: { platform: string; status: string; outcome: string; durationMs: number; tokens: number }): void;
+  turnRefused?(info: { platform: string; outcome: string }): void;
+  toolFinished?(info: { tool: string; ok: boolean; durationMs: number }): void;
+}
