@@ -1,4 +1,4 @@
-import { pino, type Logger } from "pino";
+import { pino, type DestinationStream, type Logger } from "pino";
 
 export type { Logger };
 
@@ -17,9 +17,12 @@ const SECRET_PATHS = [
   "config.SLACK_SIGNING_SECRET",
 ];
 
-/** Logs go to stderr as JSON lines, so stdout stays free for the terminal adapter's conversation. */
-export function createLogger(level: string = "info"): Logger {
-  return pino({ level, redact: { paths: SECRET_PATHS, censor: "[redacted]" } }, pino.destination(2));
+/**
+ * Logs go to stderr as JSON lines, so stdout stays free for the terminal adapter's conversation.
+ * Message text is logged only at debug level; tokens and keys never.
+ */
+export function createLogger(level: string = "info", destination: DestinationStream = pino.destination(2)): Logger {
+  return pino({ level, redact: { paths: SECRET_PATHS, censor: "[redacted]" } }, destination);
 }
 
 /** A logger that drops everything, for tests and library use. */

@@ -1,6 +1,9 @@
+import type { Server } from "node:http";
 import { createApp } from "./app.js";
 import { ConfigError, loadConfig, loadDotEnv, type Config } from "./config/env.js";
 import { createLogger } from "./log.js";
+import { createHealthHandler, startHealthServer } from "./ops/health.js";
+import { BotMetrics } from "./ops/metrics.js";
 import { runConsole } from "./platforms/console/console-adapter.js";
 import { platforms } from "./platforms/index.js";
 import type { PlatformAdapter } from "./platforms/platform.js";
@@ -32,17 +35,30 @@ async function main(): Promise<void> {
   const chosen = platforms.filter((platform) => platform.configured(config));
   // The terminal is a conversation, so its default keeps log lines out of it.
   const logger = createLogger(config.LOG_LEVEL ?? (chosen.length === 0 ? "warn" : "info"));
-  const app = createApp(config, logger);
+  const metrics = new BotMetrics();
+  const app = createApp(config, logger, { observer: metrics });
+  metrics.bindGauges({
+    inFlightTurns: () => app.runner.inFlight,
+    activeConversationQueues: () => app.runner.activeConversations,
+  });
 
   const adapters: PlatformAdapter[] = [];
+  let healthServer: Server | undefined;
   let stopping: Promise<void> | undefined;
   const shutdown = (why: string, graceMs = config.SHUTDOWN_GRACE_MS) =>
     (stopping ??= (async () => {
       logger.info({ why }, "shutting down");
       await Promise.allSettled(adapters.map((adapter) => adapter.stop()));
       await app.runner.shutdown(graceMs);
+      healthServer?.close();
       app.store.close();
     })());
+
+  if (config.HEALTH_PORT !== undefined) {
+    const handler = createHealthHandler({ store: app.store, metrics, platforms: () => adapters });
+    healthServer = await startHealthServer(config.HEALTH_PORT, handler);
+    logger.info({ port: config.HEALTH_PORT }, "health and metrics endpoint listening");
+  }
 
   if (chosen.length === 0) {
     // Ctrl-C in a terminal means "stop now": the running turn is cancelled at once.

@@ -67,6 +67,8 @@ export const configSchema = z.object({
   MAX_QUESTION_CHARS: positiveInt(4_000),
   MAX_QUEUED_TURNS: positiveInt(5),
   SHUTDOWN_GRACE_MS: positiveInt(10_000),
+  /** Port of the /healthz and /metrics endpoint; off when unset. */
+  HEALTH_PORT: z.coerce.number({ message: "a port number" }).int({ message: "a port number" }).min(1, { message: "a port number" }).max(65535, { message: "a port number" }).optional(),
   DATABASE_PATH: z.string().trim().min(1).default("./data/bot.sqlite"),
   DEFAULT_TOOLS: z
     .string()
@@ -116,10 +118,12 @@ export class ConfigError extends Error {
 /**
  * Validates the environment. Throws ConfigError with one line per bad variable,
  * each naming the variable, what it expects and what it got — never a stack trace for users.
+ * Empty values count as unset.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // An empty value ("HEALTH_PORT=" in a copied .env.example) means "not set", as for unset variables.
   const known = Object.fromEntries(
-    Object.keys(configSchema.shape).flatMap((key) => (env[key] === undefined ? [] : [[key, env[key]]])),
+    Object.keys(configSchema.shape).flatMap((key) => (env[key] === undefined || env[key]!.trim() === "" ? [] : [[key, env[key]]])),
   );
   const parsed = configSchema.safeParse(known);
   if (parsed.success) return parsed.data;

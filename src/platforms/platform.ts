@@ -7,6 +7,8 @@ export interface PlatformAdapter {
   start(): Promise<void>;
   /** Stops receiving events and closes connections; running turns are the runner's to finish. */
   stop(): Promise<void>;
+  /** Connection state for /healthz. */
+  health(): { connected: boolean; detail?: string };
 }
 
 export interface Platform {
@@ -14,4 +16,6 @@ export interface Platform {
   /** True when the configuration has this platform's credentials. */
   configured(config: Config): boolean;
   create(app: App): PlatformAdapter | Promise<PlatformAdapter>;
+  /** For `npm run doctor`: checks the credentials against the platform without starting anything. */
+  checkCredentials?(config: Config): Promise<string>;
 }

@@ -90,6 +90,11 @@ export class TurnRunner {
     return this.running.size;
   }
 
+  /** Conversations with turns waiting or running. */
+  get activeConversations(): number {
+    return this.queue.activeKeys;
+  }
+
   /**
    * Stops taking turns, lets running ones finish for up to `graceMs`, then cancels the rest
    * (their users are told the bot restarted). Resolves when every turn has replied.
@@ -116,6 +121,7 @@ export class TurnRunner {
     store.turns.start(turnId, conversation.id, request.userId);
     const started = performance.now();
     const usage = emptyUsage();
+    logger.debug({ user: request.userId, text: request.text }, "turn started");
     let reply: TurnReply;
     try {
       const window = Math.min(settings.memoryWindow ?? this.options.memoryWindow, this.options.memoryWindowMax);
@@ -158,6 +164,7 @@ export class TurnRunner {
         },
         "turn answered",
       );
+      logger.debug({ text: result.output }, "turn answer");
     } catch (error) {
       reply = { turnId, status: "failed", ...this.describeFailure(error, controller.signal) };
       store.turns.finish(turnId, {

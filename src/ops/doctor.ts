@@ -1,0 +1,88 @@
+import { createOpenAIClient } from "../agent/openai-client.js";
+import { ConfigError, loadConfig, loadDotEnv, type Config } from "../config/env.js";
+import { platforms } from "../platforms/index.js";
+import { openDatabase } from "../store/database.js";
+
+/** `npm run doctor`: checks what the bot needs, one verdict per item, without starting the bot. */
+
+export interface Verdict {
+  item: string;
+  ok: boolean;
+  detail: string;
+}
+
+const CHECK_TIMEOUT_MS = 10_000;
+
+export async function runDoctor(env: NodeJS.ProcessEnv = process.env): Promise<Verdict[]> {
+  let config: Config;
+  try {
+    config = loadConfig(env);
+  } catch (error) {
+    const detail = error instanceof ConfigError ? error.message.replace(/^Configuration error:\n\s*/, "") : String(error);
+    return [{ item: "configuration", ok: false, detail }];
+  }
+  const verdicts: Verdict[] = [{ item: "configuration", ok: true, detail: "every variable is valid" }];
+  verdicts.push(checkDatabase(config));
+  verdicts.push(await checkModel(config));
+  for (const platform of platforms) {
+    if (!platform.configured(config) || !platform.checkCredentials) continue;
+    verdicts.push(await attempt(`${platform.name} token`, () => withTimeout(platform.checkCredentials!(config))));
+  }
+  return verdicts;
+}
+
+function checkDatabase(config: Config): Verdict {
+  try {
+    const db = openDatabase(config.DATABASE_PATH);
+    const version = db.prepare("SELECT MAX(version) FROM schema_migrations").pluck().get();
+    const integrity = db.pragma("quick_check", { simple: true });
+    const turns = db.prepare("SELECT COUNT(*) FROM turns").pluck().get();
+    db.close();
+    if (integrity !== "ok") return { item: "database", ok: false, detail: `integrity check says: ${integrity}` };
+    return { item: "database", ok: true, detail: `${config.DATABASE_PATH} at schema version ${version}, ${turns} turns recorded` };
+  } catch (error) {
+    return { item: "database", ok: false, detail: `cannot open ${config.DATABASE_PATH}: ${(error as Error).message}` };
+  }
+}
+
+async function checkModel(config: Config): Promise<Verdict> {
+  if (!config.OPENAI_API_KEY && !config.OPENAI_BASE_URL) {
+    return { item: "model", ok: false, detail: "set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a local OpenAI-compatible server)" };
+  }
+  const endpoint = config.OPENAI_BASE_URL ?? "https://api.openai.com/v1";
+  return attempt("model", async () => {
+    const client = createOpenAIClient({
+      apiKey: config.OPENAI_API_KEY,
+      baseURL: config.OPENAI_BASE_URL,
+      maxRetries: 0,
+      timeoutMs: CHECK_TIMEOUT_MS,
+    });
+    const models: string[] = [];
+    for await (const model of client.models.list()) models.push(model.id);
+    const listed = models.includes(config.OPENAI_MODEL);
+    const note = listed ? `${config.OPENAI_MODEL} is available` : `${config.OPENAI_MODEL} is not in its list (some servers list no models; check the name)`;
+    return `${endpoint} answers with ${models.length} model(s); ${note}`;
+  }, (error) => `${endpoint} did not answer: ${(error as Error).message}`);
+}
+
+async function attempt(item: string, check: () => Promise<string>, explain = (error: unknown) => (error as Error).message): Promise<Verdict> {
+  try {
+    return { item, ok: true, detail: await check() };
+  } catch (error) {
+    return { item, ok: false, detail: explain(error) };
+  }
+}
+
+function withTimeout<T>(work: Promise<T>): Promise<T> {
+  return Promise.race([
+    work,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS / 1000} s`)), CHECK_TIMEOUT_MS).unref()),
+  ]);
+}
+
+export function formatVerdicts(verdicts: Verdict[]): string {
+  const lines = verdicts.map((v) => `${v.ok ? "✔" : "✘"} ${v.item}: ${v.detail}`);
+  const failed = verdicts.filter((v) => !v.ok).length;
+  lines.push(failed === 0 ? "All checks passed." : `${failed} check(s) failed.`);
+  return lines.join("\n");
+}
