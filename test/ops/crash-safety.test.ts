@@ -1,0 +1,106 @@
+import Database from "better-sqlite3";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openDatabase } from "../../src/store/database.js";
+import { FakeOpenAI, reply } from "../fakes/fake-openai.js";
+import { startChildBot } from "../support/child-bot.js";
+
+const waitUntil = async (condition: () => boolean) => {
+  const deadline = Date.now() + 15_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+};
+
+describe("a hard kill in the middle of a turn", () => {
+  let model: FakeOpenAI;
+  let dir: string;
+  beforeEach(async () => {
+    model = await FakeOpenAI.start();
+    dir = mkdtempSync(join(tmpdir(), "agent-bot-crash-"));
+  });
+  afterEach(async () => {
+    await model.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const env = () => ({ OPENAI_BASE_URL: model.url, OPENAI_MAX_RETRIES: "0", DATABASE_PATH: join(dir, "bot.sqlite") });
+
+  it.each([
+    ["while the model thinks", "model"],
+    ["after a tool step was written", "tool"],
+  ])("%s leaves a clean database: the turn is marked interrupted and no half exchange is remembered", async (_name, moment) => {
+    // a finished exchange first, so there is memory to protect
+    model.script(reply.text("first answer"));
+    if (moment === "tool") model.script(reply.toolCalls({ name: "calculator", args: { expression: "2+2" } }), reply.hang());
+    else model.script(reply.hang());
+
+    const bot = startChildBot(env(), dir);
+    bot.process.stdin.write("first question\n");
+    await bot.waitForOutput(/bot: first answer/);
+    bot.process.stdin.write("doomed question\n");
+    await waitUntil(() => model.chatRequests.length === (moment === "tool" ? 3 : 2));
+    bot.process.kill("SIGKILL");
+    expect((await bot.exited).signal).toBe("SIGKILL");
+
+    // the file opens and migrates cleanly as it was left
+    const raw = openDatabase(join(dir, "bot.sqlite"));
+    expect(raw.pragma("integrity_check", { simple: true })).toBe("ok");
+    expect(raw.prepare("SELECT status FROM turns ORDER BY started_at").pluck().all()).toEqual(["answered", "running"]);
+    if (moment === "tool") {
+      expect(raw.prepare("SELECT tool, output FROM turn_steps").all()).toEqual([{ tool: "calculator", output: "4" }]);
+    }
+    raw.close();
+
+    // the restarted bot marks the turn interrupted and remembers only whole exchanges
+    model.otherwise(reply.text("after restart"));
+    const restarted = startChildBot(env(), dir);
+    restarted.process.stdin.end("are you back?\n");
+    expect((await restarted.exited).code).toBe(0);
+    expect(restarted.stdout()).toContain("bot: after restart");
+    const sent = model.chatRequests.at(-1)!.body.messages.slice(1).map((m: any) => m.content);
+    expect(sent).toEqual(["first question", "first answer", "are you back?"]);
+
+    const db = new Database(join(dir, "bot.sqlite"), { readonly: true });
+    expect(db.prepare("SELECT status FROM turns ORDER BY started_at").pluck().all()).toEqual(["answered", "interrupted", "answered"]);
+    expect(db.prepare("SELECT COUNT(*) FROM messages WHERE text = 'doomed question'").pluck().get()).toBe(0);
+    db.close();
+  });
+});
+
+describe("several bot processes writing one database", () => {
+  let model: FakeOpenAI;
+  let dir: string;
+  beforeEach(async () => {
+    model = await FakeOpenAI.start();
+    dir = mkdtempSync(join(tmpdir(), "agent-bot-writers-"));
+  });
+  afterEach(async () => {
+    await model.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("answer every turn without a busy error reaching a user", async () => {
+    // every second request answers, so each turn writes a step, then an exchange
+    let n = 0;
+    model.otherwise((req) => (++n % 2 === 1 ? reply.toolCalls({ name: "get_time", args: {} })(req) : reply.text("done")(req)));
+    const env = { OPENAI_BASE_URL: model.url, OPENAI_MAX_RETRIES: "0", DATABASE_PATH: join(dir, "shared.sqlite"), RATE_LIMIT_PER_USER: "100" };
+    const questions = Array.from({ length: 15 }, (_, i) => `question ${i}`).join("\n") + "\n";
+    const bots = [startChildBot(env, dir), startChildBot(env, dir)];
+    for (const bot of bots) bot.process.stdin.end(questions);
+    const exits = await Promise.all(bots.map((bot) => bot.exited));
+
+    expect(exits.map((e) => e.code)).toEqual([0, 0]);
+    for (const bot of bots) {
+      expect(bot.stdout().match(/^bot: /gm)).toHaveLength(15);
+      expect(bot.stdout()).not.toMatch(/went wrong|busy|locked/i);
+    }
+    const db = new Database(join(dir, "shared.sqlite"), { readonly: true });
+    expect(db.prepare("SELECT status, COUNT(*) AS n FROM turns GROUP BY status").all()).toEqual([{ status: "answered", n: 30 }]);
+    expect(db.prepare("SELECT COUNT(*) FROM messages").pluck().get()).toBe(60);
+    db.close();
+  });
+});
