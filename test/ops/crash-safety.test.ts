@@ -71,6 +71,41 @@ describe("a hard kill in the middle of a turn", () => {
   });
 });
 
+describe("a polite stop (SIGTERM)", () => {
+  let model: FakeOpenAI;
+  let dir: string;
+  beforeEach(async () => {
+    model = await FakeOpenAI.start();
+    dir = mkdtempSync(join(tmpdir(), "agent-bot-sigterm-"));
+  });
+  afterEach(async () => {
+    await model.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("lets a running turn finish within the grace period, and stops one that would not", async () => {
+    model.script(reply.delayed(300, reply.text("finished in time")), reply.hang());
+    const env = { OPENAI_BASE_URL: model.url, OPENAI_MAX_RETRIES: "0", DATABASE_PATH: join(dir, "bot.sqlite"), SHUTDOWN_GRACE_MS: "1500" };
+
+    const quick = startChildBot(env, dir);
+    quick.process.stdin.write("quick one\n");
+    await waitUntil(() => model.chatRequests.length === 1);
+    quick.process.kill("SIGTERM");
+    expect((await quick.exited).code).toBe(143);
+    expect(quick.stdout()).toContain("bot: finished in time");
+
+    const stuck = startChildBot(env, dir);
+    stuck.process.stdin.write("stuck one\n");
+    await waitUntil(() => model.chatRequests.length === 2);
+    stuck.process.kill("SIGTERM");
+    expect((await stuck.exited).code).toBe(143);
+    expect(stuck.stdout()).toContain("bot: The bot restarted before I could finish this. Please ask again in a minute.");
+    const db = new Database(join(dir, "bot.sqlite"), { readonly: true });
+    expect(db.prepare("SELECT status FROM turns ORDER BY started_at").pluck().all()).toEqual(["answered", "interrupted"]);
+    db.close();
+  });
+});
+
 describe("several bot processes writing one database", () => {
   let model: FakeOpenAI;
   let dir: string;
