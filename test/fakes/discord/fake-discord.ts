@@ -114,6 +114,11 @@ export class FakeDiscord {
     return this.world.bot;
   }
 
+  /** Gateway sessions that identified and are still open. */
+  get connectedSessions(): number {
+    return this.gateway!.readySessions;
+  }
+
   get identifies(): IdentifyRecord[] {
     return this.gateway!.identifies;
   }
@@ -245,7 +250,7 @@ export class FakeDiscord {
     const channel = this.world.channels.get(channelId);
     if (!channel) throw new Error(`fake Discord: no channel ${channelId}`);
     const guildId = channel.guild_id;
-    const record: InteractionRecord = { id: snowflake(), token: `interaction-token-${snowflake()}`, channelId, guildId };
+    const record: InteractionRecord = { id: snowflake(), token: `interaction-token-${snowflake()}`, channelId, guildId, user: input.user };
     this.world.interactions.set(record.id, record);
     const options = (input.options ?? []).map((o) => ({ type: optionType(o.value), name: o.name, value: o.value, ...(o.focused ? { focused: true } : {}) }));
     const registered = [...this.commands.values()].flat() as { id: string; name: string }[];

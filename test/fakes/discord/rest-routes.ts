@@ -138,7 +138,12 @@ function interactionCallback({ world, gateway, params, body, query }: RouteConte
     webhook_id: world.application.id,
     application_id: world.application.id,
     flags: (ephemeral ? MessageFlag.Ephemeral : 0) | (deferred ? MessageFlag.Loading : 0),
-    interaction_metadata: { id: interaction.id, type: 2 },
+    interaction_metadata: {
+      id: interaction.id,
+      type: 2,
+      user: interaction.user,
+      authorizing_integration_owners: { "0": interaction.guildId ?? "0" },
+    },
   }, deferred);
   interaction.originalId = created.id;
   if (!ephemeral) announce(gateway, "MESSAGE_CREATE", created);

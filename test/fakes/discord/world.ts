@@ -29,6 +29,7 @@ export interface InteractionRecord {
   token: string;
   channelId: string;
   guildId?: string;
+  user: UserPayload;
   /** The message the interaction's response created (`@original`), once there is one. */
   originalId?: string;
 }
