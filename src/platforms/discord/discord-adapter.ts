@@ -50,7 +50,7 @@ export class DiscordAdapter implements PlatformAdapter {
     client.on(Events.Error, (error) => this.logger.error({ err: describeDiscordError(error) }, "Discord client error"));
     client.on(Events.Warn, (message) => this.logger.warn({ detail: message }, "Discord client warning"));
     client.on(Events.ShardDisconnect, (event) => this.logger.warn({ code: event.code }, "Discord gateway disconnected"));
-    client.on(Events.ShardReconnecting, () => this.logger.info("reconnecting to the Discord gateway"));
+    client.on(Events.ShardReconnecting, () => this.accepting && this.logger.info("reconnecting to the Discord gateway"));
 
     const ready = once(client, Events.ClientReady);
     // discord.js holds gateway events back until it is ready, so nothing is missed by accepting now.
