@@ -19,8 +19,11 @@ export function messageReplySink(
   logger: Logger,
 ): DiscordReplySink {
   let thread: ThreadChannel | undefined;
+  // Sent through the channel captured at the start, so a channel deleted mid-turn gives Discord's
+  // own error (10003) in the log; a deleted question just loses the reply reference.
+  const replyTo = { messageReference: message.id, failIfNotExists: false };
   const replies: StepPlace = {
-    post: (content) => message.reply({ content, allowedMentions: NO_PINGS, failIfNotExists: false }),
+    post: (content) => channel.send({ content, allowedMentions: NO_PINGS, reply: replyTo }),
   };
   const plain: StepPlace = { post: (content) => channel.send({ content, allowedMentions: NO_PINGS }) };
 
@@ -32,7 +35,7 @@ export function messageReplySink(
       return thread ? threadStepPlace(thread) : replies;
     },
     answer: {
-      first: (content) => message.reply({ content, allowedMentions: pingOnly(message.author.id), failIfNotExists: false }),
+      first: (content) => channel.send({ content, allowedMentions: pingOnly(message.author.id), reply: replyTo }),
       more: (content) => channel.send({ content, allowedMentions: NO_PINGS }),
     },
     beforeAnswer(reply) {

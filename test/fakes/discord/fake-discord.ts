@@ -14,6 +14,7 @@ import {
   type RolePayload,
   type UserPayload,
 } from "./payloads.js";
+import { interactionPayload } from "./interactions.js";
 import { findRoute } from "./rest-routes.js";
 import { snowflake } from "./snowflake.js";
 import { World, type FakeGuild, type InteractionRecord } from "./world.js";
@@ -249,42 +250,17 @@ export class FakeDiscord {
     const channelId = input.channelId ?? this.general.id;
     const channel = this.world.channels.get(channelId);
     if (!channel) throw new Error(`fake Discord: no channel ${channelId}`);
-    const guildId = channel.guild_id;
-    const record: InteractionRecord = { id: snowflake(), token: `interaction-token-${snowflake()}`, channelId, guildId, user: input.user };
+    const record: InteractionRecord = {
+      id: snowflake(),
+      token: `interaction-token-${snowflake()}`,
+      channelId,
+      guildId: channel.guild_id,
+      user: input.user,
+    };
     this.world.interactions.set(record.id, record);
-    const options = (input.options ?? []).map((o) => ({ type: optionType(o.value), name: o.name, value: o.value, ...(o.focused ? { focused: true } : {}) }));
     const registered = [...this.commands.values()].flat() as { id: string; name: string }[];
-    const permissions = guildId ? this.world.permissionsOf(guildId, input.user.id).toString() : undefined;
-    await this.dispatch("INTERACTION_CREATE", {
-      id: record.id,
-      application_id: this.world.application.id,
-      type,
-      token: record.token,
-      version: 1,
-      data: {
-        id: registered.find((c) => c.name === input.name)?.id ?? snowflake(),
-        name: input.name,
-        type: 1,
-        options: input.subcommand ? [{ type: 1, name: input.subcommand, options }] : options,
-        ...(guildId ? { guild_id: guildId } : {}),
-      },
-      channel: { ...channel },
-      channel_id: channelId,
-      ...(guildId
-        ? {
-            guild_id: guildId,
-            guild: { id: guildId, locale: "en-US", features: [] },
-            member: { ...member(this.world.guild(guildId).members.get(input.user.id) ?? [], input.user), permissions },
-            authorizing_integration_owners: { "0": guildId },
-            context: 0,
-          }
-        : { user: input.user, authorizing_integration_owners: { "0": guildId ?? "0" }, context: 1 }),
-      app_permissions: (guildId ? this.world.permissionsOf(guildId, this.bot.id) : 0n).toString(),
-      locale: "en-US",
-      guild_locale: "en-US",
-      entitlements: [],
-      attachment_size_limit: 10_485_760,
-    });
+    const commandId = registered.find((c) => c.name === input.name)?.id ?? snowflake();
+    await this.dispatch("INTERACTION_CREATE", interactionPayload(this.world, type, record, channel, commandId, input));
     return record;
   }
 
@@ -380,12 +356,6 @@ export class FakeDiscord {
     if (rule.times <= 0) this.failures.splice(index, 1);
     return rule;
   }
-}
-
-function optionType(value: CommandOption["value"]): number {
-  if (typeof value === "boolean") return 5;
-  if (typeof value === "number") return Number.isInteger(value) ? 4 : 10;
-  return 3;
 }
 
 /** JSON answers carry a JSON content type; a 204 carries no content type at all (discord.js would try to parse it). */

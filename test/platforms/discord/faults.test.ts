@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { DiscordAdapter } from "../../../src/platforms/discord/discord-adapter.js";
 import { FakeDiscord } from "../../fakes/discord/fake-discord.js";
 import type { MessagePayload } from "../../fakes/discord/payloads.js";
 import { reply } from "../../fakes/fake-openai.js";
-import { isAnswerTo, isMessagePost, isThreadStart, startDiscordBot, type DiscordBot } from "../../support/discord-bot.js";
+import { isAnswerTo, isThreadStart, startDiscordBot, type DiscordBot } from "../../support/discord-bot.js";
+import { startTestApp } from "../../support/test-app.js";
 
 const mentionQuestion = (bot: DiscordBot, text: string): Promise<MessagePayload> =>
   bot.discord.dispatchMessage({
@@ -31,6 +33,48 @@ describe("Discord: faults", () => {
     expect(replies[0]!.mentions).toEqual([]);
     const warning = bot.logs.lines.find((line) => /could not open a thread/.test(line.msg));
     expect(warning).toMatchObject({ reason: expect.stringContaining("50013"), err: { code: 50013 } });
+  });
+
+  it("shows a failing tool as a failed step, and the model still answers", async () => {
+    bot = await startDiscordBot();
+    const { discord } = bot;
+    bot.model.script(reply.toolCalls({ name: "calculator", args: { expression: "1/(" } }), reply.text("That expression is incomplete."));
+
+    const question = await mentionQuestion(bot, "compute 1/(");
+    const answer = await discord.waitFor((call) => isAnswerTo(call, question));
+
+    expect(answer.body.content).toBe("That expression is incomplete.");
+    const [step] = discord.messagesIn(question.id);
+    expect(step!.content).toMatch(/^⚠️ `calculator` `\{"expression":"1\/\("\}` failed: `.+`/);
+  });
+
+  it("survives the channel being deleted mid-turn: the answer cannot be posted, the log says so, the turn is stored", async () => {
+    bot = await startDiscordBot();
+    const { discord } = bot;
+    bot.model.script(reply.delayed(150, reply.text("Nobody will read this.")));
+
+    const question = await mentionQuestion(bot, "into the void");
+    await discord.deleteChannel(discord.general.id);
+    const answer = await discord.waitFor((call) => isAnswerTo(call, question));
+    await waitUntil(() => /could not post the answer/.test(bot.logs.text()));
+
+    expect(answer.status).toBe(404);
+    const warning = bot.logs.lines.find((line) => /could not post the answer/.test(line.msg));
+    expect(warning!.err).toMatchObject({ code: 10003, status: 404 });
+    expect(bot.app.store.db.prepare("SELECT status FROM turns").all()).toEqual([{ status: "answered" }]);
+  });
+
+  it("refuses to start with a wrong token, with a clear message that does not contain the token", async () => {
+    const discord = await FakeDiscord.start();
+    const test = await startTestApp({ DISCORD_TOKEN: "not-the-right-token", DISCORD_API_URL: discord.apiUrl });
+    try {
+      const start = new DiscordAdapter(test.app).start();
+      await expect(start).rejects.toThrow(/could not log in to Discord: .*invalid token/i);
+      await expect(start).rejects.not.toThrow(/not-the-right-token/);
+    } finally {
+      await discord.close();
+      await test.close();
+    }
   });
 
   it("answers a model failure with a short message as the reply, after the steps so far", async () => {

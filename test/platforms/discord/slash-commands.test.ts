@@ -70,6 +70,10 @@ describe("Discord: /ask", () => {
     const followUps = discord.calls.filter((call) => call.method === "POST" && call.path === `/webhooks/${discord.world.application.id}/${interaction.token}`);
     expect(followUps).toHaveLength(1);
     expect(followUps[0]!.body.content).toContain("calculator");
+    // the step's follow-up is edited in place with the result
+    const stepId = discord.messagesIn(dm.id).find((m) => m.content.includes("calculator"))!.id;
+    const stepEdit = discord.calls.find((call) => call.method === "PATCH" && call.path.endsWith(`/messages/${stepId}`))!;
+    expect(stepEdit.body.content).toMatch(/calculator.*→ `4`/);
     expect(discord.calls.filter((call) => call.path.endsWith("/threads"))).toEqual([]);
   });
 });
