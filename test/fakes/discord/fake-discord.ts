@@ -69,6 +69,13 @@ export interface InteractionInput {
  *
  * The default world: guild "Test Server" with #general; `member` (plain permissions), `admin`
  * (a role with Manage Server), `moderator` (Manage Messages); the bot is a member.
+ *
+ * @example Time a mention until its answer (the reply that notifies the asker):
+ *   const discord = await FakeDiscord.start();   // bot: DISCORD_TOKEN=discord.token, DISCORD_API_URL=discord.apiUrl
+ *   const sent = performance.now();
+ *   const q = await discord.dispatchMessage({ author: discord.member, content: `${FakeDiscord.mention(discord.bot)} hi`, mentions: [discord.bot] });
+ *   const answer = await discord.waitFor((c) => c.body?.message_reference?.message_id === q.id && c.body?.allowed_mentions?.replied_user === true);
+ *   const ms = answer.at - sent;
  */
 export class FakeDiscord {
   readonly calls: RestCall[] = [];
