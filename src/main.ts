@@ -48,8 +48,9 @@ async function main(): Promise<void> {
   const shutdown = (why: string, graceMs = config.SHUTDOWN_GRACE_MS) =>
     (stopping ??= (async () => {
       logger.info({ why }, "shutting down");
-      await Promise.allSettled(adapters.map((adapter) => adapter.stop()));
+      // Turns finish (or tell their users the bot restarted) while the platforms are still connected.
       await app.runner.shutdown(graceMs);
+      await Promise.allSettled(adapters.map((adapter) => adapter.stop()));
       healthServer?.close();
       app.store.close();
     })());

@@ -1,0 +1,26 @@
+import { Client, GatewayIntentBits, Partials } from "discord.js";
+import type { Config } from "../../config/env.js";
+import { NO_PINGS } from "./allowed-mentions.js";
+
+/**
+ * The discord.js client the adapter runs on. Message Content is a privileged intent: it must be
+ * switched on in the Developer Portal or the gateway refuses the login (see README, "Discord").
+ */
+export function createDiscordClient(config: Pick<Config, "DISCORD_API_URL">): Client {
+  return new Client({
+    intents: [
+      GatewayIntentBits.Guilds,
+      GatewayIntentBits.GuildMessages,
+      GatewayIntentBits.MessageContent,
+      GatewayIntentBits.DirectMessages,
+    ],
+    // DM channels are not cached before their first message; without this their messages are dropped.
+    partials: [Partials.Channel],
+    // A safety net: every send in the adapter also sets allowed mentions explicitly.
+    allowedMentions: NO_PINGS,
+    // Replying to a message deleted mid-turn posts the reply without the reference instead of failing.
+    failIfNotExists: false,
+    // discord.js appends the API version (/v10) itself.
+    rest: config.DISCORD_API_URL ? { api: config.DISCORD_API_URL } : {},
+  });
+}

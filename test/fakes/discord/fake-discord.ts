@@ -1,0 +1,382 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { FakeGateway, type IdentifyRecord } from "./gateway.js";
+import { ApiError } from "./messages.js";
+import {
+  ChannelKind,
+  InteractionKind,
+  member,
+  message,
+  Permission,
+  threadChannel,
+  type ChannelPayload,
+  type MessagePayload,
+  type RolePayload,
+  type UserPayload,
+} from "./payloads.js";
+import { interactionPayload } from "./interactions.js";
+import { findRoute } from "./rest-routes.js";
+import { snowflake } from "./snowflake.js";
+import { World, type FakeGuild, type InteractionRecord } from "./world.js";
+
+/** One REST request as the fake received it. `path` is relative to /api/v10 and decoded. */
+export interface RestCall {
+  method: string;
+  path: string;
+  /** The path as it arrived, still URL-encoded (e.g. `%40original`). */
+  rawPath: string;
+  query: Record<string, string>;
+  body: any;
+  status: number;
+  /** Arrival time, `performance.now()` clock. */
+  at: number;
+}
+
+/** Makes matching requests fail, as Discord would answer them. */
+export interface FailureRule {
+  method?: string;
+  path: RegExp;
+  status: number;
+  code?: number;
+  message?: string;
+  /** How many matching requests fail (default 1). */
+  times?: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+export interface CommandOption {
+  name: string;
+  value: string | number | boolean;
+  /** For autocomplete: the option being typed. */
+  focused?: boolean;
+}
+
+export interface InteractionInput {
+  user: UserPayload;
+  name: string;
+  subcommand?: string;
+  options?: CommandOption[];
+  /** Defaults to the default world's #general. */
+  channelId?: string;
+}
+
+/**
+ * A local Discord for tests and benchmarks: REST under /api/v10 and a gateway WebSocket, on
+ * 127.0.0.1. The real discord.js Client logs into it (`rest.api` = `apiUrl`; the gateway URL
+ * comes from GET /gateway/bot). It records every REST call, keeps channels and messages as
+ * users would see them, and dispatches gateway events the test asks for.
+ *
+ * The default world: guild "Test Server" with #general; `member` (plain permissions), `admin`
+ * (a role with Manage Server), `moderator` (Manage Messages); the bot is a member.
+ *
+ * @example Time a mention until its answer (the reply that notifies the asker):
+ *   const discord = await FakeDiscord.start();   // bot: DISCORD_TOKEN=discord.token, DISCORD_API_URL=discord.apiUrl
+ *   const sent = performance.now();
+ *   const q = await discord.dispatchMessage({ author: discord.member, content: `${FakeDiscord.mention(discord.bot)} hi`, mentions: [discord.bot] });
+ *   const answer = await discord.waitFor((c) => c.body?.message_reference?.message_id === q.id && c.body?.allowed_mentions?.replied_user === true);
+ *   const ms = answer.at - sent;
+ */
+export class FakeDiscord {
+  readonly calls: RestCall[] = [];
+  readonly world: World;
+  readonly guild: FakeGuild;
+  readonly general: ChannelPayload;
+  readonly member: UserPayload;
+  readonly admin: UserPayload;
+  readonly moderator: UserPayload;
+  readonly adminRole: RolePayload;
+  /** Application commands last registered, per scope ("global" or a guild id). */
+  readonly commands = new Map<string, unknown[]>();
+  apiUrl = "";
+  gatewayUrl = "";
+
+  private server?: Server;
+  private gateway?: FakeGateway;
+  private readonly failures: FailureRule[] = [];
+  private readonly waiters = new Set<() => void>();
+
+  private constructor(readonly token: string) {
+    this.world = new World("Agent Bot");
+    this.member = this.world.addUser("alice");
+    this.admin = this.world.addUser("bob");
+    this.moderator = this.world.addUser("mona");
+    const owner = this.world.addUser("owner");
+    this.guild = this.world.addGuild("Test Server", owner.id);
+    this.adminRole = this.world.addRole(this.guild.id, "Admin", Permission.ManageGuild);
+    const modRole = this.world.addRole(this.guild.id, "Moderator", Permission.ManageMessages);
+    this.world.addMember(this.guild.id, owner.id);
+    this.world.addMember(this.guild.id, this.member.id);
+    this.world.addMember(this.guild.id, this.admin.id, [this.adminRole.id]);
+    this.world.addMember(this.guild.id, this.moderator.id, [modRole.id]);
+    this.general = this.world.addTextChannel(this.guild.id, "general");
+  }
+
+  static async start(options: { token?: string } = {}): Promise<FakeDiscord> {
+    const fake = new FakeDiscord(options.token ?? "fake-discord-token");
+    await fake.listen();
+    return fake;
+  }
+
+  get bot(): UserPayload {
+    return this.world.bot;
+  }
+
+  /** Gateway sessions that identified and are still open. */
+  get connectedSessions(): number {
+    return this.gateway!.readySessions;
+  }
+
+  get identifies(): IdentifyRecord[] {
+    return this.gateway!.identifies;
+  }
+
+  /** `<@id>`, the way Discord writes a user mention in message text. */
+  static mention(user: UserPayload): string {
+    return `<@${user.id}>`;
+  }
+
+  /**
+   * A user posts a message: stored, then sent as MESSAGE_CREATE. `mentions` is what Discord
+   * would put in the payload's `mentions` array (it is not derived from the text).
+   */
+  async dispatchMessage(input: {
+    author: UserPayload;
+    content: string;
+    channelId?: string;
+    mentions?: UserPayload[];
+    mentionEveryone?: boolean;
+  }): Promise<MessagePayload> {
+    const channelId = input.channelId ?? this.general.id;
+    const channel = this.world.channels.get(channelId);
+    if (!channel) throw new Error(`fake Discord: no channel ${channelId}`);
+    const guildId = channel.guild_id;
+    const created = message({
+      id: snowflake(),
+      channel_id: channelId,
+      author: input.author,
+      content: input.content,
+      mentions: input.mentions ?? [],
+      mention_everyone: input.mentionEveryone ?? false,
+      ...(guildId ? { guild_id: guildId, member: member(this.world.guild(guildId).members.get(input.author.id) ?? []) } : {}),
+    });
+    this.world.channelMessages(channelId).set(created.id, created);
+    channel.last_message_id = created.id;
+    await this.redeliver(created);
+    return created;
+  }
+
+  /** Sends a MESSAGE_CREATE for a message again, as the gateway sometimes does. */
+  async redeliver(payload: MessagePayload): Promise<void> {
+    const channel = this.world.channels.get(payload.channel_id);
+    await this.dispatch("MESSAGE_CREATE", { ...payload, ...(channel ? { channel_type: channel.type } : {}) });
+  }
+
+  /** A user runs a slash command. Resolves with the interaction (its id and token). */
+  dispatchCommand(input: InteractionInput): Promise<InteractionRecord> {
+    return this.dispatchInteraction(InteractionKind.ApplicationCommand, input);
+  }
+
+  /** A user types into an autocomplete option (mark it `focused`). */
+  dispatchAutocomplete(input: InteractionInput): Promise<InteractionRecord> {
+    return this.dispatchInteraction(InteractionKind.Autocomplete, input);
+  }
+
+  async dispatch(event: string, data: Record<string, unknown>): Promise<void> {
+    await this.gateway!.dispatch(event, data);
+  }
+
+  /** Resolves with the first recorded call (past or future) that matches; rejects after `timeoutMs`. */
+  waitFor(predicate: (call: RestCall) => boolean, timeoutMs = 5_000): Promise<RestCall> {
+    return this.until(() => this.calls.find(predicate), timeoutMs, "a REST call matching the predicate");
+  }
+
+  /** Resolves once `count` calls match. */
+  waitForCount(predicate: (call: RestCall) => boolean, count: number, timeoutMs = 5_000): Promise<RestCall[]> {
+    return this.until(
+      () => {
+        const found = this.calls.filter(predicate);
+        return found.length >= count ? found : undefined;
+      },
+      timeoutMs,
+      `${count} REST calls matching the predicate`,
+    );
+  }
+
+  /** Requests matching the rule fail with its status and Discord error code. */
+  failNext(rule: FailureRule): void {
+    this.failures.push({ times: 1, ...rule });
+  }
+
+  /** The channel's messages, oldest first, as users see them now (edits applied; ephemeral ones included). */
+  messagesIn(channelId: string): MessagePayload[] {
+    return [...this.world.channelMessages(channelId).values()];
+  }
+
+  threadsIn(parentId: string): ChannelPayload[] {
+    return [...this.world.channels.values()].filter((c) => c.type === ChannelKind.PublicThread && c.parent_id === parentId);
+  }
+
+  /** Someone (not necessarily the bot) opens a public thread in a channel; the gateway hears of it. */
+  async createThread(parentId: string, name: string, owner: UserPayload): Promise<ChannelPayload> {
+    const parent = this.world.channels.get(parentId);
+    if (!parent) throw new Error(`fake Discord: no channel ${parentId}`);
+    const thread = threadChannel(snowflake(), parent, owner.id, name);
+    this.world.channels.set(thread.id, thread);
+    await this.dispatch("THREAD_CREATE", { ...thread, newly_created: true });
+    return thread;
+  }
+
+  openDm(user: UserPayload): ChannelPayload {
+    return this.world.openDm(user);
+  }
+
+  /** Deletes a channel, as a moderator would, and tells the gateway. */
+  async deleteChannel(channelId: string): Promise<void> {
+    const channel = this.world.channels.get(channelId);
+    this.world.channels.delete(channelId);
+    if (channel) await this.dispatch(channel.type === ChannelKind.PublicThread ? "THREAD_DELETE" : "CHANNEL_DELETE", channel);
+  }
+
+  async deleteMessage(channelId: string, messageId: string): Promise<void> {
+    this.world.channelMessages(channelId).delete(messageId);
+    const guildId = this.world.channels.get(channelId)?.guild_id;
+    await this.dispatch("MESSAGE_DELETE", { id: messageId, channel_id: channelId, ...(guildId ? { guild_id: guildId } : {}) });
+  }
+
+  async close(): Promise<void> {
+    this.gateway?.close();
+    await new Promise<void>((resolve) => {
+      if (!this.server) return resolve();
+      this.server.closeAllConnections();
+      this.server.close(() => resolve());
+    });
+  }
+
+  private async dispatchInteraction(type: number, input: InteractionInput): Promise<InteractionRecord> {
+    const channelId = input.channelId ?? this.general.id;
+    const channel = this.world.channels.get(channelId);
+    if (!channel) throw new Error(`fake Discord: no channel ${channelId}`);
+    const record: InteractionRecord = {
+      id: snowflake(),
+      token: `interaction-token-${snowflake()}`,
+      channelId,
+      guildId: channel.guild_id,
+      user: input.user,
+    };
+    this.world.interactions.set(record.id, record);
+    const registered = [...this.commands.values()].flat() as { id: string; name: string }[];
+    const commandId = registered.find((c) => c.name === input.name)?.id ?? snowflake();
+    await this.dispatch("INTERACTION_CREATE", interactionPayload(this.world, type, record, channel, commandId, input));
+    return record;
+  }
+
+  private until<T>(check: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
+    const found = check();
+    if (found !== undefined) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      const waiter = () => {
+        const value = check();
+        if (value === undefined) return;
+        clearTimeout(timer);
+        this.waiters.delete(waiter);
+        resolve(value);
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(waiter);
+        const recent = this.calls.slice(-8).map((c) => `${c.method} ${c.path} → ${c.status}`).join("\n  ");
+        reject(new Error(`fake Discord: timed out after ${timeoutMs} ms waiting for ${what}. Last calls:\n  ${recent}`));
+      }, timeoutMs);
+      this.waiters.add(waiter);
+    });
+  }
+
+  private listen(): Promise<void> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    return new Promise((resolve) => {
+      this.server!.listen(0, "127.0.0.1", () => {
+        const { port } = this.server!.address() as AddressInfo;
+        this.apiUrl = `http://127.0.0.1:${port}/api`;
+        this.gatewayUrl = `ws://127.0.0.1:${port}/gateway`;
+        this.gateway = new FakeGateway(this.server!, this.world, this.token);
+        resolve();
+      });
+    });
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const at = performance.now();
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString("utf8");
+    const rawPath = url.pathname.replace(/^\/api\/v10/, "");
+    const call: RestCall = {
+      method: req.method ?? "GET",
+      path: rawPath.split("/").map(decodeURIComponent).join("/"),
+      rawPath,
+      query: Object.fromEntries(url.searchParams),
+      body: text && req.headers["content-type"]?.includes("json") ? JSON.parse(text) : text || undefined,
+      status: 0,
+      at,
+    };
+    const result = await this.respond(call, url.searchParams, req.headers.authorization);
+    call.status = result.status;
+    this.calls.push(call);
+    send(res, result);
+    for (const waiter of [...this.waiters]) waiter();
+  }
+
+  private async respond(call: RestCall, query: URLSearchParams, authorization: string | undefined) {
+    const found = findRoute(call.method, call.path);
+    if (!found) return { status: 404, body: { message: "404: Not Found", code: 0 } };
+    if (!found.route.public && authorization !== `Bot ${this.token}`) return { status: 401, body: { message: "401: Unauthorized", code: 0 } };
+    const failure = this.takeFailure(call);
+    if (failure) {
+      return {
+        status: failure.status,
+        body: failure.body ?? { message: failure.message ?? "Injected failure", code: failure.code ?? 0 },
+        headers: failure.headers,
+      };
+    }
+    try {
+      return await found.route.handle({
+        params: found.params,
+        body: call.body,
+        query,
+        world: this.world,
+        gateway: this.gateway!,
+        gatewayUrl: this.gatewayUrl,
+        commands: this.commands,
+      });
+    } catch (error) {
+      if (error instanceof ApiError) return { status: error.status, body: error.body };
+      throw error;
+    }
+  }
+
+  private takeFailure(call: RestCall): FailureRule | undefined {
+    const index = this.failures.findIndex((rule) => (!rule.method || rule.method === call.method) && rule.path.test(call.path));
+    if (index === -1) return undefined;
+    const rule = this.failures[index]!;
+    rule.times = (rule.times ?? 1) - 1;
+    if (rule.times <= 0) this.failures.splice(index, 1);
+    return rule;
+  }
+}
+
+/** JSON answers carry a JSON content type; a 204 carries no content type at all (discord.js would try to parse it). */
+function send(res: ServerResponse, result: { status: number; body?: unknown; headers?: Record<string, string> }): void {
+  if (result.status === 204 || result.body === undefined) {
+    res.writeHead(result.status, result.headers ?? {});
+    res.end();
+    return;
+  }
+  const payload = JSON.stringify(result.body);
+  res.writeHead(result.status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(payload),
+    ...result.headers,
+  });
+  res.end(payload);
+}

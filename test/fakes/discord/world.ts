@@ -1,0 +1,159 @@
+import {
+  ALL_PERMISSIONS,
+  ChannelKind,
+  dmChannel,
+  member,
+  MEMBER_PERMISSIONS,
+  Permission,
+  role,
+  textChannel,
+  user,
+  type ChannelPayload,
+  type MessagePayload,
+  type RolePayload,
+  type UserPayload,
+} from "./payloads.js";
+import { snowflake } from "./snowflake.js";
+
+export interface FakeGuild {
+  id: string;
+  name: string;
+  ownerId: string;
+  roles: RolePayload[];
+  /** user id → role ids (the @everyone role is implied). */
+  members: Map<string, string[]>;
+}
+
+export interface InteractionRecord {
+  id: string;
+  token: string;
+  channelId: string;
+  guildId?: string;
+  user: UserPayload;
+  /** The message the interaction's response created (`@original`), once there is one. */
+  originalId?: string;
+}
+
+/** Everything the fake Discord knows: users, guilds, channels (threads and DMs too), messages. */
+export class World {
+  readonly application: { id: string; name: string };
+  readonly bot: UserPayload;
+  readonly users = new Map<string, UserPayload>();
+  readonly guilds = new Map<string, FakeGuild>();
+  readonly channels = new Map<string, ChannelPayload>();
+  readonly messages = new Map<string, Map<string, MessagePayload>>();
+  readonly interactions = new Map<string, InteractionRecord>();
+
+  constructor(botName: string) {
+    const botId = snowflake();
+    this.application = { id: botId, name: botName };
+    this.bot = this.addUser(botName, true, botId);
+  }
+
+  addUser(username: string, bot = false, id = snowflake()): UserPayload {
+    const created = user(id, username, bot);
+    this.users.set(id, created);
+    return created;
+  }
+
+  /** A guild with an @everyone role (member permissions), the bot as a member, and no channels yet. */
+  addGuild(name: string, ownerId: string): FakeGuild {
+    const id = snowflake();
+    const guild: FakeGuild = {
+      id,
+      name,
+      ownerId,
+      roles: [role(id, "@everyone", MEMBER_PERMISSIONS, 0)],
+      members: new Map([[this.bot.id, []]]),
+    };
+    this.guilds.set(id, guild);
+    return guild;
+  }
+
+  addRole(guildId: string, name: string, permissions: bigint): RolePayload {
+    const guild = this.guild(guildId);
+    const created = role(snowflake(), name, permissions, guild.roles.length);
+    guild.roles.push(created);
+    return created;
+  }
+
+  addMember(guildId: string, userId: string, roleIds: string[] = []): void {
+    this.guild(guildId).members.set(userId, roleIds);
+  }
+
+  addTextChannel(guildId: string, name: string): ChannelPayload {
+    const position = [...this.channels.values()].filter((c) => c.guild_id === guildId).length;
+    const channel = textChannel(snowflake(), guildId, name, position);
+    this.channels.set(channel.id, channel);
+    return channel;
+  }
+
+  openDm(recipient: UserPayload): ChannelPayload {
+    const existing = [...this.channels.values()].find(
+      (c) => c.type === ChannelKind.DM && c.recipients?.some((r) => r.id === recipient.id),
+    );
+    if (existing) return existing;
+    const channel = dmChannel(snowflake(), recipient);
+    this.channels.set(channel.id, channel);
+    return channel;
+  }
+
+  guild(id: string): FakeGuild {
+    const found = this.guilds.get(id);
+    if (!found) throw new Error(`fake Discord: no guild ${id}`);
+    return found;
+  }
+
+  user(id: string): UserPayload {
+    const found = this.users.get(id);
+    if (!found) throw new Error(`fake Discord: no user ${id}`);
+    return found;
+  }
+
+  channelMessages(channelId: string): Map<string, MessagePayload> {
+    let messages = this.messages.get(channelId);
+    if (!messages) {
+      messages = new Map();
+      this.messages.set(channelId, messages);
+    }
+    return messages;
+  }
+
+  /** Guild-level permissions, as Discord computes them: owner and Administrator get everything. */
+  permissionsOf(guildId: string, userId: string): bigint {
+    const guild = this.guild(guildId);
+    if (guild.ownerId === userId) return ALL_PERMISSIONS;
+    const roleIds = new Set([guildId, ...(guild.members.get(userId) ?? [])]);
+    const bits = guild.roles.filter((r) => roleIds.has(r.id)).reduce((all, r) => all | BigInt(r.permissions), 0n);
+    return bits & Permission.Administrator ? ALL_PERMISSIONS : bits;
+  }
+
+  /** The GUILD_CREATE payload: channels, active threads, roles and members (the bot included). */
+  guildCreatePayload(guildId: string): Record<string, unknown> {
+    const guild = this.guild(guildId);
+    const channels = [...this.channels.values()].filter((c) => c.guild_id === guildId);
+    return {
+      id: guild.id,
+      name: guild.name,
+      icon: null,
+      owner_id: guild.ownerId,
+      unavailable: false,
+      large: false,
+      member_count: guild.members.size,
+      joined_at: new Date(0).toISOString(),
+      features: [],
+      preferred_locale: "en-US",
+      roles: guild.roles,
+      emojis: [],
+      stickers: [],
+      channels: channels.filter((c) => c.type !== ChannelKind.PublicThread),
+      threads: channels.filter((c) => c.type === ChannelKind.PublicThread && !c.thread_metadata?.archived),
+      members: [...guild.members.entries()].map(([userId, roles]) => member(roles, this.user(userId))),
+      presences: [],
+      voice_states: [],
+      stage_instances: [],
+      guild_scheduled_events: [],
+      soundboard_sounds: [],
+    };
+  }
+}
