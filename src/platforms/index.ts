@@ -1,4 +1,5 @@
 import type { Platform } from "./platform.js";
+import { slackPlatform } from "./slack/index.js";
 
 /** Every chat platform the bot can join; `npm start` starts each one whose credentials are set. */
-export const platforms: Platform[] = [];
+export const platforms: Platform[] = [slackPlatform];
