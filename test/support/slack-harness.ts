@@ -1,4 +1,5 @@
-import type { App } from "../../src/app.js";
+import type { App, AppOptions } from "../../src/app.js";
+import type { Logger } from "../../src/log.js";
 import { SlackAdapter, type SlackAdapterOptions } from "../../src/platforms/slack/index.js";
 import { FakeSlack, type FakeSlackOptions } from "../fakes/slack/fake-slack.js";
 import { appMention, eventCallback, message, slashCommand, type MessageFields } from "../fakes/slack/payloads.js";
@@ -12,6 +13,10 @@ export interface SlackHarnessOptions {
   mode?: "http" | "socket";
   fake?: FakeSlackOptions;
   adapter?: SlackAdapterOptions;
+  /** Passed to the app (e.g. extra tools). */
+  app?: AppOptions;
+  /** The adapter logs here instead of the app's silent logger. */
+  logger?: Logger;
 }
 
 /**
@@ -40,7 +45,7 @@ export class SlackHarness {
       SLACK_API_URL: slack.apiUrl,
       ...(options.mode === "socket" ? { SLACK_APP_TOKEN: slack.appToken } : { SLACK_SIGNING_SECRET: SIGNING_SECRET }),
       ...options.env,
-    });
+    }, options.app);
     const harness = new SlackHarness(t, slack, options);
     await harness.startAdapter();
     return harness;
@@ -105,7 +110,8 @@ export class SlackHarness {
   }
 
   private async startAdapter(): Promise<void> {
-    this.adapter = new SlackAdapter(this.app, {
+    const app = this.options.logger ? { ...this.app, logger: this.options.logger } : this.app;
+    this.adapter = new SlackAdapter(app, {
       clientOptions: { retryConfig: { retries: 0 } },
       listen: { port: 0, host: "127.0.0.1" },
       ...this.options.adapter,
