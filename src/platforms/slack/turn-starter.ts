@@ -1,4 +1,6 @@
 import type { App } from "../../app.js";
+import { KeyedQueue } from "../../runner/keyed-queue.js";
+import { conversationKey } from "../../runner/turn-runner.js";
 import type { TurnReply, TurnRequest } from "../../runner/types.js";
 import type { BotThreads } from "./bot-threads.js";
 import { SlackReplySink } from "./reply-sink.js";
@@ -11,6 +13,8 @@ const EMPTY_MENTION_HINT = "Hi! Ask me something after the mention, e.g. _What i
 /** Turns a plan (from an event or /ask) into a queued turn with its Slack sink, without waiting for the answer. */
 export class TurnStarter {
   private readonly inFlight = new Set<Promise<TurnReply>>();
+  /** The Slack calls before a turn is queued are awaited in arrival order per conversation, so turns keep that order. */
+  private readonly arrivals = new KeyedQueue();
 
   constructor(
     private readonly app: App,
@@ -19,7 +23,11 @@ export class TurnStarter {
     private readonly threads: BotThreads,
   ) {}
 
-  async start(plan: TurnPlan): Promise<void> {
+  start(plan: TurnPlan): Promise<void> {
+    return this.arrivals.run(conversationKey(plan.conversation), () => this.queue(plan));
+  }
+
+  private async queue(plan: TurnPlan): Promise<void> {
     if (plan.remember) {
       this.threads.remember(plan.conversation.workspaceId, plan.channel, plan.remember.threadTs, plan.remember.scope);
     }

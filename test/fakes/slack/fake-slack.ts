@@ -32,8 +32,8 @@ export interface FakeUser {
   isOwner?: boolean;
 }
 
-/** What the fake answers instead of success: a Slack error code, or HTTP 429 with Retry-After. */
-export type Fault = { error: string } | { ratelimited: { retryAfterSeconds: number } };
+/** What the fake does instead of answering at once: a Slack error code, HTTP 429 with Retry-After, or a delay. */
+export type Fault = { error: string } | { ratelimited: { retryAfterSeconds: number } } | { delayMs: number };
 
 interface FaultRule {
   method: string;
@@ -234,7 +234,11 @@ export class FakeSlack {
     const call: SlackCall = { method, params, token, at: Date.now(), status: 200, response: {} };
     this.calls.push(call);
 
-    const fault = this.takeFault(method, params);
+    let fault = this.takeFault(method, params);
+    if (fault && "delayMs" in fault) {
+      await new Promise((resolve) => setTimeout(resolve, (fault as { delayMs: number }).delayMs));
+      fault = undefined;
+    }
     if (fault && "ratelimited" in fault) {
       call.status = 429;
       call.response = { ok: false, error: "ratelimited" };

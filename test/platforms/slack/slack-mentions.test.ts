@@ -55,6 +55,20 @@ describe("Slack over HTTP: a mention becomes a threaded turn", () => {
     expect(h.model.chatRequests[1]!.body.messages.map((m: any) => m.content)).not.toContain("in a thread");
   });
 
+  it("keeps arrival order in a channel even when the first asker's users.info is slow", async () => {
+    h.slack.addUser({ id: "U2", name: "bob" });
+    h.slack.fail("users.info", { delayMs: 300 }, { when: (params) => params.user === "U1" });
+    h.model.otherwise((req) => ({ kind: "message", content: `re: ${req.body.messages.at(-1).content}` }));
+    const first = h.slack.nextTs();
+    const second = h.slack.nextTs();
+    await h.mention({ user: "U1", channel: "C1", ts: first, text: "first" });
+    await h.mention({ user: "U2", channel: "C1", ts: second, text: "second" });
+    await h.slack.waitFor(() => h.slack.messages.length === 2, { what: "both answers" });
+    await h.adapter.idle();
+    expect(h.model.chatRequests.map((r) => r.body.messages.at(-1).content)).toEqual(["first", "second"]);
+    expect(h.slack.thread("C1", first)[0]!.text).toBe("re: first");
+  });
+
   it("broadcasts the answer to the channel when SLACK_BROADCAST_ANSWER is on", async () => {
     await h.close();
     h = await SlackHarness.start({ env: { SLACK_BROADCAST_ANSWER: "true" } });
