@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ConversationRef } from "../../store/types.js";
 import { PLATFORM, type BotThreads, type ThreadScope } from "./bot-threads.js";
+import { slackTextToPlain } from "./incoming-text.js";
 
 /** The fields of an `app_mention` or `message` event the adapter reads. */
 const slackMessageSchema = z.object({
@@ -22,7 +23,7 @@ const PERSON_SUBTYPES = new Set(["thread_broadcast", "file_share"]);
 export interface TurnPlan {
   conversation: ConversationRef;
   userId: string;
-  /** The message with the bot's mention removed. */
+  /** The message for the model: the bot's mention removed, Slack's markup made plain. */
   text: string;
   channel: string;
   /** The user's message: the thinking reaction goes on it. */
@@ -53,7 +54,7 @@ export function routeEvent(raw: unknown, context: RoutingContext): Routing {
   if (context.botUserId && event.user === context.botUserId) return ignore("the bot's own message");
   if (event.subtype && !PERSON_SUBTYPES.has(event.subtype)) return ignore(`a ${event.subtype} message`);
 
-  const text = stripMention(event.text, context.botUserId);
+  const text = slackTextToPlain(stripMention(event.text, context.botUserId));
   const inThread = event.thread_ts !== undefined && event.thread_ts !== event.ts;
   const base = { userId: event.user, text, channel: event.channel, messageTs: event.ts };
   const channelConversation: ConversationRef = { platform: PLATFORM, workspaceId: context.workspaceId, channelId: event.channel };

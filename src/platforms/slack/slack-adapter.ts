@@ -9,6 +9,9 @@ import { SlackUsers } from "./slack-users.js";
 import { registerSlashCommands } from "./slash-commands.js";
 import { TurnStarter } from "./turn-starter.js";
 
+const REQUEST_TIMEOUT_MS = 15_000;
+const QUICK_RETRIES = { retries: 3, factor: 2, minTimeout: 500, maxTimeout: 4_000 };
+
 export interface SlackAdapterOptions extends SlackConnectionOptions, SlackApiOptions {
   /** How long users.info answers (admin status, names) are trusted. Default 5 minutes. */
   userCacheMs?: number;
@@ -22,9 +25,12 @@ export class SlackAdapter implements PlatformAdapter {
 
   constructor(app: App, options: SlackAdapterOptions = {}) {
     this.connection = new SlackConnection(app.config, app.logger, options);
-    // Our own calls reject rate limits so SlackApi can log them and wait out Retry-After itself.
+    // Our own calls reject rate limits so SlackApi can log them and wait out Retry-After itself,
+    // and give up on an unreachable Slack within seconds rather than hold the conversation's queue.
     const client = new webApi.WebClient(app.config.SLACK_BOT_TOKEN, {
+      timeout: REQUEST_TIMEOUT_MS,
       ...this.connection.clientOptions,
+      retryConfig: options.clientOptions?.retryConfig ?? QUICK_RETRIES,
       rejectRateLimitedCalls: true,
       logger: this.connection.bolt.logger,
     });

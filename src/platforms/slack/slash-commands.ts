@@ -2,6 +2,7 @@ import type { App as BoltApp, RespondFn, SlashCommand } from "@slack/bolt";
 import type { App } from "../../app.js";
 import { parseCommandText } from "../../runner/commands.js";
 import { PLATFORM } from "./bot-threads.js";
+import { slackTextToPlain } from "./incoming-text.js";
 import { defuseMassMentions, markdownToMrkdwn } from "./mrkdwn.js";
 import type { SlackApi } from "./slack-api.js";
 import { workspaceOf } from "./slack-events.js";
@@ -60,7 +61,7 @@ export function registerSlashCommands(bolt: BoltApp, deps: CommandDeps): void {
     await starter.start({
       conversation: { platform: PLATFORM, workspaceId: workspaceOf(command), channelId: command.channel_id },
       userId: command.user_id,
-      text: question,
+      text: slackTextToPlain(question),
       channel: command.channel_id,
       messageTs: posted.value.ts,
       threadTs: posted.value.ts,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { slackTextToPlain } from "../../../src/platforms/slack/incoming-text.js";
 import { defuseMassMentions, markdownToMrkdwn } from "../../../src/platforms/slack/mrkdwn.js";
 
 describe("Markdown to Slack mrkdwn", () => {
@@ -48,5 +49,14 @@ describe("Markdown to Slack mrkdwn", () => {
     expect(defuseMassMentions("<!here> see <https://x.test|x> <@U1> <!date^1392734382^{date}|Feb 18>")).toBe(
       "@\u200Bhere see <https://x.test|x> <@U1> <!date^1392734382^{date}|Feb 18>",
     );
+  });
+});
+
+describe("Slack text to plain text for the model", () => {
+  it("unescapes entities and makes links, channels and broadcasts readable, keeping user mentions", () => {
+    expect(slackTextToPlain("is 3 &lt; 4 &amp;&amp; 5 &gt; 2? see <https://x.test/a?b=1&amp;c=2|the page> and <https://y.test>")).toBe(
+      "is 3 < 4 && 5 > 2? see the page (https://x.test/a?b=1&c=2) and https://y.test",
+    );
+    expect(slackTextToPlain("ask <@U42> in <#C1|general> <!here>")).toBe("ask <@U42> in #general @here");
   });
 });

@@ -29,6 +29,15 @@ describe("Slack over HTTP: a mention becomes a threaded turn", () => {
     expect(thread.every((m) => !m.broadcast)).toBe(true);
   });
 
+  it("gives the model the user's words, not Slack's escapes and link markup", async () => {
+    h.model.script(reply.text("Yes."));
+    const ts = h.slack.nextTs();
+    await h.mention({ user: "U1", channel: "C1", ts, text: "is 3 &lt; 4 &amp;&amp; true? see <https://example.com|this>" });
+    await h.slack.waitFor(() => h.slack.thread("C1", ts).length === 1, { what: "the answer" });
+    await h.adapter.idle();
+    expect(h.model.chatRequests[0]!.body.messages.at(-1).content).toBe("is 3 < 4 && true? see this (https://example.com)");
+  });
+
   it("shows a thinking reaction on the question while the turn runs and removes it at the end", async () => {
     h.model.script(reply.delayed(300, reply.text("Done.")));
     const ts = h.slack.nextTs();
