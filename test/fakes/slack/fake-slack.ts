@@ -77,6 +77,7 @@ export class FakeSlack {
 
   private readonly maxTextLength: number;
   private readonly faults: FaultRule[] = [];
+  private readonly callListeners = new Set<(call: SlackCall) => void>();
   private readonly reactions = new Map<string, Set<string>>();
   private readonly pendingAcks = new Map<string, (payload: unknown) => void>();
   private readonly sockets = new Set<WebSocket>();
@@ -120,6 +121,12 @@ export class FakeSlack {
   fail(method: string, fault: Fault, options: { times?: number; when?: (params: Record<string, any>) => boolean } = {}): this {
     this.faults.push({ method, fault, remaining: options.times ?? 1, when: options.when });
     return this;
+  }
+
+  /** Calls `listener` as each Web API call is answered (for benchmarks: no polling delay). Returns an unsubscribe. */
+  onCall(listener: (call: SlackCall) => void): () => void {
+    this.callListeners.add(listener);
+    return () => this.callListeners.delete(listener);
   }
 
   callsTo(method: string): SlackCall[] {
@@ -242,10 +249,12 @@ export class FakeSlack {
     if (fault && "ratelimited" in fault) {
       call.status = 429;
       call.response = { ok: false, error: "ratelimited" };
-      return send(res, 429, call.response, { "retry-after": String(fault.ratelimited.retryAfterSeconds) });
+      send(res, 429, call.response, { "retry-after": String(fault.ratelimited.retryAfterSeconds) });
+    } else {
+      call.response = fault ? { ok: false, error: fault.error } : this.answer(method, params, token);
+      send(res, 200, call.response);
     }
-    call.response = fault ? { ok: false, error: fault.error } : this.answer(method, params, token);
-    send(res, 200, call.response);
+    for (const listener of this.callListeners) listener(call);
   }
 
   private takeFault(method: string, params: Record<string, any>): Fault | undefined {

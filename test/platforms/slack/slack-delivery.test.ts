@@ -42,6 +42,8 @@ describe("Slack over HTTP: signatures, acknowledgement and redelivered events", 
 
   it("answers an event delivered three times (Slack's retries) once", async () => {
     h.model.script(reply.delayed(200, reply.text("Only once.")));
+    const posted: string[] = [];
+    h.slack.onCall((call) => call.method === "chat.postMessage" && posted.push(call.params.text));
     const body = mentionBody("hello", "Ev-retried");
     for (let attempt = 0; attempt < 3; attempt++) {
       const response = await h.sender.event(body, { headers: attempt ? { "x-slack-retry-num": String(attempt), "x-slack-retry-reason": "http_timeout" } : {} });
@@ -52,6 +54,7 @@ describe("Slack over HTTP: signatures, acknowledgement and redelivered events", 
     await settle();
     expect(h.model.chatRequests).toHaveLength(1);
     expect(h.slack.messages.map((m) => m.text)).toEqual(["Only once."]);
+    expect(posted).toEqual(["Only once."]);
   });
 
   it("still ignores a redelivered event after a restart", async () => {
