@@ -22,6 +22,7 @@ export class SlackAdapter implements PlatformAdapter {
   readonly name = PLATFORM;
   private readonly connection: SlackConnection;
   private readonly starter: TurnStarter;
+  private readonly logger: App["logger"];
 
   constructor(app: App, options: SlackAdapterOptions = {}) {
     this.connection = new SlackConnection(app.config, app.logger, options);
@@ -43,8 +44,6 @@ export class SlackAdapter implements PlatformAdapter {
     registerSlashCommands(this.connection.bolt, { app, api, users, starter: this.starter });
     this.logger = app.logger;
   }
-
-  private readonly logger: App["logger"];
 
   get mode(): SlackMode {
     return this.connection.mode;
