@@ -6,7 +6,7 @@ import { createHealthHandler, startHealthServer } from "./ops/health.js";
 import { BotMetrics } from "./ops/metrics.js";
 import { runConsole } from "./platforms/console/console-adapter.js";
 import { platforms } from "./platforms/index.js";
-import type { PlatformAdapter } from "./platforms/platform.js";
+import type { PlatformAdapter, PlatformContext } from "./platforms/platform.js";
 
 const NO_MODEL_MESSAGE = `No language model is configured: set OPENAI_API_KEY (for OpenAI) or OPENAI_BASE_URL (for a local OpenAI-compatible server).
 For example, with Ollama running locally:
@@ -55,10 +55,17 @@ async function main(): Promise<void> {
       app.store.close();
     })());
 
+  const context: PlatformContext = {};
   if (config.HEALTH_PORT !== undefined) {
     const handler = createHealthHandler({ store: app.store, metrics, platforms: () => adapters });
-    healthServer = await startHealthServer(config.HEALTH_PORT, handler);
-    logger.info({ port: config.HEALTH_PORT }, "health and metrics endpoint listening");
+    const host = chosen.find((platform) => platform.httpPort?.(config) === config.HEALTH_PORT);
+    if (host) {
+      context.sharedRoutes = { paths: ["/healthz", "/metrics"], handler };
+      logger.info({ port: config.HEALTH_PORT, sharedWith: host.name }, "health and metrics served on the platform's HTTP server");
+    } else {
+      healthServer = await startHealthServer(config.HEALTH_PORT, handler);
+      logger.info({ port: config.HEALTH_PORT }, "health and metrics endpoint listening");
+    }
   }
 
   if (chosen.length === 0) {
@@ -74,7 +81,7 @@ async function main(): Promise<void> {
     process.once(signal, () => void shutdown(signal).then(() => process.exit(0)));
   }
   for (const platform of chosen) {
-    const adapter = await platform.create(app);
+    const adapter = await platform.create(app, context);
     await adapter.start();
     adapters.push(adapter);
   }

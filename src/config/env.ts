@@ -27,6 +27,15 @@ const optionalUrl = z
   .pipe(z.url({ message: "a URL such as http://127.0.0.1:11434/v1" }).optional())
   .optional();
 
+/** A slash command name; the leading "/" is optional in the environment. */
+const slashCommand = (fallback: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\/?[a-z0-9][a-z0-9_-]{0,31}$/, { message: 'a slash command name such as /ask (lower case, digits, "-" or "_")' })
+    .transform((s) => (s.startsWith("/") ? s : `/${s}`))
+    .default(fallback);
+
 const idList = z
   .string()
   .default("")
@@ -106,6 +115,10 @@ export const configSchema = z.object({
   SLACK_ALLOW_DMS: bool(true),
   SLACK_BROADCAST_ANSWER: bool(false),
   SLACK_ADMIN_USER_IDS: idList,
+  SLACK_COMMAND_ASK: slashCommand("/ask"),
+  SLACK_COMMAND_TOOLS: slashCommand("/tools"),
+  SLACK_COMMAND_MEMORY: slashCommand("/memory"),
+  SLACK_COMMAND_SETTINGS: slashCommand("/settings"),
   PORT: positiveInt(3000),
 });
 

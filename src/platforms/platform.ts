@@ -1,5 +1,14 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { App } from "../app.js";
 import type { Config } from "../config/env.js";
+
+/** Answers some HTTP requests (GET /healthz, /metrics); false for the others. */
+export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+export interface PlatformContext {
+  /** Set when the platform's own HTTP server should also serve these routes (it listens on HEALTH_PORT). */
+  sharedRoutes?: { paths: string[]; handler: HttpHandler };
+}
 
 /** A running connection to one chat platform. */
 export interface PlatformAdapter {
@@ -15,7 +24,9 @@ export interface Platform {
   name: string;
   /** True when the configuration has this platform's credentials. */
   configured(config: Config): boolean;
-  create(app: App): PlatformAdapter | Promise<PlatformAdapter>;
+  create(app: App, context?: PlatformContext): PlatformAdapter | Promise<PlatformAdapter>;
+  /** The port of the HTTP server the platform will run, if any (Slack's HTTP mode), so others can share it. */
+  httpPort?(config: Config): number | undefined;
   /** For `npm run doctor`: checks the credentials against the platform without starting anything. */
   checkCredentials?(config: Config): Promise<string>;
 }

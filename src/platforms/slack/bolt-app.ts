@@ -1,0 +1,111 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { App as BoltApp, webApi } from "@slack/bolt";
+import type { Config } from "../../config/env.js";
+import type { Logger } from "../../log.js";
+import type { PlatformContext } from "../platform.js";
+import { boltLogger } from "./bolt-logger.js";
+
+export type WebClientOptions = NonNullable<ConstructorParameters<typeof webApi.WebClient>[1]>;
+
+export interface SlackConnectionOptions {
+  /** Extra Web API client options (tests use `retryConfig: { retries: 0 }`). */
+  clientOptions?: WebClientOptions;
+  /** HTTP mode only: where to listen. Default: PORT on every interface. */
+  listen?: { port: number; host?: string };
+  /** HTTP mode only: more routes on the same server (health and metrics). */
+  sharedRoutes?: PlatformContext["sharedRoutes"];
+}
+
+export type SlackMode = "socket" | "http";
+
+/** A Bolt app over Socket Mode (SLACK_APP_TOKEN set) or HTTP (SLACK_SIGNING_SECRET, Bolt's /slack/events). */
+export class SlackConnection {
+  readonly bolt: BoltApp;
+  readonly mode: SlackMode;
+  /** Options for Web API clients, with SLACK_API_URL applied. */
+  readonly clientOptions: WebClientOptions;
+  private server?: Server;
+
+  constructor(
+    private readonly config: Config,
+    logger: Logger,
+    private readonly options: SlackConnectionOptions = {},
+  ) {
+    const token = config.SLACK_BOT_TOKEN;
+    if (!token) throw new Error("SLACK_BOT_TOKEN is not set.");
+    this.clientOptions = {
+      retryConfig: webApi.retryPolicies.fiveRetriesInFiveMinutes,
+      ...options.clientOptions,
+      ...(config.SLACK_API_URL ? { slackApiUrl: config.SLACK_API_URL } : {}),
+    };
+    // Deferred: auth.test runs in start(), where a bad token is a clear start-up error, not an unhandled rejection.
+    const common = { token, logger: boltLogger(logger), clientOptions: { ...this.clientOptions }, deferInitialization: true };
+    if (config.SLACK_APP_TOKEN) {
+      this.mode = "socket";
+      this.bolt = new BoltApp({ ...common, appToken: config.SLACK_APP_TOKEN, socketMode: true });
+    } else {
+      if (!config.SLACK_SIGNING_SECRET) {
+        throw new Error(
+          "Slack needs SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP events at /slack/events). See the README's Slack section.",
+        );
+      }
+      this.mode = "http";
+      // Signature and timestamp checks stay on (Bolt's default): bad or stale requests get 401.
+      const shared = options.sharedRoutes;
+      const customRoutes = shared?.paths.map((path) => ({
+        path,
+        method: ["GET"],
+        handler: (req: Parameters<typeof shared.handler>[0], res: Parameters<typeof shared.handler>[1]) => void shared.handler(req, res),
+      }));
+      this.bolt = new BoltApp({
+        ...common,
+        signingSecret: config.SLACK_SIGNING_SECRET,
+        processBeforeResponse: false,
+        ...(customRoutes ? { customRoutes } : {}),
+      });
+    }
+  }
+
+  async start(): Promise<void> {
+    try {
+      await this.bolt.init();
+    } catch (error) {
+      const code = (error as { data?: { error?: string } }).data?.error;
+      throw new Error(
+        code
+          ? `Slack refused SLACK_BOT_TOKEN (auth.test: ${code}).`
+          : `Could not reach Slack's Web API to check SLACK_BOT_TOKEN: ${(error as Error).message}`,
+      );
+    }
+    if (this.mode === "socket") {
+      await this.bolt.start();
+      this.started = true;
+      return;
+    }
+    const listen = this.options.listen ?? { port: this.config.PORT };
+    this.server = (await this.bolt.start(listen)) as Server;
+    this.started = true;
+  }
+
+  private started = false;
+
+  async stop(): Promise<void> {
+    this.started = false;
+    await this.bolt.stop();
+    this.server = undefined;
+  }
+
+  /** Started and not stopped; Bolt's Socket Mode client reconnects by itself in between. */
+  get running(): boolean {
+    return this.started;
+  }
+
+  /** HTTP mode, once started: the Events API URL. */
+  get eventsUrl(): string | undefined {
+    const address = this.server?.address() as AddressInfo | null | undefined;
+    if (!address) return undefined;
+    const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+    return `http://${host === "0.0.0.0" || host === "[::]" ? "127.0.0.1" : host}:${address.port}/slack/events`;
+  }
+}

@@ -1,0 +1,164 @@
+import { webApi } from "@slack/bolt";
+import { z } from "zod";
+import type { Logger } from "../../log.js";
+
+type WebClient = InstanceType<typeof webApi.WebClient>;
+
+/** A Web API call's outcome: never thrown, so a Slack refusal cannot crash a turn. */
+export type SlackResult<T> = { ok: true; value: T } | { ok: false; error: string };
+
+export interface SlackApiOptions {
+  /** Rate-limited calls are retried after Slack's Retry-After, this many times. */
+  rateLimitRetries?: number;
+  /** A Retry-After longer than this gives up instead of waiting. */
+  maxRetryAfterSeconds?: number;
+}
+
+/** What an operator should do about an error code, for the log line. */
+const HINTS: Record<string, string> = {
+  not_in_channel: "invite the app to the channel (/invite @app) and ask again",
+  channel_not_found: "the channel is gone or the app cannot see it (a private channel the app is not in?)",
+  is_archived: "the channel is archived",
+  missing_scope: "add the missing scope to the app (see the manifest) and reinstall it",
+  invalid_auth: "check SLACK_BOT_TOKEN",
+  not_authed: "check SLACK_BOT_TOKEN",
+  token_revoked: "the app was uninstalled or its token revoked: reinstall and update SLACK_BOT_TOKEN",
+  account_inactive: "the app was uninstalled or its token revoked: reinstall and update SLACK_BOT_TOKEN",
+  msg_too_long: "a message was longer than Slack accepts (this is a bug in the splitter)",
+};
+
+/** Errors that are expected in normal use and only logged at debug level. */
+const QUIET: Record<string, readonly string[]> = {
+  "reactions.add": ["already_reacted"],
+  "reactions.remove": ["no_reaction", "message_not_found"],
+};
+
+const userInfoSchema = z.object({
+  user: z.object({
+    id: z.string(),
+    name: z.string().optional(),
+    real_name: z.string().optional(),
+    is_admin: z.boolean().optional(),
+    is_owner: z.boolean().optional(),
+    is_primary_owner: z.boolean().optional(),
+    profile: z.object({ display_name: z.string().optional(), real_name: z.string().optional() }).optional(),
+  }),
+});
+
+export interface SlackUser {
+  id: string;
+  name?: string;
+  isWorkspaceAdmin: boolean;
+}
+
+export interface PostMessage {
+  channel: string;
+  text: string;
+  threadTs?: string;
+  broadcast?: boolean;
+}
+
+/**
+ * The Web API calls the adapter makes, each with one clear log line when Slack says no
+ * and a retry, after Slack's Retry-After, when it is rate-limited.
+ */
+export class SlackApi {
+  private readonly rateLimitRetries: number;
+  private readonly maxRetryAfterSeconds: number;
+
+  constructor(
+    private readonly client: WebClient,
+    private readonly logger: Logger,
+    options: SlackApiOptions = {},
+  ) {
+    this.rateLimitRetries = options.rateLimitRetries ?? 3;
+    this.maxRetryAfterSeconds = options.maxRetryAfterSeconds ?? 60;
+  }
+
+  async postMessage(message: PostMessage): Promise<SlackResult<{ ts: string }>> {
+    const common = { channel: message.channel, text: message.text, unfurl_links: false, unfurl_media: false };
+    const result = await this.call("chat.postMessage", { channel: message.channel }, () =>
+      this.client.chat.postMessage(
+        message.threadTs
+          ? { ...common, thread_ts: message.threadTs, reply_broadcast: message.broadcast === true }
+          : common,
+      ),
+    );
+    if (!result.ok) return result;
+    const ts = (result.value as { ts?: string }).ts;
+    return ts ? { ok: true, value: { ts } } : { ok: false, error: "no_ts_returned" };
+  }
+
+  async updateMessage(channel: string, ts: string, text: string): Promise<SlackResult<unknown>> {
+    return this.call("chat.update", { channel }, () => this.client.chat.update({ channel, ts, text }));
+  }
+
+  async addReaction(channel: string, ts: string, name: string): Promise<SlackResult<unknown>> {
+    return this.call("reactions.add", { channel }, () => this.client.reactions.add({ channel, timestamp: ts, name }));
+  }
+
+  async removeReaction(channel: string, ts: string, name: string): Promise<SlackResult<unknown>> {
+    return this.call("reactions.remove", { channel }, () => this.client.reactions.remove({ channel, timestamp: ts, name }));
+  }
+
+  async userInfo(userId: string): Promise<SlackResult<SlackUser>> {
+    const result = await this.call("users.info", { user: userId }, () => this.client.users.info({ user: userId }));
+    if (!result.ok) return result;
+    const parsed = userInfoSchema.safeParse(result.value);
+    if (!parsed.success) {
+      this.logger.warn({ method: "users.info", user: userId }, "Slack answered users.info in an unexpected shape");
+      return { ok: false, error: "unexpected_response" };
+    }
+    const { user } = parsed.data;
+    return {
+      ok: true,
+      value: {
+        id: user.id,
+        name: user.profile?.display_name || user.real_name || user.profile?.real_name || user.name,
+        isWorkspaceAdmin: Boolean(user.is_admin || user.is_owner || user.is_primary_owner),
+      },
+    };
+  }
+
+  private async call<T>(method: string, where: Record<string, string>, send: () => Promise<T>): Promise<SlackResult<T>> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return { ok: true, value: await send() };
+      } catch (error) {
+        const failure = describe(error);
+        const retryAfter = failure.error === "ratelimited" ? (failure.retryAfter ?? 1) : undefined;
+        if (retryAfter !== undefined && attempt < this.rateLimitRetries && retryAfter <= this.maxRetryAfterSeconds) {
+          this.logger.warn({ method, ...where, retryAfterSeconds: retryAfter, attempt: attempt + 1 }, `Slack rate-limited ${method}; retrying after ${retryAfter} s as Slack asks`);
+          await sleep(retryAfter * 1000);
+          continue;
+        }
+        const hint = HINTS[failure.error];
+        const quiet = QUIET[method]?.includes(failure.error);
+        this.logger[quiet ? "debug" : "warn"](
+          { method, ...where, error: failure.error, ...(hint ? { hint } : {}), ...(failure.detail ? { detail: failure.detail } : {}) },
+          `Slack refused ${method}: ${failure.error}${hint ? ` (${hint})` : ""}`,
+        );
+        return { ok: false, error: failure.error };
+      }
+    }
+  }
+}
+
+/** The error code Slack gave, from the shapes @slack/web-api throws. */
+function describe(error: unknown): { error: string; retryAfter?: number; detail?: string } {
+  const e = error as { code?: string; data?: { error?: string }; retryAfter?: number; message?: string };
+  switch (e?.code) {
+    case webApi.ErrorCode.RateLimitedError:
+      return { error: "ratelimited", retryAfter: e.retryAfter };
+    case webApi.ErrorCode.PlatformError:
+      return { error: e.data?.error ?? "unknown_error" };
+    case webApi.ErrorCode.RequestError:
+      return { error: "request_failed", detail: e.message };
+    case webApi.ErrorCode.HTTPError:
+      return { error: "http_error", detail: e.message };
+    default:
+      return { error: "unexpected_error", detail: e?.message ?? String(error) };
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

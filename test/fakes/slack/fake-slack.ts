@@ -1,0 +1,374 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { WebSocketServer, type WebSocket } from "ws";
+
+/** One Web API call as the fake received it, with what it answered. */
+export interface SlackCall {
+  method: string;
+  params: Record<string, any>;
+  token?: string;
+  at: number;
+  status: number;
+  response: Record<string, any>;
+}
+
+/** A message as people in Slack would see it now (after any chat.update). */
+export interface FakeMessage {
+  channel: string;
+  ts: string;
+  threadTs?: string;
+  text: string;
+  /** Every text the message had, first to last. */
+  versions: string[];
+  broadcast: boolean;
+  user: string;
+}
+
+export interface FakeUser {
+  id: string;
+  name: string;
+  isAdmin?: boolean;
+  isOwner?: boolean;
+}
+
+/** What the fake does instead of answering at once: a Slack error code, HTTP 429 with Retry-After, or a delay. */
+export type Fault = { error: string } | { ratelimited: { retryAfterSeconds: number } } | { delayMs: number };
+
+interface FaultRule {
+  method: string;
+  fault: Fault;
+  remaining: number;
+  when?: (params: Record<string, any>) => boolean;
+}
+
+export interface FakeSlackOptions {
+  botToken?: string;
+  appToken?: string;
+  botUserId?: string;
+  botId?: string;
+  teamId?: string;
+  /**
+   * Longest chat.postMessage/chat.update text accepted before msg_too_long. Slack asks for at most
+   * 4,000 characters per message (and truncates far longer ones), so the fake holds to that.
+   */
+  maxTextLength?: number;
+}
+
+/**
+ * A local Slack for tests and benchmarks on 127.0.0.1: the Web API (`POST /api/<method>`, form or
+ * JSON, every call recorded), response_url endpoints for slash commands, and a Socket Mode
+ * WebSocket that apps.connections.open points at.
+ */
+export class FakeSlack {
+  readonly calls: SlackCall[] = [];
+  /** Bodies posted to response_url endpoints (slash command answers), in order. */
+  readonly responses: { path: string; body: any }[] = [];
+  readonly messages: FakeMessage[] = [];
+  /** Socket Mode acknowledgements received, in order. */
+  readonly acks: { envelopeId: string; payload?: unknown }[] = [];
+  readonly users = new Map<string, FakeUser>();
+  readonly botToken: string;
+  readonly appToken: string;
+  readonly botUserId: string;
+  readonly botId: string;
+  readonly teamId: string;
+  baseUrl = "";
+
+  private readonly maxTextLength: number;
+  private readonly faults: FaultRule[] = [];
+  private readonly callListeners = new Set<(call: SlackCall) => void>();
+  private readonly reactions = new Map<string, Set<string>>();
+  private readonly pendingAcks = new Map<string, (payload: unknown) => void>();
+  private readonly sockets = new Set<WebSocket>();
+  private readonly wss = new WebSocketServer({ noServer: true });
+  private server?: Server;
+  private pinger?: NodeJS.Timeout;
+  private tsCounter = 0;
+  private readonly tsBase = Math.floor(Date.now() / 1000);
+
+  private constructor(options: FakeSlackOptions) {
+    this.botToken = options.botToken ?? "xoxb-fake-bot-token";
+    this.appToken = options.appToken ?? "xapp-fake-app-token";
+    this.botUserId = options.botUserId ?? "UBOT";
+    this.botId = options.botId ?? "BBOT";
+    this.teamId = options.teamId ?? "T1";
+    this.maxTextLength = options.maxTextLength ?? 4_000;
+  }
+
+  static async start(options: FakeSlackOptions = {}): Promise<FakeSlack> {
+    const fake = new FakeSlack(options);
+    await fake.listen();
+    return fake;
+  }
+
+  /** The Web API base URL, for SLACK_API_URL / clientOptions.slackApiUrl. */
+  get apiUrl(): string {
+    return `${this.baseUrl}/api/`;
+  }
+
+  /** A fresh response_url for one slash command. */
+  responseUrl(): string {
+    return `${this.baseUrl}/response/${randomUUID()}`;
+  }
+
+  addUser(user: FakeUser): this {
+    this.users.set(user.id, user);
+    return this;
+  }
+
+  /** Makes the next `times` calls to `method` (matching `when`) fail with `fault`. */
+  fail(method: string, fault: Fault, options: { times?: number; when?: (params: Record<string, any>) => boolean } = {}): this {
+    this.faults.push({ method, fault, remaining: options.times ?? 1, when: options.when });
+    return this;
+  }
+
+  /** Calls `listener` as each Web API call is answered (for benchmarks: no polling delay). Returns an unsubscribe. */
+  onCall(listener: (call: SlackCall) => void): () => void {
+    this.callListeners.add(listener);
+    return () => this.callListeners.delete(listener);
+  }
+
+  callsTo(method: string): SlackCall[] {
+    return this.calls.filter((call) => call.method === method);
+  }
+
+  /** Replies in a thread, oldest first (the root itself excluded). */
+  thread(channel: string, threadTs: string): FakeMessage[] {
+    return this.messages.filter((message) => message.channel === channel && message.threadTs === threadTs);
+  }
+
+  /** Messages posted at the top of a channel. */
+  topLevel(channel: string): FakeMessage[] {
+    return this.messages.filter((message) => message.channel === channel && message.threadTs === undefined);
+  }
+
+  reactionsOn(channel: string, ts: string): string[] {
+    return [...(this.reactions.get(`${channel}/${ts}`) ?? [])];
+  }
+
+  /** A ts as Slack would give one: increasing, unique. */
+  nextTs(): string {
+    return `${this.tsBase}.${String(++this.tsCounter).padStart(6, "0")}`;
+  }
+
+  /** Polls until `check` returns something truthy, and returns it. */
+  async waitFor<T>(check: () => T | undefined | null | false, { timeoutMs = 10_000, what = "a condition" } = {}): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = check();
+      if (value) return value;
+      if (Date.now() > deadline) throw new Error(`FakeSlack: timed out after ${timeoutMs} ms waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  get socketConnections(): number {
+    return this.sockets.size;
+  }
+
+  /**
+   * Sends a Socket Mode envelope (events_api, slash_commands, interactive) to every connected
+   * client and resolves with the acknowledgement's payload.
+   */
+  async sendEnvelope(payload: unknown, type = "events_api", { timeoutMs = 5_000 } = {}): Promise<unknown> {
+    await this.waitFor(() => this.sockets.size > 0, { timeoutMs, what: "a Socket Mode connection" });
+    const envelopeId = randomUUID();
+    const acked = new Promise<unknown>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`FakeSlack: envelope ${envelopeId} was not acknowledged`)), timeoutMs);
+      this.pendingAcks.set(envelopeId, (ack) => {
+        clearTimeout(timer);
+        resolve(ack);
+      });
+    });
+    const envelope = { envelope_id: envelopeId, type, payload, accepts_response_payload: type !== "events_api", retry_attempt: 0, retry_reason: "" };
+    for (const socket of this.sockets) socket.send(JSON.stringify(envelope));
+    return acked;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.pinger);
+    for (const socket of this.sockets) socket.terminate();
+    this.wss.close();
+    await new Promise<void>((resolve) => {
+      if (!this.server) return resolve();
+      this.server.closeAllConnections();
+      this.server.close(() => resolve());
+    });
+  }
+
+  private listen(): Promise<void> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    this.server.on("upgrade", (req, socket, head) => {
+      if (!req.url?.startsWith("/socket")) return socket.destroy();
+      this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws));
+    });
+    // Slack pings Socket Mode clients; without pings they reconnect after 30 s.
+    this.pinger = setInterval(() => this.sockets.forEach((socket) => socket.ping()), 10_000).unref();
+    return new Promise((resolve) => {
+      this.server!.listen(0, "127.0.0.1", () => {
+        this.baseUrl = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+        resolve();
+      });
+    });
+  }
+
+  private accept(socket: WebSocket): void {
+    this.sockets.add(socket);
+    socket.on("close", () => this.sockets.delete(socket));
+    socket.on("message", (data) => {
+      const message = JSON.parse(data.toString()) as { envelope_id?: string; payload?: unknown };
+      if (!message.envelope_id) return;
+      this.acks.push({ envelopeId: message.envelope_id, payload: message.payload });
+      this.pendingAcks.get(message.envelope_id)?.(message.payload);
+      this.pendingAcks.delete(message.envelope_id);
+    });
+    socket.send(JSON.stringify({ type: "hello", num_connections: this.sockets.size, connection_info: { app_id: "A1" }, debug_info: { host: "fake-slack" } }));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    const path = new URL(req.url ?? "/", this.baseUrl).pathname;
+    if (path.startsWith("/response/")) {
+      this.responses.push({ path, body: parseBody(raw, req.headers["content-type"]) });
+      return send(res, 200, { ok: true });
+    }
+    const method = /^\/api\/([\w.]+)$/.exec(path)?.[1];
+    if (req.method !== "POST" || !method) return send(res, 404, { ok: false, error: "unknown_method" });
+
+    const params = parseBody(raw, req.headers["content-type"]);
+    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? params.token;
+    const call: SlackCall = { method, params, token, at: Date.now(), status: 200, response: {} };
+    this.calls.push(call);
+
+    let fault = this.takeFault(method, params);
+    if (fault && "delayMs" in fault) {
+      await new Promise((resolve) => setTimeout(resolve, (fault as { delayMs: number }).delayMs));
+      fault = undefined;
+    }
+    if (fault && "ratelimited" in fault) {
+      call.status = 429;
+      call.response = { ok: false, error: "ratelimited" };
+      send(res, 429, call.response, { "retry-after": String(fault.ratelimited.retryAfterSeconds) });
+    } else {
+      call.response = fault ? { ok: false, error: fault.error } : this.answer(method, params, token);
+      send(res, 200, call.response);
+    }
+    for (const listener of this.callListeners) listener(call);
+  }
+
+  private takeFault(method: string, params: Record<string, any>): Fault | undefined {
+    const rule = this.faults.find((r) => r.method === method && r.remaining > 0 && (!r.when || r.when(params)));
+    if (!rule) return undefined;
+    rule.remaining--;
+    return rule.fault;
+  }
+
+  private answer(method: string, params: Record<string, any>, token: string | undefined): Record<string, any> {
+    const expected = method === "apps.connections.open" ? this.appToken : this.botToken;
+    if (token !== expected) return { ok: false, error: "invalid_auth" };
+    switch (method) {
+      case "auth.test":
+        return { ok: true, url: "https://fake.slack.test/", team: "Fake", user: "bot", team_id: this.teamId, user_id: this.botUserId, bot_id: this.botId, is_enterprise_install: false };
+      case "apps.connections.open":
+        return { ok: true, url: `${this.baseUrl.replace(/^http/, "ws")}/socket?ticket=${randomUUID()}` };
+      case "chat.postMessage":
+        return this.postMessage(params);
+      case "chat.update":
+        return this.updateMessage(params);
+      case "chat.postEphemeral":
+        return params.channel && params.user ? { ok: true, message_ts: this.nextTs() } : { ok: false, error: "channel_not_found" };
+      case "reactions.add":
+      case "reactions.remove":
+        return this.react(method === "reactions.add", params);
+      case "users.info":
+        return this.userInfo(String(params.user ?? ""));
+      default:
+        return { ok: false, error: "unknown_method" };
+    }
+  }
+
+  private postMessage(params: Record<string, any>): Record<string, any> {
+    if (!params.channel) return { ok: false, error: "channel_not_found" };
+    const text = typeof params.text === "string" ? params.text : "";
+    if (text.trim() === "") return { ok: false, error: "no_text" };
+    if (text.length > this.maxTextLength) return { ok: false, error: "msg_too_long" };
+    const threadTs = params.thread_ts ? String(params.thread_ts) : undefined;
+    const message: FakeMessage = {
+      channel: String(params.channel),
+      ts: this.nextTs(),
+      threadTs,
+      text,
+      versions: [text],
+      broadcast: threadTs !== undefined && isTrue(params.reply_broadcast),
+      user: this.botUserId,
+    };
+    this.messages.push(message);
+    return { ok: true, channel: message.channel, ts: message.ts, message: { type: "message", text, user: this.botUserId, bot_id: this.botId, ts: message.ts, thread_ts: threadTs } };
+  }
+
+  private updateMessage(params: Record<string, any>): Record<string, any> {
+    const message = this.messages.find((m) => m.channel === params.channel && m.ts === params.ts);
+    if (!message) return { ok: false, error: "message_not_found" };
+    const text = typeof params.text === "string" ? params.text : "";
+    if (text.length > this.maxTextLength) return { ok: false, error: "msg_too_long" };
+    message.text = text;
+    message.versions.push(text);
+    return { ok: true, channel: message.channel, ts: message.ts, text };
+  }
+
+  private react(add: boolean, params: Record<string, any>): Record<string, any> {
+    const key = `${params.channel}/${params.timestamp}`;
+    const names = this.reactions.get(key) ?? new Set<string>();
+    this.reactions.set(key, names);
+    const name = String(params.name ?? "");
+    if (add) {
+      if (names.has(name)) return { ok: false, error: "already_reacted" };
+      names.add(name);
+    } else if (!names.delete(name)) {
+      return { ok: false, error: "no_reaction" };
+    }
+    return { ok: true };
+  }
+
+  private userInfo(id: string): Record<string, any> {
+    const user = this.users.get(id);
+    if (!user) return { ok: false, error: "user_not_found" };
+    return {
+      ok: true,
+      user: {
+        id: user.id,
+        team_id: this.teamId,
+        name: user.name,
+        real_name: user.name,
+        is_admin: user.isAdmin ?? false,
+        is_owner: user.isOwner ?? false,
+        is_primary_owner: false,
+        is_bot: false,
+        profile: { display_name: user.name, real_name: user.name },
+      },
+    };
+  }
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function parseBody(raw: string, contentType: string | undefined): Record<string, any> {
+  if (raw === "") return {};
+  if (contentType?.includes("application/json")) return JSON.parse(raw);
+  return Object.fromEntries(new URLSearchParams(raw));
+}
+
+function isTrue(value: unknown): boolean {
+  return value === true || value === "true" || value === "1";
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(payload), ...headers });
+  res.end(payload);
+}

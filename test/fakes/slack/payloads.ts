@@ -1,0 +1,92 @@
+/** Builders for what Slack sends an app: Events API callbacks and slash command payloads. */
+
+let eventCounter = 0;
+
+export interface EnvelopeOptions {
+  teamId?: string;
+  enterpriseId?: string;
+  eventId?: string;
+  apiAppId?: string;
+}
+
+/** An Events API `event_callback` body around one event. */
+export function eventCallback(event: Record<string, unknown>, options: EnvelopeOptions = {}): Record<string, unknown> {
+  const teamId = options.teamId ?? "T1";
+  return {
+    token: "verification-token-unused",
+    team_id: teamId,
+    ...(options.enterpriseId ? { enterprise_id: options.enterpriseId } : {}),
+    api_app_id: options.apiAppId ?? "A1",
+    event: { team: teamId, event_ts: event.ts, ...event },
+    type: "event_callback",
+    event_id: options.eventId ?? `Ev${Date.now().toString(36)}${++eventCounter}`,
+    event_time: Math.floor(Date.now() / 1000),
+    authorizations: [{ enterprise_id: options.enterpriseId ?? null, team_id: teamId, user_id: "UBOT", is_bot: true, is_enterprise_install: false }],
+  };
+}
+
+export interface MessageFields {
+  user: string;
+  text: string;
+  channel: string;
+  ts: string;
+  threadTs?: string;
+  channelType?: "channel" | "group" | "im" | "mpim";
+  subtype?: string;
+  botId?: string;
+}
+
+export function appMention(fields: MessageFields): Record<string, unknown> {
+  return {
+    type: "app_mention",
+    user: fields.user,
+    text: fields.text,
+    ts: fields.ts,
+    channel: fields.channel,
+    ...(fields.threadTs ? { thread_ts: fields.threadTs } : {}),
+    ...(fields.botId ? { bot_id: fields.botId } : {}),
+    ...(fields.subtype ? { subtype: fields.subtype } : {}),
+  };
+}
+
+export function message(fields: MessageFields): Record<string, unknown> {
+  return {
+    type: "message",
+    channel_type: fields.channelType ?? "channel",
+    user: fields.user,
+    text: fields.text,
+    ts: fields.ts,
+    channel: fields.channel,
+    ...(fields.threadTs ? { thread_ts: fields.threadTs } : {}),
+    ...(fields.botId ? { bot_id: fields.botId } : {}),
+    ...(fields.subtype ? { subtype: fields.subtype } : {}),
+  };
+}
+
+export interface CommandFields {
+  command: string;
+  text: string;
+  userId: string;
+  channelId: string;
+  responseUrl: string;
+  teamId?: string;
+}
+
+/** A slash command payload, as the form fields Slack posts (or the Socket Mode payload). */
+export function slashCommand(fields: CommandFields): Record<string, string> {
+  return {
+    token: "verification-token-unused",
+    team_id: fields.teamId ?? "T1",
+    team_domain: "fake",
+    channel_id: fields.channelId,
+    channel_name: "general",
+    user_id: fields.userId,
+    user_name: fields.userId.toLowerCase(),
+    command: fields.command,
+    text: fields.text,
+    api_app_id: "A1",
+    is_enterprise_install: "false",
+    response_url: fields.responseUrl,
+    trigger_id: `trigger-${++eventCounter}`,
+  };
+}

@@ -1,0 +1,28 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../../src/config/env.js";
+
+const manifest = readFileSync(new URL("../../../src/platforms/slack/manifest.yaml", import.meta.url), "utf8");
+const listUnder = (key: string) => {
+  const block = new RegExp(`^(\\s*)${key}:\\n((?:\\1\\s+- .*\\n)+)`, "m").exec(manifest);
+  return block ? block[2]!.split("\n").map((line) => line.replace(/^\s*- /, "").trim()).filter(Boolean) : [];
+};
+
+describe("the Slack app manifest", () => {
+  it("asks for exactly the bot scopes the adapter uses", () => {
+    expect(listUnder("bot").sort()).toEqual(
+      ["app_mentions:read", "chat:write", "commands", "reactions:write", "users:read", "channels:history", "groups:history", "im:history"].sort(),
+    );
+  });
+
+  it("subscribes to mentions, channel, private channel and DM messages, over Socket Mode", () => {
+    expect(listUnder("bot_events")).toEqual(["app_mention", "message.channels", "message.groups", "message.im"]);
+    expect(manifest).toMatch(/^\s*socket_mode_enabled: true$/m);
+  });
+
+  it("declares the slash commands under their default names", () => {
+    const config = loadConfig({});
+    const commands = [...manifest.matchAll(/- command: (\S+)/g)].map((match) => match[1]);
+    expect(commands).toEqual([config.SLACK_COMMAND_ASK, config.SLACK_COMMAND_TOOLS, config.SLACK_COMMAND_MEMORY, config.SLACK_COMMAND_SETTINGS]);
+  });
+});

@@ -1,0 +1,91 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { FakeOpenAI, reply } from "../../fakes/fake-openai.js";
+import { FakeSlack } from "../../fakes/slack/fake-slack.js";
+import { appMention, eventCallback } from "../../fakes/slack/payloads.js";
+import { SignedSlackSender } from "../../fakes/slack/signed-requests.js";
+
+const MAIN = fileURLToPath(new URL("../../../src/main.ts", import.meta.url));
+const TSX = import.meta.resolve("tsx");
+
+/** The bot as `npm start` runs it, in a scratch folder (so no .env is read), with its stderr kept. */
+function startBot(env: Record<string, string>, cwd: string): { child: ChildProcess; stderr: () => string; exited: Promise<number | null> } {
+  let stderr = "";
+  const child = spawn(process.execPath, ["--import", TSX, MAIN], { cwd, env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "ignore", "pipe"] });
+  child.stderr!.on("data", (chunk) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, stderr: () => stderr, exited };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe("npm start with Slack configured", () => {
+  const cleanups: (() => Promise<unknown> | void)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it("starts the Slack adapter over HTTP, answers a signed mention, serves health on the same port, and shuts down on SIGTERM", async () => {
+    const slack = await FakeSlack.start();
+    const model = await FakeOpenAI.start();
+    const dir = mkdtempSync(join(tmpdir(), "agent-bot-slack-start-"));
+    cleanups.push(() => slack.close(), () => model.close(), () => rmSync(dir, { recursive: true, force: true }));
+    model.script(reply.text("Hello from the started bot."));
+    const port = await freePort();
+    const bot = startBot(
+      {
+        OPENAI_BASE_URL: model.url,
+        OPENAI_MAX_RETRIES: "0",
+        DATABASE_PATH: join(dir, "bot.sqlite"),
+        SLACK_BOT_TOKEN: slack.botToken,
+        SLACK_SIGNING_SECRET: "start-secret",
+        SLACK_API_URL: slack.apiUrl,
+        PORT: String(port),
+        HEALTH_PORT: String(port),
+        LOG_LEVEL: "info",
+      },
+      dir,
+    );
+    cleanups.push(() => void bot.child.kill("SIGKILL"));
+
+    await slack.waitFor(() => bot.stderr().includes("Slack events listening over HTTP"), { timeoutMs: 20_000, what: "the bot to start" });
+    const ts = slack.nextTs();
+    const sender = new SignedSlackSender(`http://127.0.0.1:${port}/slack/events`, "start-secret");
+    const response = await sender.event(eventCallback(appMention({ user: "U1", channel: "C1", ts, text: `<@${slack.botUserId}> hi` })));
+    expect(response.status).toBe(200);
+    await slack.waitFor(() => slack.thread("C1", ts)[0], { what: "the answer" });
+    expect(slack.thread("C1", ts)[0]!.text).toBe("Hello from the started bot.");
+
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: "ok", database: "ok", platforms: { slack: { connected: true } } });
+    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    expect(metrics).toContain('bot_turns_total{platform="slack",status="answered",outcome="answer"} 1');
+
+    bot.child.kill("SIGTERM");
+    expect(await bot.exited).toBe(0);
+    expect(bot.stderr()).toContain("shutting down");
+    expect(bot.stderr()).not.toContain(slack.botToken);
+  });
+
+  it("refuses to start over HTTP without a signing secret, saying what to set", async () => {
+    const model = await FakeOpenAI.start();
+    const dir = mkdtempSync(join(tmpdir(), "agent-bot-slack-start-"));
+    cleanups.push(() => model.close(), () => rmSync(dir, { recursive: true, force: true }));
+    const bot = startBot({ OPENAI_BASE_URL: model.url, DATABASE_PATH: join(dir, "bot.sqlite"), SLACK_BOT_TOKEN: "xoxb-anything" }, dir);
+    cleanups.push(() => void bot.child.kill("SIGKILL"));
+    expect(await bot.exited).toBe(1);
+    expect(bot.stderr()).toMatch(/SLACK_APP_TOKEN \(Socket Mode\) or SLACK_SIGNING_SECRET/);
+  });
+});

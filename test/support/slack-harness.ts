@@ -1,0 +1,122 @@
+import type { App, AppOptions } from "../../src/app.js";
+import type { Logger } from "../../src/log.js";
+import { SlackAdapter, type SlackAdapterOptions } from "../../src/platforms/slack/index.js";
+import { FakeSlack, type FakeSlackOptions } from "../fakes/slack/fake-slack.js";
+import { appMention, eventCallback, message, slashCommand, type MessageFields } from "../fakes/slack/payloads.js";
+import { SignedSlackSender } from "../fakes/slack/signed-requests.js";
+import { startTestApp, type TestApp } from "./test-app.js";
+
+export const SIGNING_SECRET = "test-signing-secret";
+
+export interface SlackHarnessOptions {
+  env?: Record<string, string>;
+  mode?: "http" | "socket";
+  fake?: FakeSlackOptions;
+  adapter?: SlackAdapterOptions;
+  /** Passed to the app (e.g. extra tools). */
+  app?: AppOptions;
+  /** The adapter logs here instead of the app's silent logger. */
+  logger?: Logger;
+}
+
+/**
+ * The real app and the real Bolt adapter against a fake model and a fake Slack on 127.0.0.1.
+ * HTTP mode listens on a free port; Socket Mode connects to the fake's WebSocket.
+ */
+export class SlackHarness {
+  adapter!: SlackAdapter;
+  /** The running app; a new one after restart(). */
+  app: App;
+  readonly sender: SignedSlackSender;
+
+  private constructor(
+    readonly t: TestApp,
+    readonly slack: FakeSlack,
+    private readonly options: SlackHarnessOptions,
+  ) {
+    this.app = t.app;
+    this.sender = new SignedSlackSender("", SIGNING_SECRET);
+  }
+
+  static async start(options: SlackHarnessOptions = {}): Promise<SlackHarness> {
+    const slack = await FakeSlack.start(options.fake);
+    const t = await startTestApp({
+      SLACK_BOT_TOKEN: slack.botToken,
+      SLACK_API_URL: slack.apiUrl,
+      ...(options.mode === "socket" ? { SLACK_APP_TOKEN: slack.appToken } : { SLACK_SIGNING_SECRET: SIGNING_SECRET }),
+      ...options.env,
+    }, options.app);
+    const harness = new SlackHarness(t, slack, options);
+    await harness.startAdapter();
+    return harness;
+  }
+
+  get model() {
+    return this.t.model;
+  }
+
+  /** Stops the adapter and builds a new app and adapter on the same database, as a restarted process. */
+  async restart(): Promise<void> {
+    await this.adapter.idle();
+    await this.adapter.stop();
+    this.app = this.t.restart();
+    await this.startAdapter();
+  }
+
+  /** Sends an event the way Slack does in this mode (signed HTTP request, or Socket Mode envelope). */
+  async deliver(event: Record<string, unknown>, envelope: Parameters<typeof eventCallback>[1] = {}): Promise<Record<string, unknown>> {
+    const body = eventCallback(event, envelope);
+    if (this.options.mode === "socket") {
+      await this.slack.sendEnvelope(body, "events_api");
+    } else {
+      const response = await this.sender.event(body);
+      if (response.status !== 200) throw new Error(`the receiver answered ${response.status}`);
+    }
+    return body;
+  }
+
+  mention(fields: Omit<MessageFields, "text"> & { text: string }): Promise<Record<string, unknown>> {
+    return this.deliver(appMention({ ...fields, text: `<@${this.slack.botUserId}> ${fields.text}` }));
+  }
+
+  message(fields: MessageFields): Promise<Record<string, unknown>> {
+    return this.deliver(message(fields));
+  }
+
+  /** Runs a slash command; resolves with the ephemeral answers posted to its response_url. */
+  async command(command: string, text: string, userId: string, channelId = "C1"): Promise<{ status: number; responseUrl: string }> {
+    const responseUrl = this.slack.responseUrl();
+    const fields = slashCommand({ command, text, userId, channelId, responseUrl });
+    if (this.options.mode === "socket") {
+      await this.slack.sendEnvelope(fields, "slash_commands");
+      return { status: 200, responseUrl };
+    }
+    const response = await this.sender.command(fields);
+    return { status: response.status, responseUrl };
+  }
+
+  /** The ephemeral answers posted to a response_url, waiting for at least one. */
+  async answersAt(responseUrl: string): Promise<string[]> {
+    const path = new URL(responseUrl).pathname;
+    await this.slack.waitFor(() => this.slack.responses.some((r) => r.path === path), { what: `an answer at ${path}` });
+    return this.slack.responses.filter((r) => r.path === path).map((r) => String(r.body.text));
+  }
+
+  async close(): Promise<void> {
+    await this.adapter.idle();
+    await this.adapter.stop();
+    await this.t.close();
+    await this.slack.close();
+  }
+
+  private async startAdapter(): Promise<void> {
+    const app = this.options.logger ? { ...this.app, logger: this.options.logger } : this.app;
+    this.adapter = new SlackAdapter(app, {
+      clientOptions: { retryConfig: { retries: 0 } },
+      listen: { port: 0, host: "127.0.0.1" },
+      ...this.options.adapter,
+    });
+    await this.adapter.start();
+    if (this.adapter.eventsUrl) this.sender.url = this.adapter.eventsUrl;
+  }
+}
