@@ -33,7 +33,7 @@ export function createApp(config: Config, logger: Logger, options: AppOptions = 
   if (interrupted > 0) logger.warn({ turns: interrupted }, "marked turns left running by the previous process as interrupted");
 
   const registry = new ToolRegistry([
-    ...builtinTools({ currency: { store: store.currencyRates, ratesUrl: config.CURRENCY_RATES_URL } }),
+    ...builtinTools({ currency: { store: store.currencyRates, ratesUrl: config.CURRENCY_RATES_URL }, knowledge: config }),
     ...(options.extraTools ?? []),
   ]);
   const access = new ToolAccess(registry, store.toolSettings, config.DEFAULT_TOOLS);

@@ -27,6 +27,24 @@ const optionalUrl = z
   .pipe(z.url({ message: "a URL such as http://127.0.0.1:11434/v1" }).optional())
   .optional();
 
+/** An http(s) URL; `placeholder` (e.g. "{lang}") may appear and is filled in later. */
+const urlTemplate = (fallback: string, placeholder?: string) =>
+  z
+    .string()
+    .trim()
+    .default(fallback)
+    .refine((s) => isHttpUrl(placeholder ? s.replaceAll(placeholder, "en") : s), {
+      message: placeholder ? `an http(s) URL, optionally with ${placeholder}` : "an http(s) URL",
+    });
+
+function isHttpUrl(text: string): boolean {
+  try {
+    return ["http:", "https:"].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+}
+
 const idList = z
   .string()
   .default("")
@@ -57,7 +75,7 @@ export const configSchema = z.object({
   DATABASE_PATH: z.string().trim().min(1).default("./data/bot.sqlite"),
   DEFAULT_TOOLS: z
     .string()
-    .default("calculator,circumference,hypotenuse,get_time,convert_currency")
+    .default("calculator,circumference,hypotenuse,get_time,convert_currency,wikipedia,arxiv,web_search")
     .transform((s) => {
       const trimmed = s.trim();
       if (trimmed.toLowerCase() === "all") return "all" as const;
@@ -72,6 +90,20 @@ export const configSchema = z.object({
     .trim()
     .default("https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml")
     .pipe(z.url({ message: "a URL" })),
+  WIKIPEDIA_LANG: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z][a-z0-9-]{1,15}$/, { message: "a Wikipedia language code such as en, de or zh-yue" })
+    .default("en"),
+  WIKIPEDIA_API_URL: urlTemplate("https://{lang}.wikipedia.org/w/api.php", "{lang}"),
+  ARXIV_API_URL: urlTemplate("https://export.arxiv.org/api/query"),
+  DUCKDUCKGO_URL: urlTemplate("https://html.duckduckgo.com/html/"),
+  SEARXNG_URL: optionalUrl,
+  KNOWLEDGE_TIMEOUT_MS: positiveInt(8_000),
+  KNOWLEDGE_USER_AGENT: z.string().trim().min(1).default("agent-bot/0.1 (self-hosted Discord/Slack agent bot)"),
+  TOOLS_DIR: z.string().trim().default("./tools"),
+  MCP_CONFIG: optionalText,
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
       message: "one of fatal, error, warn, info, debug, trace, silent",
