@@ -1,9 +1,11 @@
-import { createApp } from "./app.js";
+import { createApp, type App } from "./app.js";
 import { ConfigError, loadConfig, loadDotEnv, type Config } from "./config/env.js";
 import { createLogger } from "./log.js";
 import { runConsole } from "./platforms/console/console-adapter.js";
 import { platforms } from "./platforms/index.js";
 import type { PlatformAdapter } from "./platforms/platform.js";
+import { McpConfigError } from "./tools/mcp/mcp-config.js";
+import { loadToolExtensions, type ToolExtensions } from "./tools/extensions.js";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -35,6 +37,7 @@ async function main(): Promise<void> {
   // The terminal is a conversation, so its default keeps log lines out of it.
   const logger = createLogger(config.LOG_LEVEL ?? (chosen.length === 0 ? "warn" : "info"));
   const app = createApp(config, logger);
+  const extensions = await loadExtensions(app);
 
   const adapters: PlatformAdapter[] = [];
   let stopping: Promise<void> | undefined;
@@ -43,6 +46,7 @@ async function main(): Promise<void> {
       logger.info({ why }, "shutting down");
       await Promise.allSettled(adapters.map((adapter) => adapter.stop()));
       await app.runner.shutdown(SHUTDOWN_GRACE_MS);
+      await extensions.close();
       app.store.close();
     })());
 
@@ -61,6 +65,17 @@ async function main(): Promise<void> {
     const adapter = await platform.create(app);
     await adapter.start();
     adapters.push(adapter);
+  }
+}
+
+/** Plugins and MCP tools join the registry before any platform starts; a bad MCP_CONFIG stops start-up. */
+async function loadExtensions(app: App): Promise<ToolExtensions> {
+  try {
+    return await loadToolExtensions(app.config, app.registry, app.logger);
+  } catch (error) {
+    app.store.close();
+    if (error instanceof McpConfigError) exitWith(error.message);
+    throw error;
   }
 }
 
