@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpHub } from "../../../src/tools/mcp/mcp-hub.js";
 import { silentLogger } from "../../../src/log.js";
 import { reply } from "../../fakes/fake-openai.js";
-import { FAST_RESTARTS, notesServer } from "../../support/notes-mcp.js";
+import { callTool } from "../../support/call-tool.js";
+import { FAST_RESTARTS, notesServer, waitFor } from "../../support/notes-mcp.js";
 import { RecordingSink, request, startTestApp, type TestApp } from "../../support/test-app.js";
 
 const HERE = { platform: "test", workspaceId: "w1", channelId: "c1" };
@@ -119,5 +120,15 @@ describe("tools of a stdio MCP server", () => {
     expect(observation.length).toBeLessThan(4_100);
     const crash = t.app.access.states(HERE).find((state) => state.name === "notes__crash");
     expect(crash).toMatchObject({ enabled: false, source: "default" });
+  });
+
+  it("picks up tools the server adds later (tools/list_changed), off until enabled like the others", async () => {
+    expect(t.app.registry.has("notes__greet")).toBe(false);
+    await callTool(t.app.registry.get("notes__learn_greeting")!, {});
+    await waitFor(() => t.app.registry.has("notes__greet"), "the new tool to be registered", 5_000);
+
+    expect(t.app.registry.get("notes__greet")).toMatchObject({ origin: "mcp", description: "Says hello." });
+    expect(t.app.access.states(HERE).find((state) => state.name === "notes__greet")?.enabled).toBe(false);
+    expect((await callTool(t.app.registry.get("notes__greet")!, { name: "Ada" })).observation).toBe("Hello, Ada!");
   });
 });

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { silentLogger } from "../../../src/log.js";
@@ -36,5 +38,13 @@ describe("the plugin examples the README shows (examples/)", () => {
     expect(sideQuestion.tools).toBeUndefined();
     expect(sideQuestion.messages.at(-1).content).toContain("JPY ->");
     expect(t.model.chatRequests).toHaveLength(2);
+  });
+
+  it("are shown in the README exactly as they are in examples/", () => {
+    const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+    for (const file of ["fixed-rate-currency.ts", "currency-with-symbol.ts"]) {
+      const code = readFileSync(join(EXAMPLES, file), "utf8");
+      expect(readme).toContain("```ts\n" + code + "```");
+    }
   });
 });
