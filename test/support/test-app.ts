@@ -32,7 +32,6 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ap
     WIKIPEDIA_API_URL: "http://127.0.0.1:9/unreachable/{lang}",
     ARXIV_API_URL: "http://127.0.0.1:9/unreachable",
     DUCKDUCKGO_URL: "http://127.0.0.1:9/unreachable",
-    TOOLS_DIR: "",
     ...env,
   });
   const apps: App[] = [createApp(config, silentLogger(), options)];

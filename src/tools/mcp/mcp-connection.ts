@@ -124,7 +124,9 @@ export class McpConnection {
       await client.close().catch(() => undefined);
       if (this.stopped) return;
       this.state = "down";
-      this.logger.error({ err: error, mcpServer: this.name }, `MCP server ${this.name} failed to start`);
+      // The first failure is an error; the retries that follow only repeat it.
+      const level = this.failures === 0 ? "error" : "warn";
+      this.logger[level]({ err: error, mcpServer: this.name }, `MCP server ${this.name} failed to start`);
       this.scheduleRestart();
     }
   }
