@@ -31,11 +31,12 @@ export interface AppOptions {
 
 export function createApp(config: Config, logger: Logger, options: AppOptions = {}): App {
   const store = options.store ?? Store.open(config.DATABASE_PATH);
-  const interrupted = store.turns.markInterrupted();
+  const instance = config.INSTANCE_ID ?? (process.env.SHARDS ? `shard-${process.env.SHARDS}` : "main");
+  const interrupted = store.turns.markInterrupted(instance);
   if (interrupted > 0) logger.warn({ turns: interrupted }, "marked turns left running by the previous process as interrupted");
 
   const registry = new ToolRegistry([
-    ...builtinTools({ currency: { store: store.currencyRates, ratesUrl: config.CURRENCY_RATES_URL } }),
+    ...builtinTools({ currency: { store: store.currencyRates, ratesUrl: config.CURRENCY_RATES_URL }, knowledge: config }),
     ...(options.extraTools ?? []),
   ]);
   const access = new ToolAccess(registry, store.toolSettings, config.DEFAULT_TOOLS);
@@ -62,6 +63,7 @@ export function createApp(config: Config, logger: Logger, options: AppOptions = 
     memoryWindowMax: config.MEMORY_WINDOW_MAX,
     memoryTokenBudget: config.MEMORY_TOKEN_BUDGET,
     turnTimeoutMs: config.TURN_TIMEOUT_MS,
+    instance,
     limits: {
       ratePerUserPerMinute: config.RATE_LIMIT_PER_USER,
       dailyTokenBudget: config.DAILY_TOKEN_BUDGET,

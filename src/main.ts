@@ -1,5 +1,5 @@
 import type { Server } from "node:http";
-import { createApp } from "./app.js";
+import { createApp, type App } from "./app.js";
 import { ConfigError, loadConfig, loadDotEnv, type Config } from "./config/env.js";
 import { createLogger } from "./log.js";
 import { createHealthHandler, startHealthServer } from "./ops/health.js";
@@ -7,6 +7,8 @@ import { BotMetrics } from "./ops/metrics.js";
 import { runConsole } from "./platforms/console/console-adapter.js";
 import { platforms } from "./platforms/index.js";
 import type { PlatformAdapter, PlatformContext } from "./platforms/platform.js";
+import { loadToolExtensions, type ToolExtensions } from "./tools/extensions.js";
+import { McpConfigError } from "./tools/mcp/mcp-config.js";
 
 const NO_MODEL_MESSAGE = `No language model is configured: set OPENAI_API_KEY (for OpenAI) or OPENAI_BASE_URL (for a local OpenAI-compatible server).
 For example, with Ollama running locally:
@@ -41,6 +43,7 @@ async function main(): Promise<void> {
     inFlightTurns: () => app.runner.inFlight,
     activeConversationQueues: () => app.runner.activeConversations,
   });
+  const extensions = await loadExtensions(app);
 
   const adapters: PlatformAdapter[] = [];
   let healthServer: Server | undefined;
@@ -52,6 +55,7 @@ async function main(): Promise<void> {
       await app.runner.shutdown(graceMs);
       await Promise.allSettled(adapters.map((adapter) => adapter.stop()));
       healthServer?.close();
+      await extensions.close();
       app.store.close();
     })());
 
@@ -84,6 +88,17 @@ async function main(): Promise<void> {
     const adapter = await platform.create(app, context);
     await adapter.start();
     adapters.push(adapter);
+  }
+}
+
+/** Plugins and MCP tools join the registry before any platform starts; a bad MCP_CONFIG stops start-up. */
+async function loadExtensions(app: App): Promise<ToolExtensions> {
+  try {
+    return await loadToolExtensions(app.config, app.registry, app.logger);
+  } catch (error) {
+    app.store.close();
+    if (error instanceof McpConfigError) exitWith(error.message);
+    throw error;
   }
 }
 

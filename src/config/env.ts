@@ -36,6 +36,24 @@ const slashCommand = (fallback: string) =>
     .transform((s) => (s.startsWith("/") ? s : `/${s}`))
     .default(fallback);
 
+/** An http(s) URL; `placeholder` (e.g. "{lang}") may appear and is filled in later. */
+const urlTemplate = (fallback: string, placeholder?: string) =>
+  z
+    .string()
+    .trim()
+    .default(fallback)
+    .refine((s) => isHttpUrl(placeholder ? s.replaceAll(placeholder, "en") : s), {
+      message: placeholder ? `an http(s) URL, optionally with ${placeholder}` : "an http(s) URL",
+    });
+
+function isHttpUrl(text: string): boolean {
+  try {
+    return ["http:", "https:"].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+}
+
 const idList = z
   .string()
   .default("")
@@ -76,12 +94,21 @@ export const configSchema = z.object({
   MAX_QUESTION_CHARS: positiveInt(4_000),
   MAX_QUEUED_TURNS: positiveInt(5),
   SHUTDOWN_GRACE_MS: positiveInt(10_000),
+  /**
+   * Names this process in the turns table; processes sharing one database need different names.
+   * Default: "shard-N" under discord.js's ShardingManager (from SHARDS), else "main".
+   */
+  INSTANCE_ID: z
+    .string()
+    .trim()
+    .regex(/^[\w.-]{1,64}$/, { message: 'letters, digits, ".", "-" or "_"' })
+    .optional(),
   /** Port of the /healthz and /metrics endpoint; off when unset. */
   HEALTH_PORT: z.coerce.number({ message: "a port number" }).int({ message: "a port number" }).min(1, { message: "a port number" }).max(65535, { message: "a port number" }).optional(),
   DATABASE_PATH: z.string().trim().min(1).default("./data/bot.sqlite"),
   DEFAULT_TOOLS: z
     .string()
-    .default("calculator,circumference,hypotenuse,get_time,convert_currency")
+    .default("calculator,circumference,hypotenuse,get_time,convert_currency,wikipedia,arxiv,web_search")
     .transform((s) => {
       const trimmed = s.trim();
       if (trimmed.toLowerCase() === "all") return "all" as const;
@@ -96,6 +123,25 @@ export const configSchema = z.object({
     .trim()
     .default("https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml")
     .pipe(z.url({ message: "a URL" })),
+  WIKIPEDIA_LANG: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z][a-z0-9-]{1,15}$/, { message: "a Wikipedia language code such as en, de or zh-yue" })
+    .default("en"),
+  WIKIPEDIA_API_URL: urlTemplate("https://{lang}.wikipedia.org/w/api.php", "{lang}"),
+  ARXIV_API_URL: urlTemplate("https://export.arxiv.org/api/query"),
+  DUCKDUCKGO_URL: urlTemplate("https://html.duckduckgo.com/html/"),
+  SEARXNG_URL: optionalUrl,
+  KNOWLEDGE_TIMEOUT_MS: positiveInt(8_000),
+  KNOWLEDGE_USER_AGENT: z.string().trim().min(1).default("agent-bot/0.1 (self-hosted Discord/Slack agent bot)"),
+  /** Folder of plugin modules; "none" turns plugins off. */
+  TOOLS_DIR: z
+    .string()
+    .trim()
+    .default("./tools")
+    .transform((dir) => (/^(none|off)$/i.test(dir) ? "" : dir)),
+  MCP_CONFIG: optionalText,
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
       message: "one of fatal, error, warn, info, debug, trace, silent",

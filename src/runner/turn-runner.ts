@@ -25,6 +25,8 @@ export interface TurnRunnerOptions {
   turnTimeoutMs: number;
   limits: AdmissionLimits;
   observer?: TurnObserver;
+  /** This process's name in the turns table (see INSTANCE_ID). */
+  instance?: string;
 }
 
 /** Why a running turn was cancelled; decides what the user is told. */
@@ -118,7 +120,7 @@ export class TurnRunner {
 
     const steps = new StepRecorder(turnId, store, sink, logger, this.options.observer);
     const conversation = store.memory.conversation(request);
-    store.turns.start(turnId, conversation.id, request.userId);
+    store.turns.start(turnId, conversation.id, request.userId, this.options.instance);
     const started = performance.now();
     const usage = emptyUsage();
     logger.debug({ user: request.userId, text: request.text }, "turn started");

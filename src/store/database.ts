@@ -15,10 +15,11 @@ export const MIGRATIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "
 export function openDatabase(path: string, migrationsDir = MIGRATIONS_DIR): Db {
   if (path !== ":memory:") mkdirSync(dirname(resolve(path)), { recursive: true });
   const db = new Database(path);
+  // First, so that every later statement waits for another process's lock instead of failing.
+  db.pragma("busy_timeout = 5000");
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   db.pragma("foreign_keys = ON");
-  db.pragma("busy_timeout = 5000");
   applyMigrations(db, migrationsDir);
   return db;
 }

@@ -30,18 +30,20 @@ export function applyMigrations(db: Db, dir: string): string[] {
     name       TEXT    NOT NULL,
     applied_at INTEGER NOT NULL
   )`);
-  const applied = new Set(
-    db.prepare("SELECT version FROM schema_migrations").pluck().all() as number[],
-  );
+  const isApplied = db.prepare<[number], number>("SELECT 1 FROM schema_migrations WHERE version = ?").pluck();
   const record = db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)");
   const names: string[] = [];
   for (const migration of readMigrations(dir)) {
-    if (applied.has(migration.version)) continue;
-    db.transaction(() => {
+    if (isApplied.get(migration.version)) continue;
+    // IMMEDIATE takes the write lock before the check, so two processes starting together
+    // cannot both apply the same migration.
+    const applied = db.transaction(() => {
+      if (isApplied.get(migration.version)) return false;
       db.exec(migration.sql);
       record.run(migration.version, migration.name, Date.now());
-    })();
-    names.push(migration.name);
+      return true;
+    }).immediate();
+    if (applied) names.push(migration.name);
   }
   return names;
 }

@@ -33,8 +33,8 @@ export class TurnStore {
   private readonly interruptRunning;
 
   constructor(private readonly db: Db) {
-    this.insertTurn = db.prepare<[string, number, string, number]>(
-      `INSERT INTO turns (id, conversation_id, user_id, status, started_at) VALUES (?, ?, ?, 'running', ?)`,
+    this.insertTurn = db.prepare<[string, number, string, number, string]>(
+      `INSERT INTO turns (id, conversation_id, user_id, status, started_at, instance) VALUES (?, ?, ?, 'running', ?, ?)`,
     );
     this.updateTurn = db.prepare(
       `UPDATE turns SET status = @status, outcome = @outcome, ended_at = @endedAt,
@@ -49,14 +49,15 @@ export class TurnStore {
     this.updateStep = db.prepare<[string | null, string | null, number, string, number]>(
       `UPDATE turn_steps SET output = ?, error = ?, duration_ms = ? WHERE turn_id = ? AND seq = ?`,
     );
-    this.interruptRunning = db.prepare(
+    this.interruptRunning = db.prepare<[number, string]>(
       `UPDATE turns SET status = 'interrupted', outcome = 'interrupted', ended_at = ?,
-         error = 'the bot stopped before this turn finished' WHERE status = 'running'`,
+         error = 'the bot stopped before this turn finished' WHERE status = 'running' AND instance = ?`,
     );
   }
 
-  start(id: string, conversationId: number, userId: string): void {
-    this.insertTurn.run(id, conversationId, userId, Date.now());
+  /** `instance` names the process (e.g. a Discord shard); processes sharing the database use different names. */
+  start(id: string, conversationId: number, userId: string, instance = "main"): void {
+    this.insertTurn.run(id, conversationId, userId, Date.now(), instance);
   }
 
   /** Closes a turn; `within` runs in the same transaction (the runner stores the exchange there). */
@@ -85,8 +86,8 @@ export class TurnStore {
     this.updateStep.run(result.output ?? null, result.error ?? null, result.durationMs, turnId, seq);
   }
 
-  /** At start-up: turns a previous process left running were cut off by a crash or kill. */
-  markInterrupted(): number {
-    return this.interruptRunning.run(Date.now()).changes;
+  /** At start-up: turns this instance's previous process left running were cut off by a crash or kill. */
+  markInterrupted(instance = "main"): number {
+    return this.interruptRunning.run(Date.now(), instance).changes;
   }
 }

@@ -25,7 +25,16 @@ describe("configuration from the environment", () => {
       DATABASE_PATH: "./data/bot.sqlite",
       DISCORD_ALLOW_DMS: true,
     });
-    expect(config.DEFAULT_TOOLS).toEqual(["calculator", "circumference", "hypotenuse", "get_time", "convert_currency"]);
+    expect(config.DEFAULT_TOOLS).toEqual([
+      "calculator",
+      "circumference",
+      "hypotenuse",
+      "get_time",
+      "convert_currency",
+      "wikipedia",
+      "arxiv",
+      "web_search",
+    ]);
   });
 
   it("reads lists, 'all', booleans and numbers", () => {

@@ -124,7 +124,7 @@ describe("several bot processes writing one database", () => {
     model.otherwise((req) => (++n % 2 === 1 ? reply.toolCalls({ name: "get_time", args: {} })(req) : reply.text("done")(req)));
     const env = { OPENAI_BASE_URL: model.url, OPENAI_MAX_RETRIES: "0", DATABASE_PATH: join(dir, "shared.sqlite"), RATE_LIMIT_PER_USER: "100" };
     const questions = Array.from({ length: 15 }, (_, i) => `question ${i}`).join("\n") + "\n";
-    const bots = [startChildBot(env, dir), startChildBot(env, dir)];
+    const bots = [startChildBot({ ...env, INSTANCE_ID: "one" }, dir), startChildBot({ ...env, INSTANCE_ID: "two" }, dir)];
     for (const bot of bots) bot.process.stdin.end(questions);
     const exits = await Promise.all(bots.map((bot) => bot.exited));
 

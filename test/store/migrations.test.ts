@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { MIGRATIONS_DIR, openDatabase } from "../../src/store/database.js";
+import { Store } from "../../src/store/store.js";
 
 describe("schema migrations", () => {
   const dir = mkdtempSync(join(tmpdir(), "agent-bot-migrations-"));
@@ -41,5 +42,20 @@ describe("schema migrations", () => {
     const db = openDatabase(path, migrations);
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'half'").get()).toBeUndefined();
     db.close();
+  });
+
+  it("mark only this instance's unfinished turns as interrupted when processes share the database", () => {
+    const store = Store.open(join(dir, "shared.sqlite"));
+    const conversation = store.memory.conversation({ platform: "discord", workspaceId: "g", channelId: "c" });
+    store.turns.start("turn-of-shard-0", conversation.id, "u", "shard-0");
+    store.turns.start("turn-of-shard-1", conversation.id, "u", "shard-1");
+
+    expect(store.turns.markInterrupted("shard-0")).toBe(1);
+    const statuses = store.db.prepare("SELECT id, status FROM turns ORDER BY id").all();
+    expect(statuses).toEqual([
+      { id: "turn-of-shard-0", status: "interrupted" },
+      { id: "turn-of-shard-1", status: "running" },
+    ]);
+    store.close();
   });
 });

@@ -1,4 +1,5 @@
 import type { Tool } from "../define-tool.js";
+import { knowledgeTools, type KnowledgeConfig } from "../knowledge/index.js";
 import { calculatorTool } from "./calculator.js";
 import { circumferenceTool } from "./circumference.js";
 import { createCurrencyTool, type CurrencyToolOptions } from "./currency/currency-tool.js";
@@ -7,8 +8,16 @@ import { timeTool } from "./time.js";
 
 export interface BuiltinToolOptions {
   currency: CurrencyToolOptions;
+  knowledge: KnowledgeConfig;
 }
 
 export function builtinTools(options: BuiltinToolOptions): Tool[] {
-  return [calculatorTool, circumferenceTool, hypotenuseTool, timeTool, createCurrencyTool(options.currency)];
+  return [
+    calculatorTool,
+    circumferenceTool,
+    hypotenuseTool,
+    timeTool,
+    createCurrencyTool(options.currency),
+    ...knowledgeTools(options.knowledge),
+  ];
 }

@@ -1,0 +1,75 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { FakeOpenAI, reply } from "../fakes/fake-openai.js";
+import { notesServer, TSX_LOADER } from "../support/notes-mcp.js";
+
+const MAIN = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
+const BAD_AND_GOOD_PLUGINS = fileURLToPath(new URL("../fixtures/plugins/mixed/", import.meta.url));
+
+/** Runs `npm start`'s entry point in the terminal mode, feeding it `input`; resolves when it exits. */
+function runBot(env: Record<string, string>, input: string, cwd: string) {
+  const child = spawn(process.execPath, ["--import", TSX_LOADER, MAIN], {
+    cwd,
+    env: { PATH: process.env.PATH ?? "", HOME: cwd, ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += chunk));
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  child.stdin.end(input);
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on("close", (code) => resolve({ code, stdout, stderr })),
+  );
+}
+
+describe("npm start with plugins and an MCP server", () => {
+  let model: FakeOpenAI;
+  let dir: string;
+  beforeEach(async () => {
+    model = await FakeOpenAI.start();
+    dir = mkdtempSync(join(tmpdir(), "agent-bot-start-"));
+  });
+  afterEach(async () => {
+    await model.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("loads the good plugins and the MCP tools, reports bad plugins by file name, answers, and exits cleanly", async () => {
+    const notes = notesServer();
+    if (notes.kind !== "stdio") throw new Error("the notes server runs over stdio");
+    writeFileSync(
+      join(dir, "mcp.json"),
+      JSON.stringify({ mcpServers: { notes: { command: notes.command, args: notes.args } } }),
+    );
+    model.script(reply.toolCalls({ name: "notes__add", args: { a: 5, b: 8 } }), (req) => ({
+      kind: "message",
+      content: `5 + 8 = ${req.body.messages.at(-1).content}`,
+    }));
+
+    const result = await runBot(
+      {
+        OPENAI_BASE_URL: model.url,
+        DATABASE_PATH: join(dir, "bot.sqlite"),
+        TOOLS_DIR: BAD_AND_GOOD_PLUGINS,
+        MCP_CONFIG: join(dir, "mcp.json"),
+        DEFAULT_TOOLS: "calculator,notes__add",
+      },
+      "/tools\nWhat is 5 + 8?\n",
+      dir,
+    );
+
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("⛔ `word_count` _(plugin)_: Counts the words of a text.");
+    expect(result.stdout).toContain("✅ `notes__add` _(mcp)_: Adds two numbers.");
+    expect(result.stdout).toContain("⛔ `notes__add_note` _(mcp)_: Saves a short note.");
+    expect(result.stdout).toContain("bot: 5 + 8 = 13");
+    for (const file of ["broken-syntax.mjs", "calculator-again.ts", "date-schema.ts", "nothing.ts", "plain-spec.ts"]) {
+      expect(result.stderr).toContain(`plugin ${file} skipped`);
+    }
+  });
+});

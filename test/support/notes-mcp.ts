@@ -1,0 +1,30 @@
+import { createRequire } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { McpServerConfig } from "../../src/tools/mcp/mcp-config.js";
+import type { ConnectionTiming } from "../../src/tools/mcp/mcp-connection.js";
+
+export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+export const NOTES_SERVER = fileURLToPath(new URL("../fixtures/mcp/notes-server.ts", import.meta.url));
+/** tsx's loader, for `node --import` from any working directory. */
+export const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+
+/** The test MCP server over stdio, run by this Node with tsx, as an MCP_CONFIG entry would start it. */
+export function notesServer(name = "notes", env: Record<string, string> = {}): McpServerConfig {
+  return { name, kind: "stdio", command: process.execPath, args: ["--import", TSX_LOADER, NOTES_SERVER], env };
+}
+
+/** Short waits so restart tests stay quick. */
+export const FAST_RESTARTS: ConnectionTiming = {
+  connectTimeoutMs: 15_000,
+  initialBackoffMs: 300,
+  maxBackoffMs: 2_000,
+  stableAfterMs: 60_000,
+};
+
+export async function waitFor(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
