@@ -1,31 +1,13 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FakeOpenAI, reply } from "../fakes/fake-openai.js";
-import { notesServer, TSX_LOADER } from "../support/notes-mcp.js";
+import { startChildBot } from "../support/child-bot.js";
+import { notesServer } from "../support/notes-mcp.js";
 
-const MAIN = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
 const BAD_AND_GOOD_PLUGINS = fileURLToPath(new URL("../fixtures/plugins/mixed/", import.meta.url));
-
-/** Runs `npm start`'s entry point in the terminal mode, feeding it `input`; resolves when it exits. */
-function runBot(env: Record<string, string>, input: string, cwd: string) {
-  const child = spawn(process.execPath, ["--import", TSX_LOADER, MAIN], {
-    cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: cwd, ...env },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk) => (stdout += chunk));
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  child.stdin.end(input);
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on("close", (code) => resolve({ code, stdout, stderr })),
-  );
-}
 
 describe("npm start with plugins and an MCP server", () => {
   let model: FakeOpenAI;
@@ -51,7 +33,7 @@ describe("npm start with plugins and an MCP server", () => {
       content: `5 + 8 = ${req.body.messages.at(-1).content}`,
     }));
 
-    const result = await runBot(
+    const bot = startChildBot(
       {
         OPENAI_BASE_URL: model.url,
         DATABASE_PATH: join(dir, "bot.sqlite"),
@@ -59,11 +41,13 @@ describe("npm start with plugins and an MCP server", () => {
         MCP_CONFIG: join(dir, "mcp.json"),
         DEFAULT_TOOLS: "calculator,notes__add",
       },
-      "/tools\nWhat is 5 + 8?\n",
       dir,
     );
+    bot.process.stdin.end("/tools\nWhat is 5 + 8?\n");
+    const { code } = await bot.exited;
+    const result = { stdout: bot.stdout(), stderr: bot.stderr() };
 
-    expect(result.code).toBe(0);
+    expect(code).toBe(0);
     expect(result.stdout).toContain("⛔ `word_count` _(plugin)_: Counts the words of a text.");
     expect(result.stdout).toContain("✅ `notes__add` _(mcp)_: Adds two numbers.");
     expect(result.stdout).toContain("⛔ `notes__add_note` _(mcp)_: Saves a short note.");

@@ -4,7 +4,8 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+/** tsx's loader, for `node --import` (how `npm start` runs TypeScript). */
+export const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
 /** Variables of the developer's own environment that must not leak into the bot under test. */
 const SCRUBBED = /^(OPENAI_|AGENT_|TOOL_|TURN_|MEMORY_|DATABASE_|DEFAULT_TOOLS|SYSTEM_PROMPT|LOG_LEVEL|DISCORD_|SLACK_|BOT_)/;
@@ -29,7 +30,8 @@ export function startChildBot(env: Record<string, string>, cwd: string): ChildBo
   child.stdout.on("data", (chunk) => (out += chunk));
   child.stderr.on("data", (chunk) => (err += chunk));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolvePromise) =>
-    child.on("exit", (code, signal) => resolvePromise({ code, signal })),
+    // "close", not "exit": by then stdout and stderr have been read to the end.
+    child.on("close", (code, signal) => resolvePromise({ code, signal })),
   );
   return {
     process: child,

@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { reply } from "../../fakes/fake-openai.js";
-import { captureLogger } from "../../support/capture-logger.js";
+import { captureLogs } from "../../support/log-capture.js";
 import { SlackHarness } from "../../support/slack-harness.js";
 
 describe("Slack Web API errors", () => {
   let h: SlackHarness;
-  let log: ReturnType<typeof captureLogger>;
+  let log: ReturnType<typeof captureLogs>;
   beforeEach(async () => {
-    log = captureLogger();
+    log = captureLogs();
     h = await SlackHarness.start({ logger: log.logger });
     h.slack.addUser({ id: "U1", name: "alice" });
   });

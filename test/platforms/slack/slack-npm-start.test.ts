@@ -1,26 +1,13 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { FakeOpenAI, reply } from "../../fakes/fake-openai.js";
 import { FakeSlack } from "../../fakes/slack/fake-slack.js";
 import { appMention, eventCallback } from "../../fakes/slack/payloads.js";
 import { SignedSlackSender } from "../../fakes/slack/signed-requests.js";
-
-const MAIN = fileURLToPath(new URL("../../../src/main.ts", import.meta.url));
-const TSX = import.meta.resolve("tsx");
-
-/** The bot as `npm start` runs it, in a scratch folder (so no .env is read), with its stderr kept. */
-function startBot(env: Record<string, string>, cwd: string): { child: ChildProcess; stderr: () => string; exited: Promise<number | null> } {
-  let stderr = "";
-  const child = spawn(process.execPath, ["--import", TSX, MAIN], { cwd, env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "ignore", "pipe"] });
-  child.stderr!.on("data", (chunk) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, stderr: () => stderr, exited };
-}
+import { startChildBot } from "../../support/child-bot.js";
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -43,7 +30,7 @@ describe("npm start with Slack configured", () => {
     cleanups.push(() => slack.close(), () => model.close(), () => rmSync(dir, { recursive: true, force: true }));
     model.script(reply.text("Hello from the started bot."));
     const port = await freePort();
-    const bot = startBot(
+    const bot = startChildBot(
       {
         OPENAI_BASE_URL: model.url,
         OPENAI_MAX_RETRIES: "0",
@@ -57,7 +44,7 @@ describe("npm start with Slack configured", () => {
       },
       dir,
     );
-    cleanups.push(() => void bot.child.kill("SIGKILL"));
+    cleanups.push(() => void bot.process.kill("SIGKILL"));
 
     await slack.waitFor(() => bot.stderr().includes("Slack events listening over HTTP"), { timeoutMs: 20_000, what: "the bot to start" });
     const ts = slack.nextTs();
@@ -73,8 +60,8 @@ describe("npm start with Slack configured", () => {
     const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     expect(metrics).toContain('bot_turns_total{platform="slack",status="answered",outcome="answer"} 1');
 
-    bot.child.kill("SIGTERM");
-    expect(await bot.exited).toBe(0);
+    bot.process.kill("SIGTERM");
+    expect((await bot.exited).code).toBe(0);
     expect(bot.stderr()).toContain("shutting down");
     expect(bot.stderr()).not.toContain(slack.botToken);
   });
@@ -83,9 +70,9 @@ describe("npm start with Slack configured", () => {
     const model = await FakeOpenAI.start();
     const dir = mkdtempSync(join(tmpdir(), "agent-bot-slack-start-"));
     cleanups.push(() => model.close(), () => rmSync(dir, { recursive: true, force: true }));
-    const bot = startBot({ OPENAI_BASE_URL: model.url, DATABASE_PATH: join(dir, "bot.sqlite"), SLACK_BOT_TOKEN: "xoxb-anything" }, dir);
-    cleanups.push(() => void bot.child.kill("SIGKILL"));
-    expect(await bot.exited).toBe(1);
+    const bot = startChildBot({ OPENAI_BASE_URL: model.url, DATABASE_PATH: join(dir, "bot.sqlite"), SLACK_BOT_TOKEN: "xoxb-anything" }, dir);
+    cleanups.push(() => void bot.process.kill("SIGKILL"));
+    expect((await bot.exited).code).toBe(1);
     expect(bot.stderr()).toMatch(/SLACK_APP_TOKEN \(Socket Mode\) or SLACK_SIGNING_SECRET/);
   });
 });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpHub } from "../../../src/tools/mcp/mcp-hub.js";
 import { reply } from "../../fakes/fake-openai.js";
-import { captureLogger } from "../../support/capture-logger.js";
+import { captureLogs } from "../../support/log-capture.js";
 import { FAST_RESTARTS, notesServer, waitFor } from "../../support/notes-mcp.js";
 import { RecordingSink, request, startTestApp, type TestApp } from "../../support/test-app.js";
 
@@ -23,7 +23,7 @@ describe("an MCP server that fails", () => {
 
   it("while running: its tools are marked unavailable, the turn gets a clear error, and it is restarted", async () => {
     t = await startTestApp({ DEFAULT_TOOLS: "notes__crash,notes__add" });
-    const { logger, lines } = captureLogger();
+    const { logger, lines } = captureLogs();
     hub = await McpHub.start([notesServer()], t.app.registry, logger, { ...FAST_RESTARTS, initialBackoffMs: 3_000 });
 
     t.model.script(
@@ -63,7 +63,7 @@ describe("an MCP server that fails", () => {
     t = await startTestApp({ DEFAULT_TOOLS: "flaky__add" });
     dir = mkdtempSync(join(tmpdir(), "agent-bot-mcp-"));
     const marker = join(dir, "failed-once");
-    const { logger, lines } = captureLogger();
+    const { logger, lines } = captureLogs();
     hub = await McpHub.start([notesServer("flaky", { NOTES_FAIL_ONCE_FILE: marker })], t.app.registry, logger, FAST_RESTARTS);
 
     // start-up went on although the first start failed (the marker file proves the server ran)

@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { silentLogger } from "../../../src/log.js";
 import { loadPlugins } from "../../../src/tools/plugins/plugin-loader.js";
-import { captureLogger } from "../../support/capture-logger.js";
+import { captureLogs } from "../../support/log-capture.js";
 import { reply } from "../../fakes/fake-openai.js";
 import { RecordingSink, request, startTestApp, type TestApp } from "../../support/test-app.js";
 
@@ -56,7 +56,7 @@ describe("user tool plugins from TOOLS_DIR", () => {
     });
 
     it("finds nothing and complains about nothing when the folder does not exist", async () => {
-      const { logger, lines } = captureLogger();
+      const { logger, lines } = captureLogs();
       const result = await loadPlugins(pluginDir("no-such-folder"), t.app.registry, logger);
 
       expect(result).toEqual({ loaded: new Map(), problems: [] });
@@ -83,7 +83,7 @@ describe("user tool plugins from TOOLS_DIR", () => {
 
   it("reports each bad plugin by file name, skips it whole, and still loads the good ones", async () => {
     t = await startTestApp();
-    const { logger, lines } = captureLogger();
+    const { logger, lines } = captureLogs();
     const result = await loadPlugins(pluginDir("mixed"), t.app.registry, logger);
 
     expect(result.loaded).toEqual(new Map([["a-word-count.ts", ["word_count"]]]));
