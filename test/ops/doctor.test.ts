@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { formatVerdicts, runDoctor } from "../../src/ops/doctor.js";
+import { FakeDiscord } from "../fakes/discord/fake-discord.js";
 import { FakeOpenAI } from "../fakes/fake-openai.js";
+import { FakeSlack } from "../fakes/slack/fake-slack.js";
 
 describe("npm run doctor", () => {
   let model: FakeOpenAI;
@@ -40,5 +42,32 @@ describe("npm run doctor", () => {
   it("stops at a broken configuration with the variable's name", async () => {
     const verdicts = await runDoctor({ AGENT_PROTOCOL: "telepathy" });
     expect(verdicts).toEqual([{ item: "configuration", ok: false, detail: 'AGENT_PROTOCOL must be tools or react (got "telepathy")' }]);
+  });
+
+  it("checks each configured platform's token with the platform itself", async () => {
+    const discord = await FakeDiscord.start();
+    const slack = await FakeSlack.start();
+    try {
+      const env = {
+        OPENAI_BASE_URL: model.url,
+        OPENAI_MODEL: "fake-model",
+        DATABASE_PATH: join(dir, "bot.sqlite"),
+        DISCORD_TOKEN: discord.token,
+        DISCORD_API_URL: discord.apiUrl,
+        SLACK_BOT_TOKEN: slack.botToken,
+        SLACK_API_URL: slack.apiUrl,
+      };
+      const good = await runDoctor(env);
+      expect(good.find((v) => v.item === "discord token")).toMatchObject({ ok: true, detail: expect.stringMatching(/^the token belongs to /) });
+      expect(good.find((v) => v.item === "slack token")).toEqual({ item: "slack token", ok: true, detail: "the token belongs to bot in Fake" });
+
+      const bad = await runDoctor({ ...env, DISCORD_TOKEN: "wrong-token", SLACK_BOT_TOKEN: "xoxb-wrong" });
+      expect(bad.find((v) => v.item === "discord token")?.ok).toBe(false);
+      expect(bad.find((v) => v.item === "slack token")).toMatchObject({ ok: false, detail: expect.stringMatching(/invalid_auth/) });
+      expect(formatVerdicts(bad)).not.toMatch(/wrong-token|xoxb-wrong/);
+    } finally {
+      await discord.close();
+      await slack.close();
+    }
   });
 });
