@@ -17,9 +17,12 @@ const SECRET_PATHS = [
   "config.SLACK_SIGNING_SECRET",
 ];
 
-/** Logs go to stderr as JSON lines, so stdout stays free for the terminal adapter's conversation. */
-export function createLogger(level: string = "info"): Logger {
-  return pino({ level, redact: { paths: SECRET_PATHS, censor: "[redacted]" } }, pino.destination(2));
+/**
+ * Logs go to stderr as JSON lines, so stdout stays free for the terminal adapter's conversation.
+ * `destination` (a file descriptor or path) is for tools such as the benchmark.
+ */
+export function createLogger(level: string = "info", destination: number | string = 2): Logger {
+  return pino({ level, redact: { paths: SECRET_PATHS, censor: "[redacted]" } }, pino.destination(destination));
 }
 
 /** A logger that drops everything, for tests and library use. */

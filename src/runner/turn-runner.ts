@@ -63,6 +63,11 @@ export class TurnRunner {
     return this.running.size;
   }
 
+  /** Conversations with a turn waiting or running; idle ones hold no queue entry. */
+  get activeConversations(): number {
+    return this.queue.activeKeys;
+  }
+
   /**
    * Stops taking turns, lets running ones finish for up to `graceMs`, then cancels the rest
    * (their users are told the bot restarted). Resolves when every turn has replied.
