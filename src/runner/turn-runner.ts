@@ -5,6 +5,7 @@ import { TurnCancelled } from "../agent/tool-invoker.js";
 import { emptyUsage, type AgentResult, type StepEvent } from "../agent/types.js";
 import type { Logger } from "../log.js";
 import type { Store } from "../store/store.js";
+import type { StepRecord } from "../store/turn-store.js";
 import type { ConversationRef } from "../store/types.js";
 import { KeyedQueue } from "./keyed-queue.js";
 import type { ToolAccess } from "./tool-access.js";
@@ -115,14 +116,15 @@ export class TurnRunner {
         usage,
       });
       reply = { turnId, status: "answered", outcome: result.outcome, text: result.output };
-      store.turns.finish(turnId, endOf(result), () =>
+      store.turns.finish(turnId, endOf(result), () => {
+        steps.save();
         store.memory.appendExchange(
           conversation.id,
           turnId,
           { author: request.userName ?? request.userId, text: request.text },
           result.output,
-        ),
-      );
+        );
+      });
       logger.info(
         { outcome: result.outcome, iterations: result.iterations, tokens: result.usage.totalTokens, ms: elapsedMs(started) },
         "turn answered",
@@ -135,7 +137,7 @@ export class TurnRunner {
         iterations: 0,
         usage,
         error: errorDetail(error),
-      });
+      }, () => steps.save());
       const level = reply.outcome === "error" ? "error" : "warn";
       logger[level]({ err: error, outcome: reply.outcome, ms: elapsedMs(started) }, "turn failed");
     } finally {
@@ -158,9 +160,13 @@ export class TurnRunner {
   }
 }
 
-/** Writes each step to the audit and hands it to the sink in order, without making the agent wait on the platform. */
+/**
+ * Keeps each step for the audit, written with the turn's closing transaction, and hands it to
+ * the sink in order, without making the agent wait on the platform.
+ */
 class StepRecorder {
   private chain: Promise<void> = Promise.resolve();
+  private readonly steps = new Map<number, StepRecord>();
 
   constructor(
     private readonly turnId: string,
@@ -170,14 +176,14 @@ class StepRecorder {
   ) {}
 
   record(event: StepEvent): void {
+    const step = this.steps.get(event.seq) ?? { seq: event.seq, tool: event.tool, input: undefined, startedAt: Date.now() };
     if (event.type === "tool_started") {
-      this.store.turns.stepStarted(this.turnId, { seq: event.seq, tool: event.tool, input: event.args, startedAt: Date.now() });
+      step.input = event.args;
+      this.steps.set(event.seq, step);
     } else {
-      this.store.turns.stepEnded(this.turnId, event.seq, {
-        output: event.type === "tool_finished" ? event.output : undefined,
-        error: event.type === "tool_failed" ? event.error : undefined,
-        durationMs: event.durationMs,
-      });
+      step.output = event.type === "tool_finished" ? event.output : undefined;
+      step.error = event.type === "tool_failed" ? event.error : undefined;
+      step.durationMs = event.durationMs;
     }
     this.chain = this.chain.then(async () => {
       try {
@@ -186,6 +192,14 @@ class StepRecorder {
         this.logger.warn({ err: error, step: event.seq }, "could not show a tool step");
       }
     });
+  }
+
+  /**
+   * Writes the steps; call inside the transaction that closes the turn. Every step has ended by
+   * then: the agent returns or throws only after its tool calls settled, and a cancelled tool reports nothing.
+   */
+  save(): void {
+    this.store.turns.saveSteps(this.turnId, this.steps.values());
   }
 
   flushed(): Promise<void> {

@@ -22,6 +22,10 @@ export interface StepRecord {
   tool: string;
   input: unknown;
   startedAt: number;
+  /** Set once the step ended: its output, or why it failed, and how long it took. */
+  output?: string;
+  error?: string;
+  durationMs?: number;
 }
 
 /** The audit trail: one row per turn, one per tool step. */
@@ -29,7 +33,6 @@ export class TurnStore {
   private readonly insertTurn;
   private readonly updateTurn;
   private readonly insertStep;
-  private readonly updateStep;
   private readonly interruptRunning;
 
   constructor(private readonly db: Db) {
@@ -43,11 +46,8 @@ export class TurnStore {
          error = @error
        WHERE id = @id`,
     );
-    this.insertStep = db.prepare<[string, number, string, string, number]>(
-      `INSERT INTO turn_steps (turn_id, seq, tool, input, started_at) VALUES (?, ?, ?, ?, ?)`,
-    );
-    this.updateStep = db.prepare<[string | null, string | null, number, string, number]>(
-      `UPDATE turn_steps SET output = ?, error = ?, duration_ms = ? WHERE turn_id = ? AND seq = ?`,
+    this.insertStep = db.prepare<[string, number, string, string, string | null, string | null, number, number | null]>(
+      `INSERT INTO turn_steps (turn_id, seq, tool, input, output, error, started_at, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.interruptRunning = db.prepare(
       `UPDATE turns SET status = 'interrupted', outcome = 'interrupted', ended_at = ?,
@@ -77,12 +77,20 @@ export class TurnStore {
     })();
   }
 
-  stepStarted(turnId: string, step: StepRecord): void {
-    this.insertStep.run(turnId, step.seq, step.tool, JSON.stringify(step.input ?? null), step.startedAt);
-  }
-
-  stepEnded(turnId: string, seq: number, result: { output?: string; error?: string; durationMs: number }): void {
-    this.updateStep.run(result.output ?? null, result.error ?? null, result.durationMs, turnId, seq);
+  /** Writes a turn's tool steps. The runner calls it inside the transaction that closes the turn: one commit per turn, not per step. */
+  saveSteps(turnId: string, steps: Iterable<StepRecord>): void {
+    for (const step of steps) {
+      this.insertStep.run(
+        turnId,
+        step.seq,
+        step.tool,
+        JSON.stringify(step.input ?? null),
+        step.output ?? null,
+        step.error ?? null,
+        step.startedAt,
+        step.durationMs ?? null,
+      );
+    }
   }
 
   /** At start-up: turns a previous process left running were cut off by a crash or kill. */

@@ -140,8 +140,8 @@ function timeReads(store: Store, conversations: number, reads: number) {
 }
 
 /**
- * Times the store writes of a turn, exactly as the runner makes them: the turn row, `steps`
- * tool steps (row, then result), and the closing transaction that stores the exchange.
+ * Times the store writes of a turn as the runner makes them: the turn row when it starts, then
+ * the closing transaction with `steps` tool steps, the exchange and the turn's outcome.
  */
 function timeAppends(store: Store, conversations: number, count: number, steps: number) {
   const usage = { promptTokens: 900, completionTokens: 60, totalTokens: 960 };
@@ -152,13 +152,18 @@ function timeAppends(store: Store, conversations: number, count: number, steps: 
     const conversation = store.memory.conversation(conversationRef(Math.floor(Math.random() * conversations)));
     const turnId = randomUUID();
     store.turns.start(turnId, conversation.id, "u1");
-    for (let seq = 1; seq <= steps; seq++) {
-      store.turns.stepStarted(turnId, { seq, tool: "circumference", input: { radius: 7.81 }, startedAt: Date.now() });
-      store.turns.stepEnded(turnId, seq, { output: "49.0716772491", durationMs: 0 });
-    }
-    store.turns.finish(turnId, { status: "answered", outcome: "answer", iterations: steps, usage }, () =>
-      store.memory.appendExchange(conversation.id, turnId, { author: "alice", text: "What is 2πr for r = 7.81?" }, "About 49.07."),
-    );
+    const toolSteps = Array.from({ length: steps }, (_, i) => ({
+      seq: i + 1,
+      tool: "circumference",
+      input: { radius: 7.81 },
+      startedAt: Date.now(),
+      output: "49.0716772491",
+      durationMs: 0,
+    }));
+    store.turns.finish(turnId, { status: "answered", outcome: "answer", iterations: steps, usage }, () => {
+      store.turns.saveSteps(turnId, toolSteps);
+      store.memory.appendExchange(conversation.id, turnId, { author: "alice", text: "What is 2πr for r = 7.81?" }, "About 49.07.");
+    });
     latencies.push(performance.now() - t0);
   }
   const ms = performance.now() - started;
