@@ -4,19 +4,31 @@ import { runLoad, type LoadFigures } from "../support/load.js";
 import { startModelProcess } from "../support/model-process.js";
 import { median, round } from "../support/stats.js";
 import { MODEL_REQUESTS_PER_TURN, QUESTION } from "../support/turn-script.js";
-import type { BenchPart } from "../types.js";
+import type { BenchOptions, BenchPart } from "../types.js";
 
 const MODEL_DELAY_MS = 50;
 const SIZES = {
-  full: { conversations: 200, turnsEach: 10, rounds: 3 },
-  quick: { conversations: 20, turnsEach: 2, rounds: 1 },
+  full: { conversations: 200, fewConversations: 20, turnsEach: 10, rounds: 3 },
+  quick: { conversations: 20, fewConversations: 5, turnsEach: 2, rounds: 1 },
 };
 const GOAL = 0.9;
+
+type TurnFn = (conversation: string) => Promise<void>;
+
+interface Level {
+  conversations: number;
+  idealTurnsPerS: number;
+  subject: LoadFigures[];
+  floor: LoadFigures[];
+  /** Share of one core this process used while the runner ran (1 = saturated). */
+  subjectCpuBusy: number[];
+}
 
 /**
  * Part 3: many conversations at once against a model that takes 50 ms per call. If nothing
  * global serialises independent conversations, each turn takes about 3 × 50 ms whatever the
- * number of conversations, and throughput is conversations / 150 ms.
+ * number of conversations, so throughput is conversations / 150 ms. Measured at the issue's 200
+ * conversations, next to the bare openai loop (the floor) and at a level the CPU can carry.
  */
 export const concurrencyPart: BenchPart = {
   id: "concurrency",
@@ -28,35 +40,31 @@ export const concurrencyPart: BenchPart = {
     try {
       const { app } = bench;
       const floor = new FloorAgent(model.baseUrl(MODEL_DELAY_MS), app.access.enabledTools({ platform: "bench", workspaceId: "w1" }), app.config);
-      const shape = { turns: size.conversations * size.turnsEach, width: size.conversations };
-      const idealTurnsPerS = size.conversations / ((MODEL_REQUESTS_PER_TURN * MODEL_DELAY_MS) / 1000);
-      const subject = (conversation: string) => subjectTurn(app, conversation);
-      const floorTurn = (conversation: string) => floor.turn(conversation, QUESTION);
+      const subject: TurnFn = (conversation) => subjectTurn(app, conversation);
+      const floorTurn: TurnFn = (conversation) => floor.turn(conversation, QUESTION);
 
       options.note(`concurrency: warming up (${size.conversations} conversations × 1 turn)`);
       await runLoad(floorTurn, { turns: size.conversations, width: size.conversations });
       await runLoad(subject, { turns: size.conversations, width: size.conversations });
-      const runs: { subject: LoadFigures; floor: LoadFigures }[] = [];
-      for (let round = 0; round < size.rounds; round++) {
-        const subjectRun = await runLoad(subject, shape);
-        const floorRun = await runLoad(floorTurn, shape);
-        runs.push({ subject: subjectRun, floor: floorRun });
-        options.note(
-          `concurrency round ${round + 1}/${size.rounds}: runner ${subjectRun.turnsPerS.toFixed(0)} turns/s, floor ${floorRun.turnsPerS.toFixed(0)}, ideal ${idealTurnsPerS.toFixed(0)}`,
-        );
-      }
-      const achieved = median(runs.map((run) => run.subject.turnsPerS));
-      const efficiency = round(achieved / idealTurnsPerS);
-      const floorEfficiency = round(median(runs.map((run) => run.floor.turnsPerS)) / idealTurnsPerS);
+      const many = await measureLevel(options, subject, floorTurn, size.conversations, size);
+      const few = await measureLevel(options, subject, floorTurn, size.fewConversations, size);
+
+      const efficiency = (level: Level, arm: "subject" | "floor") =>
+        round(median(level[arm].map((run) => run.turnsPerS)) / level.idealTurnsPerS);
+      const value = efficiency(many, "subject");
+      const n = size.conversations;
       return {
         figures: [
-          { key: "concurrency_efficiency", label: `achieved / ideal throughput, ${size.conversations} conversations`, value: efficiency, goal: `≥ ${GOAL}`, met: efficiency >= GOAL },
-          { key: "concurrency_turns_per_s", label: "runner turns/s", value: round(achieved) },
-          { key: "concurrency_ideal_turns_per_s", label: `ideal turns/s (${size.conversations} / ${MODEL_REQUESTS_PER_TURN * MODEL_DELAY_MS} ms)`, value: round(idealTurnsPerS) },
-          { key: "concurrency_turn_p99_ms", label: "runner turn p99", value: round(median(runs.map((run) => run.subject.p99Ms))), unit: "ms" },
-          { key: "concurrency_floor_efficiency", label: "floor (bare openai loop) achieved / ideal", value: floorEfficiency },
+          { key: "concurrency_efficiency", label: `achieved / ideal throughput, ${n} conversations`, value, goal: `≥ ${GOAL}`, met: value >= GOAL },
+          { key: "concurrency_turns_per_s", label: `runner turns/s, ${n} conversations`, value: round(median(many.subject.map((run) => run.turnsPerS))) },
+          { key: "concurrency_ideal_turns_per_s", label: `ideal turns/s (${n} / ${MODEL_REQUESTS_PER_TURN * MODEL_DELAY_MS} ms)`, value: round(many.idealTurnsPerS) },
+          { key: "concurrency_turn_p99_ms", label: `runner turn p99, ${n} conversations`, value: round(median(many.subject.map((run) => run.p99Ms))), unit: "ms" },
+          { key: "concurrency_floor_efficiency", label: `floor (bare openai loop) achieved / ideal, ${n} conversations`, value: efficiency(many, "floor") },
+          { key: "concurrency_cpu_busy", label: `CPU busy while the runner ran, ${n} conversations (1 = one core)`, value: round(median(many.subjectCpuBusy)) },
+          { key: "concurrency_efficiency_few", label: `achieved / ideal throughput, ${few.conversations} conversations`, value: efficiency(few, "subject") },
+          { key: "concurrency_floor_efficiency_few", label: `floor achieved / ideal, ${few.conversations} conversations`, value: efficiency(few, "floor") },
         ],
-        detail: { sizes: size, modelDelayMs: MODEL_DELAY_MS, idealTurnsPerS, runs },
+        detail: { sizes: size, modelDelayMs: MODEL_DELAY_MS, levels: [many, few] },
       };
     } finally {
       bench.close();
@@ -64,3 +72,34 @@ export const concurrencyPart: BenchPart = {
     }
   },
 };
+
+async function measureLevel(
+  options: BenchOptions,
+  subject: TurnFn,
+  floor: TurnFn,
+  conversations: number,
+  size: { turnsEach: number; rounds: number },
+): Promise<Level> {
+  const shape = { turns: conversations * size.turnsEach, width: conversations };
+  const level: Level = {
+    conversations,
+    idealTurnsPerS: conversations / ((MODEL_REQUESTS_PER_TURN * MODEL_DELAY_MS) / 1000),
+    subject: [],
+    floor: [],
+    subjectCpuBusy: [],
+  };
+  for (let round = 0; round < size.rounds; round++) {
+    const subjectFirst = round % 2 === 0;
+    if (!subjectFirst) level.floor.push(await runLoad(floor, shape));
+    const cpu = process.cpuUsage();
+    const run = await runLoad(subject, shape);
+    const used = process.cpuUsage(cpu);
+    level.subject.push(run);
+    level.subjectCpuBusy.push((used.user + used.system) / 1000 / run.wallMs);
+    if (subjectFirst) level.floor.push(await runLoad(floor, shape));
+    options.note(
+      `concurrency ${conversations} conversations, round ${round + 1}/${size.rounds}: runner ${run.turnsPerS.toFixed(0)} turns/s, floor ${level.floor.at(-1)!.turnsPerS.toFixed(0)}, ideal ${level.idealTurnsPerS.toFixed(0)}`,
+    );
+  }
+  return level;
+}

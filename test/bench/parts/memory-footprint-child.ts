@@ -7,6 +7,7 @@ export interface FootprintSample {
   turns: number;
   rssMb: number;
   heapUsedMb: number;
+  heapTotalMb: number;
   externalMb: number;
 }
 
@@ -51,7 +52,13 @@ async function main(): Promise<void> {
 function sample(turns: number): FootprintSample {
   globalThis.gc?.();
   const usage = process.memoryUsage();
-  return { turns, rssMb: toMb(usage.rss), heapUsedMb: toMb(usage.heapUsed), externalMb: toMb(usage.external) };
+  return {
+    turns,
+    rssMb: toMb(usage.rss),
+    heapUsedMb: toMb(usage.heapUsed),
+    heapTotalMb: toMb(usage.heapTotal),
+    externalMb: toMb(usage.external),
+  };
 }
 
 main().catch((error) => {
