@@ -34,8 +34,10 @@ export class TurnStore {
   private readonly updateTurn;
   private readonly insertStep;
   private readonly interruptRunning;
+  /** Built once: better-sqlite3 makes four wrapper functions for every db.transaction() call. */
+  private readonly closeTurn: (id: string, end: TurnEnd, within?: () => void) => void;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
     this.insertTurn = db.prepare<[string, number, string, number]>(
       `INSERT INTO turns (id, conversation_id, user_id, status, started_at) VALUES (?, ?, ?, 'running', ?)`,
     );
@@ -49,19 +51,7 @@ export class TurnStore {
     this.insertStep = db.prepare<[string, number, string, string, string | null, string | null, number, number | null]>(
       `INSERT INTO turn_steps (turn_id, seq, tool, input, output, error, started_at, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.interruptRunning = db.prepare(
-      `UPDATE turns SET status = 'interrupted', outcome = 'interrupted', ended_at = ?,
-         error = 'the bot stopped before this turn finished' WHERE status = 'running'`,
-    );
-  }
-
-  start(id: string, conversationId: number, userId: string): void {
-    this.insertTurn.run(id, conversationId, userId, Date.now());
-  }
-
-  /** Closes a turn; `within` runs in the same transaction (the runner stores the exchange there). */
-  finish(id: string, end: TurnEnd, within?: () => void): void {
-    this.db.transaction(() => {
+    this.closeTurn = db.transaction((id: string, end: TurnEnd, within?: () => void) => {
       within?.();
       this.updateTurn.run({
         id,
@@ -74,7 +64,20 @@ export class TurnStore {
         totalTokens: end.usage.totalTokens,
         error: end.error ?? null,
       });
-    })();
+    });
+    this.interruptRunning = db.prepare(
+      `UPDATE turns SET status = 'interrupted', outcome = 'interrupted', ended_at = ?,
+         error = 'the bot stopped before this turn finished' WHERE status = 'running'`,
+    );
+  }
+
+  start(id: string, conversationId: number, userId: string): void {
+    this.insertTurn.run(id, conversationId, userId, Date.now());
+  }
+
+  /** Closes a turn; `within` runs in the same transaction (the runner stores the exchange there). */
+  finish(id: string, end: TurnEnd, within?: () => void): void {
+    this.closeTurn(id, end, within);
   }
 
   /** Writes a turn's tool steps. The runner calls it inside the transaction that closes the turn: one commit per turn, not per step. */
