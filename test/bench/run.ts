@@ -4,7 +4,8 @@ import { jsonReport, textReport, type PartOutcome } from "./report.js";
 import type { BenchOptions } from "./types.js";
 
 const USAGE = `usage: npm run bench -- [--json] [--quick] [--only ${benchParts.map((part) => part.id).join(",")}]
-  --json    print one JSON object on stdout (progress goes to stderr)
+  --json    print one JSON object on stdout (progress and the table go to stderr;
+            npm adds its own header on stdout: use npm run -s bench -- --json)
   --quick   tiny sizes, a few seconds: proves the benchmark runs (alias --smoke)
   --only    run only these parts, comma-separated`;
 
@@ -54,9 +55,13 @@ async function main(): Promise<void> {
     outcomes.push({ part, result, seconds: (performance.now() - partStarted) / 1000 });
   }
   const seconds = (performance.now() - started) / 1000;
-  process.stdout.write(
-    args.json ? `${JSON.stringify(jsonReport(outcomes, mode, seconds))}\n` : `${textReport(outcomes, mode, seconds)}\n`,
-  );
+  const table = `${textReport(outcomes, mode, seconds)}\n`;
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify(jsonReport(outcomes, mode, seconds))}\n`);
+    process.stderr.write(table);
+  } else {
+    process.stdout.write(table);
+  }
 }
 
 main().catch((error) => {
