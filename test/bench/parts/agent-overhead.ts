@@ -1,6 +1,7 @@
 import { startBenchApp, subjectTurn } from "../support/bench-app.js";
 import { compareArms, type Comparison, type CompareShape } from "../support/compare.js";
 import { FloorAgent } from "../support/floor-agent.js";
+import { withInProcessModel } from "../support/in-process-model.js";
 import { runLoad } from "../support/load.js";
 import { startModelProcess } from "../support/model-process.js";
 import { round } from "../support/stats.js";
@@ -13,11 +14,13 @@ const SIZES = {
     warmupTurns: 500,
     sequential: { blocks: 40, turns: 25, width: 1 },
     concurrent: { blocks: 20, turns: 200, width: CONCURRENT_CONVERSATIONS },
+    inProcess: { blocks: 40, turns: 50, width: 1 },
   },
   quick: {
     warmupTurns: 6,
     sequential: { blocks: 2, turns: 3, width: 1 },
     concurrent: { blocks: 2, turns: 20, width: CONCURRENT_CONVERSATIONS },
+    inProcess: { blocks: 2, turns: 3, width: 1 },
   },
 };
 const GOAL_RATIO = 1.1;
@@ -45,12 +48,19 @@ export const agentOverheadPart: BenchPart = {
       }
       const sequential = await measure(options, "sequential", floorTurn, subject, size.sequential);
       const concurrent = await measure(options, "concurrent", floorTurn, subject, size.concurrent);
+      const inProcess = await measureInProcess(options, size.warmupTurns, size.inProcess);
       return {
         figures: [
           ...figuresOf("sequential", "1 conversation", sequential),
           ...figuresOf("concurrent", `${CONCURRENT_CONVERSATIONS} conversations`, concurrent),
+          {
+            key: "overhead_cpu_ms_per_turn_model_in_process",
+            label: "CPU ours per turn, model answering in-process (no sockets)",
+            value: round(inProcess.subject.cpuMsPerTurn - inProcess.floor.cpuMsPerTurn),
+            unit: "ms",
+          },
         ],
-        detail: { sizes: size, sequential, concurrent },
+        detail: { sizes: size, sequential, concurrent, inProcess },
       };
     } finally {
       bench.close();
@@ -58,6 +68,26 @@ export const agentOverheadPart: BenchPart = {
     }
   },
 };
+
+/**
+ * The same comparison with the model answering inside this process: no sockets, so much less
+ * noise from the machine; what differs between the arms is only our code.
+ */
+async function measureInProcess(options: BenchOptions, warmupTurns: number, shape: CompareShape): Promise<Comparison> {
+  const { bench, floor } = withInProcessModel(() => {
+    const bench = startBenchApp("http://127.0.0.1:9/v1");
+    const tools = bench.app.access.enabledTools({ platform: "bench", workspaceId: "w1" });
+    return { bench, floor: new FloorAgent("http://127.0.0.1:9/v1", tools, bench.app.config) };
+  });
+  try {
+    const floorTurn: TurnFn = (conversation) => floor.turn(conversation, QUESTION);
+    const subject: TurnFn = (conversation) => subjectTurn(bench.app, conversation);
+    for (const turn of [floorTurn, subject]) await runLoad(turn, { turns: warmupTurns, width: 1 });
+    return await measure(options, "in-process model", floorTurn, subject, shape);
+  } finally {
+    bench.close();
+  }
+}
 
 async function measure(options: BenchOptions, label: string, floor: TurnFn, subject: TurnFn, shape: CompareShape): Promise<Comparison> {
   options.note(`overhead ${label}: ${shape.blocks} alternating blocks of ${shape.turns} turns per arm`);

@@ -11,8 +11,7 @@ import { ANSWER, TOOL_CALLS } from "./turn-script.js";
  * `POST /v1/chat/completions` answers at once; `POST /delay/<ms>/v1/chat/completions` after <ms>.
  */
 export function startBenchModel(): Promise<{ server: Server; origin: string }> {
-  const responses = [...TOOL_CALLS.map((call) => toolCallResponse(call)), textResponse(ANSWER)];
-  const server = createServer((req, res) => handle(req, res, responses));
+  const server = createServer((req, res) => handle(req, res));
   server.keepAliveTimeout = 60_000;
   return new Promise((resolve) => {
     server.listen(0, "127.0.0.1", () => {
@@ -24,7 +23,12 @@ export function startBenchModel(): Promise<{ server: Server; origin: string }> {
 const TOOL_RESULT = Buffer.from('"role":"tool"');
 const DELAYED_PATH = /^\/delay\/(\d+)\//;
 
-function handle(req: IncomingMessage, res: ServerResponse, responses: Buffer[]): void {
+/** The serialised chat completion that answers a request body: the next step of the turn script. */
+export function scriptedResponse(body: Buffer): Buffer {
+  return RESPONSES[Math.min(count(body, TOOL_RESULT), RESPONSES.length - 1)]!;
+}
+
+function handle(req: IncomingMessage, res: ServerResponse): void {
   const chunks: Buffer[] = [];
   req.on("data", (chunk: Buffer) => chunks.push(chunk));
   req.on("end", () => {
@@ -32,8 +36,7 @@ function handle(req: IncomingMessage, res: ServerResponse, responses: Buffer[]):
       res.writeHead(404, { "content-type": "application/json" }).end('{"error":{"message":"not found"}}');
       return;
     }
-    const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-    const payload = responses[Math.min(count(body, TOOL_RESULT), responses.length - 1)]!;
+    const payload = scriptedResponse(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     const send = () =>
       res.writeHead(200, { "content-type": "application/json", "content-length": payload.length }).end(payload);
     const delayMs = Number(DELAYED_PATH.exec(req.url)?.[1] ?? 0);
@@ -71,3 +74,5 @@ function completion(message: unknown, finishReason: string): Buffer {
     }),
   );
 }
+
+const RESPONSES = [...TOOL_CALLS.map((call) => toolCallResponse(call)), textResponse(ANSWER)];
