@@ -19,10 +19,12 @@ const SECRET_PATHS = [
 
 /**
  * Logs go to stderr as JSON lines, so stdout stays free for the terminal adapter's conversation.
- * Message text is logged only at debug level; tokens and keys never.
+ * Message text is logged only at debug level; tokens and keys never. `destination` is a file
+ * descriptor, a path, or a stream (tests and the benchmark use it).
  */
-export function createLogger(level: string = "info", destination: DestinationStream = pino.destination(2)): Logger {
-  return pino({ level, redact: { paths: SECRET_PATHS, censor: "[redacted]" } }, destination);
+export function createLogger(level: string = "info", destination: DestinationStream | number | string = 2): Logger {
+  const stream = typeof destination === "object" ? destination : pino.destination(destination);
+  return pino({ level, redact: { paths: SECRET_PATHS, censor: "[redacted]" } }, stream);
 }
 
 /** A logger that drops everything, for tests and library use. */

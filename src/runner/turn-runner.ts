@@ -5,6 +5,7 @@ import { TurnCancelled } from "../agent/tool-invoker.js";
 import { emptyUsage, type AgentResult, type StepEvent } from "../agent/types.js";
 import type { Logger } from "../log.js";
 import type { Store } from "../store/store.js";
+import type { StepRecord } from "../store/turn-store.js";
 import type { ConversationRef } from "../store/types.js";
 import type { WorkspaceSettings } from "../store/workspace-settings-store.js";
 import { TurnAdmission, type AdmissionLimits } from "./admission.js";
@@ -92,7 +93,7 @@ export class TurnRunner {
     return this.running.size;
   }
 
-  /** Conversations with turns waiting or running. */
+  /** Conversations with a turn waiting or running; idle ones hold no queue entry. */
   get activeConversations(): number {
     return this.queue.activeKeys;
   }
@@ -148,6 +149,7 @@ export class TurnRunner {
       });
       reply = { turnId, status: "answered", outcome: result.outcome, text: result.output };
       store.turns.finish(turnId, endOf(result), () => {
+        steps.save();
         store.memory.appendExchange(
           conversation.id,
           turnId,
@@ -175,7 +177,10 @@ export class TurnRunner {
         iterations: 0,
         usage,
         error: errorDetail(error),
-      }, () => store.usage.addTokens(request, usage.totalTokens));
+      }, () => {
+        steps.save();
+        store.usage.addTokens(request, usage.totalTokens);
+      });
       const level = reply.outcome === "error" ? "error" : "warn";
       logger[level](
         { err: error, outcome: reply.outcome, tools: steps.toolsUsed, tokens: usage.totalTokens, ms: elapsedMs(started) },
@@ -208,10 +213,13 @@ export class TurnRunner {
   }
 }
 
-/** Writes each step to the audit and hands it to the sink in order, without making the agent wait on the platform. */
+/**
+ * Keeps each step for the audit, written with the turn's closing transaction, and hands it to
+ * the sink in order, without making the agent wait on the platform.
+ */
 class StepRecorder {
   private chain: Promise<void> = Promise.resolve();
-  readonly toolsUsed: string[] = [];
+  private readonly steps = new Map<number, StepRecord>();
 
   constructor(
     private readonly turnId: string,
@@ -222,15 +230,14 @@ class StepRecorder {
   ) {}
 
   record(event: StepEvent): void {
+    const step = this.steps.get(event.seq) ?? { seq: event.seq, tool: event.tool, input: undefined, startedAt: Date.now() };
     if (event.type === "tool_started") {
-      this.toolsUsed.push(event.tool);
-      this.store.turns.stepStarted(this.turnId, { seq: event.seq, tool: event.tool, input: event.args, startedAt: Date.now() });
+      step.input = event.args;
+      this.steps.set(event.seq, step);
     } else {
-      this.store.turns.stepEnded(this.turnId, event.seq, {
-        output: event.type === "tool_finished" ? event.output : undefined,
-        error: event.type === "tool_failed" ? event.error : undefined,
-        durationMs: event.durationMs,
-      });
+      step.output = event.type === "tool_finished" ? event.output : undefined;
+      step.error = event.type === "tool_failed" ? event.error : undefined;
+      step.durationMs = event.durationMs;
       this.observer?.toolFinished?.({ tool: event.tool, ok: event.type === "tool_finished", durationMs: event.durationMs });
     }
     this.chain = this.chain.then(async () => {
@@ -242,8 +249,20 @@ class StepRecorder {
     });
   }
 
+  /**
+   * Writes the steps; call inside the transaction that closes the turn. Every step has ended by
+   * then: the agent returns or throws only after its tool calls settled, and a cancelled tool reports nothing.
+   */
+  save(): void {
+    this.store.turns.saveSteps(this.turnId, this.steps.values());
+  }
+
   flushed(): Promise<void> {
     return this.chain;
+  }
+
+  get toolsUsed(): string[] {
+    return [...this.steps.values()].map((step) => step.tool);
   }
 }
 

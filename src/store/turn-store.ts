@@ -22,6 +22,10 @@ export interface StepRecord {
   tool: string;
   input: unknown;
   startedAt: number;
+  /** Set once the step ended: its output, or why it failed, and how long it took. */
+  output?: string;
+  error?: string;
+  durationMs?: number;
 }
 
 /** The audit trail: one row per turn, one per tool step. */
@@ -29,10 +33,11 @@ export class TurnStore {
   private readonly insertTurn;
   private readonly updateTurn;
   private readonly insertStep;
-  private readonly updateStep;
   private readonly interruptRunning;
+  /** Built once: better-sqlite3 makes four wrapper functions for every db.transaction() call. */
+  private readonly closeTurn: (id: string, end: TurnEnd, within?: () => void) => void;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
     this.insertTurn = db.prepare<[string, number, string, number, string]>(
       `INSERT INTO turns (id, conversation_id, user_id, status, started_at, instance) VALUES (?, ?, ?, 'running', ?, ?)`,
     );
@@ -43,12 +48,23 @@ export class TurnStore {
          error = @error
        WHERE id = @id`,
     );
-    this.insertStep = db.prepare<[string, number, string, string, number]>(
-      `INSERT INTO turn_steps (turn_id, seq, tool, input, started_at) VALUES (?, ?, ?, ?, ?)`,
+    this.insertStep = db.prepare<[string, number, string, string, string | null, string | null, number, number | null]>(
+      `INSERT INTO turn_steps (turn_id, seq, tool, input, output, error, started_at, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.updateStep = db.prepare<[string | null, string | null, number, string, number]>(
-      `UPDATE turn_steps SET output = ?, error = ?, duration_ms = ? WHERE turn_id = ? AND seq = ?`,
-    );
+    this.closeTurn = db.transaction((id: string, end: TurnEnd, within?: () => void) => {
+      within?.();
+      this.updateTurn.run({
+        id,
+        status: end.status,
+        outcome: end.outcome,
+        endedAt: Date.now(),
+        iterations: end.iterations,
+        promptTokens: end.usage.promptTokens,
+        completionTokens: end.usage.completionTokens,
+        totalTokens: end.usage.totalTokens,
+        error: end.error ?? null,
+      });
+    });
     this.interruptRunning = db.prepare<[number, string]>(
       `UPDATE turns SET status = 'interrupted', outcome = 'interrupted', ended_at = ?,
          error = 'the bot stopped before this turn finished' WHERE status = 'running' AND instance = ?`,
@@ -62,28 +78,23 @@ export class TurnStore {
 
   /** Closes a turn; `within` runs in the same transaction (the runner stores the exchange there). */
   finish(id: string, end: TurnEnd, within?: () => void): void {
-    this.db.transaction(() => {
-      within?.();
-      this.updateTurn.run({
-        id,
-        status: end.status,
-        outcome: end.outcome,
-        endedAt: Date.now(),
-        iterations: end.iterations,
-        promptTokens: end.usage.promptTokens,
-        completionTokens: end.usage.completionTokens,
-        totalTokens: end.usage.totalTokens,
-        error: end.error ?? null,
-      });
-    })();
+    this.closeTurn(id, end, within);
   }
 
-  stepStarted(turnId: string, step: StepRecord): void {
-    this.insertStep.run(turnId, step.seq, step.tool, JSON.stringify(step.input ?? null), step.startedAt);
-  }
-
-  stepEnded(turnId: string, seq: number, result: { output?: string; error?: string; durationMs: number }): void {
-    this.updateStep.run(result.output ?? null, result.error ?? null, result.durationMs, turnId, seq);
+  /** Writes a turn's tool steps. The runner calls it inside the transaction that closes the turn: one commit per turn, not per step. */
+  saveSteps(turnId: string, steps: Iterable<StepRecord>): void {
+    for (const step of steps) {
+      this.insertStep.run(
+        turnId,
+        step.seq,
+        step.tool,
+        JSON.stringify(step.input ?? null),
+        step.output ?? null,
+        step.error ?? null,
+        step.startedAt,
+        step.durationMs ?? null,
+      );
+    }
   }
 
   /** At start-up: turns this instance's previous process left running were cut off by a crash or kill. */

@@ -128,6 +128,28 @@ describe("a turn with native tool calling", () => {
     expect(sink.steps[1]).toMatchObject({ type: "tool_failed", error: "stuck took longer than 100 ms and was stopped." });
   });
 
+  it("stops a running tool when the whole turn times out, and tells the user", async () => {
+    let abortReason: unknown;
+    const waiting = defineTool({
+      name: "waiting",
+      description: "waits until it is stopped",
+      parameters: z.object({}),
+      run: (_args, ctx) =>
+        new Promise(() => {
+          ctx.signal.addEventListener("abort", () => (abortReason = ctx.signal.reason));
+        }),
+    });
+    t = await startTestApp({ DEFAULT_TOOLS: "waiting", TURN_TIMEOUT_MS: "150", TOOL_TIMEOUT_MS: "60000" }, { extraTools: [waiting] });
+    t.model.script(reply.toolCalls({ name: "waiting", args: {} }));
+    const sink = new RecordingSink();
+    const result = await t.app.runner.submit(request("wait for it"), sink);
+
+    expect(result).toMatchObject({ status: "failed", outcome: "timeout" });
+    expect(abortReason).toBe("timeout");
+    expect(sink.steps.map((step) => step.type)).toEqual(["tool_started"]);
+    expect(t.model.chatRequests).toHaveLength(1);
+  });
+
   it("returns a return_direct tool's output as the answer without another model call", async () => {
     const direct = defineTool({
       name: "convert_fixed",

@@ -1,0 +1,51 @@
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+const RUN = fileURLToPath(new URL("./run.ts", import.meta.url));
+
+/** Runs the benchmark as `npm run bench -- ...args` would, in its own process. */
+function bench(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ["--import", TSX_LOADER, RUN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += chunk));
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+}
+
+const positive = (value: unknown) => typeof value === "number" && Number.isFinite(value) && value > 0;
+
+describe("the benchmark, run small", () => {
+  it("prints one JSON object with every required figure and nothing else on stdout", async () => {
+    const { code, stdout, stderr } = await bench(["--quick", "--json"]);
+
+    expect(code, stderr).toBe(0);
+    expect(stdout.trim().split("\n")).toHaveLength(1);
+    const report = JSON.parse(stdout);
+    expect(report.mode).toBe("quick");
+    for (const key of ["overhead_ratio_sequential", "overhead_ratio_concurrent", "window_read_p99_ms", "concurrency_efficiency", "rss_mb_after_10k_turns"]) {
+      expect(positive(report[key]), `${key} = ${report[key]}`).toBe(true);
+    }
+    // part 4 (through discord.js and Bolt) is not in the benchmark yet: its keys are there, empty
+    expect(report).toHaveProperty("e2e_overhead_p99_ms_discord", null);
+    expect(report).toHaveProperty("e2e_overhead_p99_ms_slack", null);
+    expect(report.concurrency_efficiency).toBeLessThanOrEqual(1.2);
+    expect(report.figures.queue_keys_left).toBe(0);
+    expect(report.figures.window_read_p99_ms).toBeGreaterThanOrEqual(report.figures.window_read_p50_ms);
+    expect(Object.keys(report.parts)).toEqual(["overhead", "store", "concurrency", "footprint"]);
+  }, 120_000);
+
+  it("prints a table for people, and refuses a part it does not know", async () => {
+    const table = await bench(["--quick", "--only", "store"]);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toContain("2. Memory store at scale");
+    expect(table.stdout).toMatch(/window read p99 at 10,000 messages +[\d.]+ ms +goal < 0\.2/);
+
+    const unknown = await bench(["--only", "e2e-teleport"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown part: e2e-teleport");
+  }, 60_000);
+});

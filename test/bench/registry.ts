@@ -1,0 +1,22 @@
+import { agentOverheadPart } from "./parts/agent-overhead.js";
+import { concurrencyPart } from "./parts/concurrency.js";
+import { memoryFootprintPart } from "./parts/memory-footprint.js";
+import { storeScalePart } from "./parts/store-scale.js";
+import type { BenchPart } from "./types.js";
+
+/**
+ * Every part `npm run bench` runs, in order. A new part is one module under parts/ exporting a
+ * BenchPart, added here. Part 4 (end to end through discord.js and Bolt) joins once the adapters exist.
+ */
+export const benchParts: BenchPart[] = [agentOverheadPart, storeScalePart, concurrencyPart, memoryFootprintPart];
+
+/** The keys the JSON report always has; a figure no part measured is null. */
+export const REQUIRED_KEYS = [
+  "overhead_ratio_sequential",
+  "overhead_ratio_concurrent",
+  "window_read_p99_ms",
+  "concurrency_efficiency",
+  "e2e_overhead_p99_ms_discord",
+  "e2e_overhead_p99_ms_slack",
+  "rss_mb_after_10k_turns",
+] as const;

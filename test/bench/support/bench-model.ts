@@ -1,0 +1,78 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { ANSWER, TOOL_CALLS } from "./turn-script.js";
+
+/**
+ * A lean OpenAI-compatible chat endpoint for the benchmark, stateless so any number of
+ * conversations can share it: it answers with the next step of the turn script, chosen by how
+ * many tool results the request already carries. Responses are serialised once, bodies are
+ * scanned as bytes, never parsed, so the fake costs as little as possible.
+ *
+ * `POST /v1/chat/completions` answers at once; `POST /delay/<ms>/v1/chat/completions` after <ms>.
+ */
+export function startBenchModel(): Promise<{ server: Server; origin: string }> {
+  const server = createServer((req, res) => handle(req, res));
+  server.keepAliveTimeout = 60_000;
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () => {
+      resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+    });
+  });
+}
+
+const TOOL_RESULT = Buffer.from('"role":"tool"');
+const DELAYED_PATH = /^\/delay\/(\d+)\//;
+
+/** The serialised chat completion that answers a request body: the next step of the turn script. */
+export function scriptedResponse(body: Buffer): Buffer {
+  return RESPONSES[Math.min(count(body, TOOL_RESULT), RESPONSES.length - 1)]!;
+}
+
+function handle(req: IncomingMessage, res: ServerResponse): void {
+  const chunks: Buffer[] = [];
+  req.on("data", (chunk: Buffer) => chunks.push(chunk));
+  req.on("end", () => {
+    if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
+      res.writeHead(404, { "content-type": "application/json" }).end('{"error":{"message":"not found"}}');
+      return;
+    }
+    const payload = scriptedResponse(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    const send = () =>
+      res.writeHead(200, { "content-type": "application/json", "content-length": payload.length }).end(payload);
+    const delayMs = Number(DELAYED_PATH.exec(req.url)?.[1] ?? 0);
+    if (delayMs > 0) setTimeout(send, delayMs);
+    else send();
+  });
+}
+
+function count(haystack: Buffer, needle: Buffer): number {
+  let found = 0;
+  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length)) found++;
+  return found;
+}
+
+function toolCallResponse(call: (typeof TOOL_CALLS)[number]): Buffer {
+  return completion(
+    { role: "assistant", content: null, tool_calls: [{ id: call.id, type: "function", function: { name: call.name, arguments: JSON.stringify(call.args) } }] },
+    "tool_calls",
+  );
+}
+
+function textResponse(text: string): Buffer {
+  return completion({ role: "assistant", content: text }, "stop");
+}
+
+function completion(message: unknown, finishReason: string): Buffer {
+  return Buffer.from(
+    JSON.stringify({
+      id: "chatcmpl-bench",
+      object: "chat.completion",
+      created: Math.floor(Date.now() / 1000),
+      model: "bench-model",
+      choices: [{ index: 0, message, finish_reason: finishReason }],
+      usage: { prompt_tokens: 300, completion_tokens: 20, total_tokens: 320 },
+    }),
+  );
+}
+
+const RESPONSES = [...TOOL_CALLS.map((call) => toolCallResponse(call)), textResponse(ANSWER)];

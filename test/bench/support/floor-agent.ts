@@ -1,0 +1,60 @@
+import type OpenAI from "openai";
+import { createOpenAIClient } from "../../../src/agent/openai-client.js";
+import { systemPrompt } from "../../../src/agent/prompts.js";
+import type { Config } from "../../../src/config/env.js";
+import type { Tool } from "../../../src/tools/define-tool.js";
+import { formatNumber } from "../../../src/tools/builtin/format-number.js";
+import { ANSWER } from "./turn-script.js";
+
+type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+
+/**
+ * The floor: the least code that makes the same three requests per turn with the `openai`
+ * client — same system prompt, tool definitions, history length and tool outputs as the real
+ * turn, so the request bodies match — but no runner, store, validation, audit or logging.
+ */
+export class FloorAgent {
+  private readonly client: OpenAI;
+  private readonly tools: OpenAI.Chat.Completions.ChatCompletionFunctionTool[];
+  private readonly system = systemPrompt();
+  private readonly histories = new Map<string, Message[]>();
+
+  constructor(
+    baseURL: string,
+    tools: Tool[],
+    private readonly config: Pick<Config, "OPENAI_MODEL" | "OPENAI_MAX_RETRIES" | "OPENAI_TIMEOUT_MS" | "MEMORY_WINDOW">,
+  ) {
+    this.client = createOpenAIClient({ baseURL, maxRetries: config.OPENAI_MAX_RETRIES, timeoutMs: config.OPENAI_TIMEOUT_MS });
+    this.tools = tools.map((tool) => ({
+      type: "function",
+      function: { name: tool.name, description: tool.description, parameters: tool.jsonSchema },
+    }));
+  }
+
+  async turn(conversation: string, question: string): Promise<void> {
+    const history = this.histories.get(conversation) ?? [];
+    const messages: Message[] = [{ role: "system", content: this.system }, ...history, { role: "user", content: question }];
+    for (;;) {
+      const response = await this.client.chat.completions.create({ model: this.config.OPENAI_MODEL, messages, tools: this.tools });
+      const message = response.choices[0]!.message;
+      const calls = message.tool_calls ?? [];
+      if (calls.length === 0) {
+        if (message.content !== ANSWER) throw new Error(`the floor got an unexpected answer: ${message.content}`);
+        history.push({ role: "user", content: question }, { role: "assistant", content: message.content });
+        this.histories.set(conversation, history.slice(-2 * this.config.MEMORY_WINDOW));
+        return;
+      }
+      messages.push({ role: "assistant", content: message.content, tool_calls: calls });
+      for (const call of calls) {
+        if (call.type !== "function") continue;
+        messages.push({ role: "tool", tool_call_id: call.id, content: runTool(call.function.name, JSON.parse(call.function.arguments)) });
+      }
+    }
+  }
+}
+
+function runTool(name: string, args: Record<string, number>): string {
+  if (name === "circumference") return formatNumber(2 * Math.PI * args.radius!);
+  if (name === "hypotenuse") return formatNumber(Math.hypot(args.adjacent_side!, args.opposite_side!));
+  throw new Error(`the floor has no tool ${name}`);
+}

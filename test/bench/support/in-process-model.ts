@@ -1,0 +1,20 @@
+import { scriptedResponse } from "./bench-model.js";
+
+/**
+ * Runs `build` while the global fetch answers from the turn script in-process, with no socket.
+ * The openai client picks fetch up when it is constructed, so clients built inside `build` keep
+ * the stub and everything else keeps the real fetch. Used to measure our own CPU per turn
+ * without the network stack's noise.
+ */
+export function withInProcessModel<T>(build: () => T): T {
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = async (_input, init) => {
+    const body = typeof init?.body === "string" ? Buffer.from(init.body) : Buffer.from(init?.body as Uint8Array);
+    return new Response(scriptedResponse(body), { status: 200, headers: { "content-type": "application/json" } });
+  };
+  try {
+    return build();
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+}

@@ -1,0 +1,63 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { reply } from "../fakes/fake-openai.js";
+import { RecordingSink, request, startTestApp, type TestApp } from "../support/test-app.js";
+
+const stepsOf = (t: TestApp, turnId: string) =>
+  t.app.store.db
+    .prepare("SELECT seq, tool, input, output, error, duration_ms AS durationMs FROM turn_steps WHERE turn_id = ? ORDER BY seq")
+    .all(turnId) as { seq: number; tool: string; input: string; output: string | null; error: string | null; durationMs: number }[];
+
+const turnRow = (t: TestApp, turnId: string) =>
+  t.app.store.db.prepare("SELECT status, outcome, iterations, total_tokens AS totalTokens FROM turns WHERE id = ?").get(turnId);
+
+describe("the audit trail of a turn", () => {
+  let t: TestApp;
+  afterEach(() => t.close());
+
+  it("records the turn and each tool step with its input and output", async () => {
+    t = await startTestApp();
+    t.model.script(
+      reply.toolCalls({ name: "circumference", args: { radius: 7.81 } }),
+      reply.toolCalls({ name: "hypotenuse", args: { adjacent_side: 3 } }),
+      reply.text("About 49.07; the triangle needs two values."),
+    );
+    const result = await t.app.runner.submit(request("circumference of r = 7.81, and a hypotenuse?"), new RecordingSink());
+
+    expect(turnRow(t, result.turnId)).toEqual({ status: "answered", outcome: "answer", iterations: 2, totalTokens: 45 });
+    const steps = stepsOf(t, result.turnId);
+    expect(steps.map(({ durationMs, ...step }) => step)).toEqual([
+      { seq: 1, tool: "circumference", input: '{"radius":7.81}', output: "49.0716772491", error: null },
+      {
+        seq: 2,
+        tool: "hypotenuse",
+        input: '{"adjacent_side":3}',
+        output: null,
+        error: expect.stringMatching(/^hypotenuse failed: need two of adjacent_side, opposite_side and angle/),
+      },
+    ]);
+    expect(steps.every((step) => step.durationMs >= 0)).toBe(true);
+  });
+
+  it("keeps the tool steps of a turn that failed, without touching the memory", async () => {
+    t = await startTestApp({ OPENAI_MAX_RETRIES: "0" });
+    t.model.script(reply.toolCalls({ name: "circumference", args: { radius: 2 } }), reply.status(500, "boom"));
+    const result = await t.app.runner.submit(request("radius 2?"), new RecordingSink());
+
+    expect(result.status).toBe("failed");
+    expect(turnRow(t, result.turnId)).toMatchObject({ status: "failed", outcome: "llm_server_error" });
+    expect(stepsOf(t, result.turnId)).toMatchObject([{ seq: 1, tool: "circumference", output: "12.5663706144", error: null }]);
+    expect(t.app.store.memory.window(request(""), 5, 10_000)).toEqual([]);
+  });
+
+  it("marks a turn left running by a stopped process as interrupted on the next start", async () => {
+    t = await startTestApp();
+    const conversation = t.app.store.memory.conversation(request(""));
+    t.app.store.turns.start("turn-cut-off", conversation.id, "u1");
+    const restarted = t.restart();
+
+    expect(restarted.store.db.prepare("SELECT status, error FROM turns WHERE id = 'turn-cut-off'").get()).toEqual({
+      status: "interrupted",
+      error: "the bot stopped before this turn finished",
+    });
+  });
+});
