@@ -44,7 +44,7 @@ export async function invokeTool(call: ToolCallRequest, deps: InvokerDeps): Prom
   const started = performance.now();
   deps.onStep({ type: "tool_started", seq, tool: call.tool, args: call.args });
   const fail = (error: string): ToolCallResult => {
-    deps.onStep({ type: "tool_failed", seq, tool: call.tool, error, durationMs: elapsed(started) });
+    deps.onStep({ type: "tool_failed", seq, tool: call.tool, args: call.args, error, durationMs: elapsed(started) });
     return { ok: false, observation: `Error: ${error}`, returnDirect: false };
   };
 
@@ -69,7 +69,7 @@ export async function invokeTool(call: ToolCallRequest, deps: InvokerDeps): Prom
   try {
     const value = await untilAborted(tool.run(parsed.value, ctx), toolSignal);
     const output = capObservation(stringify(value));
-    deps.onStep({ type: "tool_finished", seq, tool: tool.name, output, durationMs: elapsed(started) });
+    deps.onStep({ type: "tool_finished", seq, tool: tool.name, args: call.args, output, durationMs: elapsed(started) });
     return { ok: true, observation: output, returnDirect: tool.returnDirect };
   } catch (error) {
     if (deps.signal.aborted) throw new TurnCancelled("the turn was cancelled", { cause: error });

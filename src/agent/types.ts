@@ -4,11 +4,14 @@ import type { Tool, ToolRequestInfo } from "../tools/define-tool.js";
 
 export type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
-/** What happened inside a turn, as it happens. `seq` numbers the tool steps of one turn from 1. */
+/**
+ * What happened inside a turn, as it happens. `seq` numbers the tool steps of one turn from 1.
+ * An ended step repeats its arguments, so it can be shown on its own.
+ */
 export type StepEvent =
   | { type: "tool_started"; seq: number; tool: string; args: unknown }
-  | { type: "tool_finished"; seq: number; tool: string; output: string; durationMs: number }
-  | { type: "tool_failed"; seq: number; tool: string; error: string; durationMs: number };
+  | { type: "tool_finished"; seq: number; tool: string; args: unknown; output: string; durationMs: number }
+  | { type: "tool_failed"; seq: number; tool: string; args: unknown; error: string; durationMs: number };
 
 export interface Usage {
   promptTokens: number;

@@ -78,6 +78,15 @@ export const configSchema = z.object({
   AGENT_MAX_ITERATIONS: positiveInt(5),
   AGENT_EARLY_STOPPING: z.enum(["generate", "force"], { message: "generate or force" }).default("generate"),
   TOOL_TIMEOUT_MS: positiveInt(15_000),
+  /**
+   * A tool step is posted as "running" only if the tool takes longer than this; quicker steps are
+   * posted once, with their result (half the chat API calls). 0 posts every step at its start.
+   */
+  STEP_START_DELAY_MS: z.coerce
+    .number({ message: "a whole number of ms, 0 or more" })
+    .int({ message: "a whole number of ms, 0 or more" })
+    .min(0, { message: "a whole number of ms, 0 or more" })
+    .default(400),
   TURN_TIMEOUT_MS: positiveInt(120_000),
   MEMORY_WINDOW: positiveInt(5),
   MEMORY_TOKEN_BUDGET: positiveInt(3_000),

@@ -220,6 +220,8 @@ export class TurnRunner {
 class StepRecorder {
   private chain: Promise<void> = Promise.resolve();
   private readonly steps = new Map<number, StepRecord>();
+  /** Started events held back (see ReplySink.stepStartDelayMs), by step. */
+  private readonly heldStarts = new Map<number, NodeJS.Timeout>();
 
   constructor(
     private readonly turnId: string,
@@ -240,6 +242,29 @@ class StepRecorder {
       step.durationMs = event.durationMs;
       this.observer?.toolFinished?.({ tool: event.tool, ok: event.type === "tool_finished", durationMs: event.durationMs });
     }
+    this.show(event);
+  }
+
+  private show(event: StepEvent): void {
+    const delay = this.sink.stepStartDelayMs;
+    if (event.type === "tool_started" && delay !== undefined && delay > 0) {
+      this.heldStarts.set(
+        event.seq,
+        setTimeout(() => {
+          this.heldStarts.delete(event.seq);
+          this.forward(event);
+        }, delay),
+      );
+      return;
+    }
+    if (event.type !== "tool_started") {
+      clearTimeout(this.heldStarts.get(event.seq));
+      this.heldStarts.delete(event.seq);
+    }
+    this.forward(event);
+  }
+
+  private forward(event: StepEvent): void {
     this.chain = this.chain.then(async () => {
       try {
         await this.sink.step(event);
@@ -257,7 +282,10 @@ class StepRecorder {
     this.store.turns.saveSteps(this.turnId, this.steps.values());
   }
 
+  /** Resolves once the sink has every step; a start still held back by then is dropped (its step never ended). */
   flushed(): Promise<void> {
+    for (const timer of this.heldStarts.values()) clearTimeout(timer);
+    this.heldStarts.clear();
     return this.chain;
   }
 

@@ -40,6 +40,12 @@ export interface TurnReply {
  * Calls arrive in order, never overlapping; a sink that throws is logged and does not stop the turn.
  */
 export interface ReplySink {
+  /**
+   * When set, a step's "started" event reaches the sink only if the tool is still running after
+   * this many ms; a quicker step arrives once, as its ended event (which carries the arguments).
+   * Chat platforms set it to post one message per quick step instead of a post and an edit.
+   */
+  readonly stepStartDelayMs?: number;
   step(event: StepEvent): Promise<void> | void;
   reply(reply: TurnReply): Promise<void> | void;
 }

@@ -8,8 +8,12 @@ export interface ToolSetting {
   changedAt: number;
 }
 
-/** Per-workspace overrides of the default tool set; absent rows mean "use the default". */
+/**
+ * Per-workspace overrides of the default tool set; absent rows mean "use the default". Read on
+ * every turn, so cached per workspace and dropped on change (see WorkspaceSettingsStore).
+ */
 export class ToolSettingsStore {
+  private readonly cache = new Map<string, Map<string, ToolSetting>>();
   private readonly selectAll;
   private readonly upsert;
   private readonly audit;
@@ -30,9 +34,16 @@ export class ToolSettingsStore {
     );
   }
 
-  overrides(workspace: WorkspaceRef): Map<string, ToolSetting> {
+  /** The workspace's overrides by tool name; callers must not change the map. */
+  overrides(workspace: WorkspaceRef): ReadonlyMap<string, ToolSetting> {
+    const key = `${workspace.platform}\u0000${workspace.workspaceId}`;
+    const cached = this.cache.get(key);
+    if (cached) return cached;
     const rows = this.selectAll.all(workspace.platform, workspace.workspaceId);
-    return new Map(rows.map((row) => [row.tool, { ...row, enabled: row.enabled === 1 }]));
+    const overrides = new Map(rows.map((row) => [row.tool, { ...row, enabled: row.enabled === 1 }]));
+    if (this.cache.size >= 10_000) this.cache.clear();
+    this.cache.set(key, overrides);
+    return overrides;
   }
 
   /** Records the change in the settings audit too. */
@@ -42,5 +53,6 @@ export class ToolSettingsStore {
       this.upsert.run(workspace.platform, workspace.workspaceId, tool, enabled ? 1 : 0, changedBy, now);
       this.audit.run(workspace.platform, workspace.workspaceId, `tool:${tool}`, String(enabled), changedBy, now);
     })();
+    this.cache.delete(`${workspace.platform}\u0000${workspace.workspaceId}`);
   }
 }

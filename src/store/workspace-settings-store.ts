@@ -15,7 +15,13 @@ export const workspaceSettingsSchema = z.object({
 export type WorkspaceSettings = z.infer<typeof workspaceSettingsSchema>;
 export type WorkspaceSettingKey = keyof WorkspaceSettings;
 
+/**
+ * Settings are read on every turn and changed rarely, so they are cached per workspace and the
+ * cache entry dropped on every change. A workspace lives in one process (a Discord guild in one
+ * shard), so no other process changes what this one cached.
+ */
 export class WorkspaceSettingsStore {
+  private readonly cache = new Map<string, WorkspaceSettings>();
   private readonly selectAll;
   private readonly upsert;
   private readonly remove;
@@ -40,10 +46,16 @@ export class WorkspaceSettingsStore {
   }
 
   get(workspace: WorkspaceRef): WorkspaceSettings {
+    const key = cacheKey(workspace);
+    const cached = this.cache.get(key);
+    if (cached) return cached;
     const rows = this.selectAll.all(workspace.platform, workspace.workspaceId);
     const raw = Object.fromEntries(rows.map((row) => [row.key, JSON.parse(row.valueJson)]));
     const parsed = workspaceSettingsSchema.safeParse(raw);
-    return parsed.success ? parsed.data : {};
+    const settings = parsed.success ? parsed.data : {};
+    if (this.cache.size >= MAX_CACHED_WORKSPACES) this.cache.clear();
+    this.cache.set(key, settings);
+    return settings;
   }
 
   /** Sets (or with `undefined`, resets to the default) one setting, and records the change. */
@@ -55,9 +67,13 @@ export class WorkspaceSettingsStore {
       else this.upsert.run(workspace.platform, workspace.workspaceId, key, json, changedBy, now);
       this.recordChange(workspace, key, json, changedBy, now);
     })();
+    this.cache.delete(cacheKey(workspace));
   }
 
   recordChange(workspace: WorkspaceRef, key: string, valueJson: string, changedBy: string, at = Date.now()): void {
     this.audit.run(workspace.platform, workspace.workspaceId, key, valueJson, changedBy, at);
   }
 }
+
+const MAX_CACHED_WORKSPACES = 10_000;
+const cacheKey = (workspace: WorkspaceRef) => `${workspace.platform}\u0000${workspace.workspaceId}`;

@@ -1,14 +1,15 @@
 import { agentOverheadPart } from "./parts/agent-overhead.js";
 import { concurrencyPart } from "./parts/concurrency.js";
+import { endToEndPart } from "./parts/end-to-end.js";
 import { memoryFootprintPart } from "./parts/memory-footprint.js";
 import { storeScalePart } from "./parts/store-scale.js";
 import type { BenchPart } from "./types.js";
 
 /**
  * Every part `npm run bench` runs, in order. A new part is one module under parts/ exporting a
- * BenchPart, added here. Part 4 (end to end through discord.js and Bolt) joins once the adapters exist.
+ * BenchPart, added here.
  */
-export const benchParts: BenchPart[] = [agentOverheadPart, storeScalePart, concurrencyPart, memoryFootprintPart];
+export const benchParts: BenchPart[] = [agentOverheadPart, storeScalePart, concurrencyPart, endToEndPart, memoryFootprintPart];
 
 /** The keys the JSON report always has; a figure no part measured is null. */
 export const REQUIRED_KEYS = [

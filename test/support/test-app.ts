@@ -28,6 +28,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ap
     OPENAI_MAX_RETRIES: "0",
     DATABASE_PATH: dbPath,
     CURRENCY_RATES_URL: "http://127.0.0.1:9/unreachable",
+    // Platform tests follow each step from "running" to its result; the default delay has tests of its own.
+    STEP_START_DELAY_MS: "0",
     // The knowledge tools are on by default: no test may reach the real services by accident.
     WIKIPEDIA_API_URL: "http://127.0.0.1:9/unreachable/{lang}",
     ARXIV_API_URL: "http://127.0.0.1:9/unreachable",

@@ -79,7 +79,7 @@ export class MessageHandler {
     const logger = this.logger.child({ messageId: message.id, trigger });
     const stopTyping = keepTyping(channel, logger);
     try {
-      await this.app.runner.submit(request, messageReplySink(message, channel, request, this.app.store, logger));
+      await this.app.runner.submit(request, messageReplySink(message, channel, request, this.app.store, logger, this.app.config.STEP_START_DELAY_MS));
     } finally {
       stopTyping();
     }

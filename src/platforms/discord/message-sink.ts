@@ -17,6 +17,7 @@ export function messageReplySink(
   request: TurnRequest,
   store: Store,
   logger: Logger,
+  stepStartDelayMs: number,
 ): DiscordReplySink {
   let thread: ThreadChannel | undefined;
   // Sent through the channel captured at the start, so a channel deleted mid-turn gives Discord's
@@ -29,6 +30,7 @@ export function messageReplySink(
 
   return new DiscordReplySink({
     logger,
+    stepStartDelayMs,
     async openStepPlace() {
       if (!canHoldThreads(message.channel)) return plain;
       thread = await openStepThread(message.channel, message.id, request.text, store, logger);

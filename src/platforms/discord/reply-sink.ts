@@ -23,6 +23,8 @@ export interface AnswerPlace {
 }
 
 export interface DiscordReplySinkOptions {
+  /** See ReplySink.stepStartDelayMs (STEP_START_DELAY_MS). */
+  stepStartDelayMs: number;
   /** Called once, on the first tool step: a turn that uses no tool never opens a thread. */
   openStepPlace(): Promise<StepPlace>;
   answer: AnswerPlace;
@@ -40,23 +42,24 @@ const EMPTY_ANSWER = "_(The model gave an empty answer. Please try asking differ
  */
 export class DiscordReplySink implements ReplySink {
   private stepPlace?: Promise<StepPlace>;
-  private readonly posted = new Map<number, { message?: PostedStep; args: unknown }>();
+  private readonly posted = new Map<number, PostedStep>();
+  readonly stepStartDelayMs: number;
 
-  constructor(private readonly options: DiscordReplySinkOptions) {}
+  constructor(private readonly options: DiscordReplySinkOptions) {
+    this.stepStartDelayMs = options.stepStartDelayMs;
+  }
 
   async step(event: StepEvent): Promise<void> {
     try {
       this.stepPlace ??= this.options.openStepPlace();
       const place = await this.stepPlace;
       if (event.type === "tool_started") {
-        this.posted.set(event.seq, { args: event.args });
-        const message = await place.post(formatStepStarted(event));
-        this.posted.set(event.seq, { args: event.args, message });
+        this.posted.set(event.seq, await place.post(formatStepStarted(event)));
         return;
       }
+      const content = formatStepEnded(event);
       const started = this.posted.get(event.seq);
-      const content = formatStepEnded(started?.args, event);
-      if (started?.message) await started.message.edit(content);
+      if (started) await started.edit(content);
       else await place.post(content);
     } catch (error) {
       this.options.logger.warn({ err: describeDiscordError(error), step: event.seq, tool: event.tool }, "could not show a tool step on Discord");

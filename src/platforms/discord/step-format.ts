@@ -9,8 +9,8 @@ export function formatStepStarted(event: Extract<StepEvent, { type: "tool_starte
 }
 
 /** The same message once the tool is done: arguments, then the result or the error. */
-export function formatStepEnded(args: unknown, event: Exclude<StepEvent, { type: "tool_started" }>): string {
-  const head = `\`${event.tool}\` ${inlineCode(argsText(args))}`;
+export function formatStepEnded(event: Exclude<StepEvent, { type: "tool_started" }>): string {
+  const head = `\`${event.tool}\` ${inlineCode(argsText(event.args))}`;
   if (event.type === "tool_failed") return `⚠️ ${head} failed: ${inlineCode(truncate(oneLine(event.error), MAX_OUTPUT_CHARS))}`;
   const output = truncate(event.output, MAX_OUTPUT_CHARS);
   const rendered = output.includes("\n") ? `\n${codeBlock(output)}` : ` → ${inlineCode(output)}`;

@@ -30,18 +30,25 @@ export interface SlackReplyTarget {
   broadcast: boolean;
   /** The message that gets the thinking reaction while the turn runs. */
   reactTo?: string;
+  /** See ReplySink.stepStartDelayMs (STEP_START_DELAY_MS). */
+  stepStartDelayMs: number;
 }
 
 /** Shows one turn in Slack: a reaction while it runs, each tool step as a thread reply, then the answer. */
 export class SlackReplySink implements ReplySink {
-  private readonly started = new Map<number, { ts?: string; event: Extract<StepEvent, { type: "tool_started" }> }>();
+  /** The message each started step was posted as, to update when it ends. */
+  private readonly started = new Map<number, string | undefined>();
   private unusable = false;
+
+  readonly stepStartDelayMs: number;
 
   constructor(
     private readonly api: SlackApi,
     private readonly target: SlackReplyTarget,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.stepStartDelayMs = target.stepStartDelayMs;
+  }
 
   /** The thinking indicator: called when the turn is queued. */
   async begin(): Promise<void> {
@@ -50,14 +57,13 @@ export class SlackReplySink implements ReplySink {
 
   async step(event: StepEvent): Promise<void> {
     if (event.type === "tool_started") {
-      const ts = await this.post(formatStarted(event), this.target.threadTs);
-      this.started.set(event.seq, { ts, event });
+      this.started.set(event.seq, await this.post(formatStarted(event), this.target.threadTs));
       return;
     }
-    const start = this.started.get(event.seq);
-    const text = formatEnded(event, start?.event);
-    if (start?.ts) {
-      const updated = await this.api.updateMessage(this.target.channel, start.ts, text);
+    const ts = this.started.get(event.seq);
+    const text = formatEnded(event);
+    if (ts) {
+      const updated = await this.api.updateMessage(this.target.channel, ts, text);
       if (updated.ok) return;
     }
     await this.post(text, this.target.threadTs);

@@ -14,8 +14,8 @@ export function formatStarted(event: Started): string {
 }
 
 /** The same reply once the tool ended: tool, arguments, then result or error. */
-export function formatEnded(event: Ended, started?: Started): string {
-  const what = started ? call(started.tool, started.args) : `\`${event.tool}\``;
+export function formatEnded(event: Ended): string {
+  const what = call(event.tool, event.args);
   const took = `_(${event.durationMs} ms)_`;
   return event.type === "tool_finished"
     ? `:white_check_mark: ${what} → ${outputText(event.output)} ${took}`

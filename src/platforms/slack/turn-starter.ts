@@ -44,6 +44,7 @@ export class TurnStarter {
         answerInThread: plan.answerInThread,
         broadcast: this.app.config.SLACK_BROADCAST_ANSWER,
         reactTo: plan.messageTs,
+        stepStartDelayMs: this.app.config.STEP_START_DELAY_MS,
       },
       this.app.logger,
     );

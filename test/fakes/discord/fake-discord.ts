@@ -95,6 +95,7 @@ export class FakeDiscord {
   private gateway?: FakeGateway;
   private readonly failures: FailureRule[] = [];
   private readonly waiters = new Set<() => void>();
+  private readonly callListeners = new Set<(call: RestCall) => void>();
 
   private constructor(readonly token: string) {
     this.world = new World("Agent Bot");
@@ -187,6 +188,12 @@ export class FakeDiscord {
   }
 
   /** Resolves with the first recorded call (past or future) that matches; rejects after `timeoutMs`. */
+  /** Calls `listener` with every REST call as it is answered (cheaper than waitFor for many waits at once); returns an unsubscribe. */
+  onCall(listener: (call: RestCall) => void): () => void {
+    this.callListeners.add(listener);
+    return () => this.callListeners.delete(listener);
+  }
+
   waitFor(predicate: (call: RestCall) => boolean, timeoutMs = 5_000): Promise<RestCall> {
     return this.until(() => this.calls.find(predicate), timeoutMs, "a REST call matching the predicate");
   }
@@ -324,6 +331,7 @@ export class FakeDiscord {
     call.status = result.status;
     this.calls.push(call);
     send(res, result);
+    for (const listener of this.callListeners) listener(call);
     for (const waiter of [...this.waiters]) waiter();
   }
 

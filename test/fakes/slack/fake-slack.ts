@@ -238,7 +238,7 @@ export class FakeSlack {
 
     const params = parseBody(raw, req.headers["content-type"]);
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? params.token;
-    const call: SlackCall = { method, params, token, at: Date.now(), status: 200, response: {} };
+    const call: SlackCall = { method, params, token, at: performance.now(), status: 200, response: {} };
     this.calls.push(call);
 
     let fault = this.takeFault(method, params);

@@ -22,8 +22,8 @@ describe("Discord step messages", () => {
   it("stay within 2,000 characters however long the arguments and the output are", () => {
     const args = { text: "x".repeat(5_000) };
     const started = formatStepStarted({ type: "tool_started", seq: 1, tool: "shout", args });
-    const ended = formatStepEnded(args, { type: "tool_finished", seq: 1, tool: "shout", output: "y\n".repeat(5_000), durationMs: 3 });
-    const failed = formatStepEnded(args, { type: "tool_failed", seq: 1, tool: "shout", error: "z".repeat(5_000), durationMs: 3 });
+    const ended = formatStepEnded({ type: "tool_finished", seq: 1, tool: "shout", args, output: "y\n".repeat(5_000), durationMs: 3 });
+    const failed = formatStepEnded({ type: "tool_failed", seq: 1, tool: "shout", args, error: "z".repeat(5_000), durationMs: 3 });
     for (const text of [started, ended, failed]) expect(text.length).toBeLessThan(2_000);
     expect(ended).toMatch(/```\ny\ny/);
     expect(failed).toMatch(/^⚠️ `shout`/);

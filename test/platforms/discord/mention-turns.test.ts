@@ -11,6 +11,25 @@ describe("Discord: a mention starts a turn", () => {
   let bot: DiscordBot;
   afterEach(() => bot?.close());
 
+  it("posts a quick step once, with its result, when STEP_START_DELAY_MS holds the start back (the default)", async () => {
+    bot = await startDiscordBot({ STEP_START_DELAY_MS: "400" });
+    const { discord } = bot;
+    bot.model.script(reply.toolCalls({ name: "circumference", args: { radius: 7.81 } }), reply.text("About 49.07."));
+    const question = await discord.dispatchMessage({
+      author: discord.member,
+      content: `${FakeDiscord.mention(discord.bot)} circumference of radius 7.81?`,
+      mentions: [discord.bot],
+    });
+    await discord.waitFor((call) => isAnswerTo(call, question));
+
+    const [thread] = discord.threadsIn(discord.general.id);
+    const steps = discord.messagesIn(thread!.id);
+    expect(steps).toHaveLength(1);
+    expect(steps[0]!.content).toMatch(/^✅ `circumference` `\{"radius":7\.81\}` → `49\.0716772491`/);
+    expect(steps[0]!.edited_timestamp).toBeNull();
+    expect(discord.calls.filter((call) => call.method === "PATCH")).toHaveLength(0);
+  });
+
   it("opens a thread on the question for the tool steps, answers with a reply, and never mass-pings", async () => {
     bot = await startDiscordBot();
     const { discord } = bot;

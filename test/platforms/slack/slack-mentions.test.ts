@@ -29,6 +29,22 @@ describe("Slack over HTTP: a mention becomes a threaded turn", () => {
     expect(thread.every((m) => !m.broadcast)).toBe(true);
   });
 
+  it("posts a quick step once, with its result, when STEP_START_DELAY_MS holds the start back (the default)", async () => {
+    await h.close();
+    h = await SlackHarness.start({ env: { STEP_START_DELAY_MS: "400" } });
+    h.slack.addUser({ id: "U1", name: "alice" });
+    h.model.script(reply.toolCalls({ name: "circumference", args: { radius: 7.81 } }), reply.text("About 49.07."));
+    const ts = h.slack.nextTs();
+    await h.mention({ user: "U1", channel: "C1", ts, text: "circumference of radius 7.81?" });
+    await h.slack.waitFor(() => h.slack.thread("C1", ts).length >= 2, { what: "step and answer" });
+    await h.adapter.idle();
+
+    const thread = h.slack.thread("C1", ts);
+    expect(thread[0]!.text).toMatch(/^:white_check_mark: `circumference` with `\{"radius":7\.81\}` → `49\.0716772491`/);
+    expect(thread[0]!.versions).toHaveLength(1);
+    expect(h.slack.callsTo("chat.update")).toHaveLength(0);
+  });
+
   it("gives the model the user's words, not Slack's escapes and link markup", async () => {
     h.model.script(reply.text("Yes."));
     const ts = h.slack.nextTs();

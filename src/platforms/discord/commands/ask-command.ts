@@ -55,6 +55,7 @@ function askReplySink(interaction: ChatInputCommandInteraction, request: TurnReq
 
   return new DiscordReplySink({
     logger,
+    stepStartDelayMs: app.config.STEP_START_DELAY_MS,
     async openStepPlace() {
       const channel = interaction.channel;
       if (!canHoldThreads(channel)) return followUps;
