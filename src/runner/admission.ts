@@ -42,7 +42,7 @@ export interface AdmissionInput {
  * gets one polite message, not one per message.
  */
 export class TurnAdmission {
-  private readonly recentTurns = new Map<string, number[]>();
+  private readonly recentTurns = new Map<string, SlidingWindow>();
   private readonly lastNotice = new Map<string, number>();
   private checks = 0;
 
@@ -78,15 +78,12 @@ export class TurnAdmission {
 
   private takeRateSlot(request: TurnRequest): boolean {
     const key = `${request.platform}\u0000${request.userId}`;
-    const now = this.now();
-    const recent = (this.recentTurns.get(key) ?? []).filter((time) => now - time < MINUTE_MS);
-    if (recent.length >= this.limits.ratePerUserPerMinute) {
+    let recent = this.recentTurns.get(key);
+    if (!recent) {
+      recent = new SlidingWindow(MINUTE_MS);
       this.recentTurns.set(key, recent);
-      return false;
     }
-    recent.push(now);
-    this.recentTurns.set(key, recent);
-    return true;
+    return recent.take(this.now(), this.limits.ratePerUserPerMinute);
   }
 
   private refuse(request: TurnRequest, outcome: RefusalOutcome, text: string): Admission {
@@ -101,8 +98,8 @@ export class TurnAdmission {
   /** Keeps the maps bounded: forget users with no turn and no notice in the last minute. */
   private prune(): void {
     const now = this.now();
-    for (const [key, times] of this.recentTurns) {
-      if (times.every((time) => now - time >= MINUTE_MS)) this.recentTurns.delete(key);
+    for (const [key, window] of this.recentTurns) {
+      if (window.count(now) === 0) this.recentTurns.delete(key);
     }
     for (const [key, time] of this.lastNotice) if (now - time >= NOTICE_EVERY_MS) this.lastNotice.delete(key);
   }
@@ -121,4 +118,28 @@ function isIgnored(request: TurnRequest, settings: WorkspaceSettings): boolean {
 function channelAllowed(request: TurnRequest, settings: WorkspaceSettings): boolean {
   if (!settings.channels) return true;
   return settings.channels.includes(request.channelId) || (request.parentChannelId !== undefined && settings.channels.includes(request.parentChannelId));
+}
+
+/** Times of recent events, oldest first; expired ones are dropped from the front in O(1) each. */
+class SlidingWindow {
+  private times: number[] = [];
+  private head = 0;
+
+  constructor(private readonly spanMs: number) {}
+
+  count(now: number): number {
+    while (this.head < this.times.length && now - this.times[this.head]! >= this.spanMs) this.head++;
+    if (this.head > 1024 && this.head * 2 > this.times.length) {
+      this.times = this.times.slice(this.head);
+      this.head = 0;
+    }
+    return this.times.length - this.head;
+  }
+
+  /** Records an event at `now` unless `limit` events already happened within the span. */
+  take(now: number, limit: number): boolean {
+    if (this.count(now) >= limit) return false;
+    this.times.push(now);
+    return true;
+  }
 }
