@@ -61,11 +61,7 @@ export class TurnRunner {
   /** Queues a turn; resolves once its reply was delivered. Never rejects. */
   async submit(request: TurnRequest, sink: ReplySink): Promise<TurnReply> {
     const { store, logger } = this.options;
-    if (!this.accepting) {
-      const reply: TurnReply = { turnId: "", status: "failed", outcome: "shutdown", text: MESSAGES.shutdown };
-      await deliver(sink, reply, logger);
-      return reply;
-    }
+    if (!this.accepting) return this.refuseForShutdown(sink);
     const settings = store.workspaceSettings.get(request);
     const admission = this.admission.check({
       request,
@@ -107,17 +103,24 @@ export class TurnRunner {
     const deadline = Date.now() + graceMs;
     while (this.running.size > 0 && Date.now() < deadline) await sleep(25);
     for (const controller of this.running.values()) controller.abort("shutdown" satisfies CancelReason);
-    while (this.running.size > 0) await sleep(10);
+    // Turns still queued behind them answer "restarted" without touching the store, which closes next.
+    while (this.queue.activeKeys > 0) await sleep(10);
+  }
+
+  private async refuseForShutdown(sink: ReplySink): Promise<TurnReply> {
+    const reply: TurnReply = { turnId: "", status: "failed", outcome: "shutdown", text: MESSAGES.shutdown };
+    await deliver(sink, reply, this.options.logger);
+    return reply;
   }
 
   private async runTurn(request: TurnRequest, sink: ReplySink, settings: WorkspaceSettings): Promise<TurnReply> {
+    if (!this.accepting) return this.refuseForShutdown(sink);
     const { store, logger: baseLogger } = this.options;
     const turnId = randomUUID();
     const logger = baseLogger.child({ turnId, platform: request.platform, workspace: request.workspaceId });
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort("timeout" satisfies CancelReason), this.options.turnTimeoutMs);
     this.running.set(turnId, controller);
-    if (!this.accepting) controller.abort("shutdown" satisfies CancelReason);
 
     const steps = new StepRecorder(turnId, store, sink, logger, this.options.observer);
     const conversation = store.memory.conversation(request);

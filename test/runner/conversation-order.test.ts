@@ -45,3 +45,24 @@ describe("turns arriving together", () => {
     expect(maxActive).toBe(2);
   });
 });
+
+describe("stopping the runner", () => {
+  let t: TestApp;
+  afterEach(() => t.close());
+
+  it("tells every running and queued turn that the bot restarted, and touches the store no more once it resolves", async () => {
+    t = await startTestApp();
+    t.model.otherwise(reply.hang());
+    const sinks = [new RecordingSink(), new RecordingSink(), new RecordingSink()];
+    const turns = ["first", "second", "third"].map((q, i) => t.app.runner.submit(request(q), sinks[i]!));
+    while (t.model.chatRequests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+
+    await t.app.runner.shutdown(50);
+    t.app.store.close();
+    const replies = await Promise.all(turns);
+
+    expect(replies.map((r) => r.outcome)).toEqual(["shutdown", "shutdown", "shutdown"]);
+    expect(sinks.map((s) => s.replies[0]?.text)).toEqual(Array(3).fill("The bot restarted before I could finish this. Please ask again in a minute."));
+    expect(t.model.chatRequests).toHaveLength(1);
+  });
+});
