@@ -1,47 +1,38 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FakeOpenAI, reply } from "../fakes/fake-openai.js";
+import { describe, expect, it } from "vitest";
+import { reply } from "../fakes/fake-openai.js";
 import { startChildBot } from "../support/child-bot.js";
 import { notesServer } from "../support/notes-mcp.js";
+import { useModelAndFolder } from "../support/model-and-folder.js";
 
 const BAD_AND_GOOD_PLUGINS = fileURLToPath(new URL("../fixtures/plugins/mixed/", import.meta.url));
 
 describe("npm start with plugins and an MCP server", () => {
-  let model: FakeOpenAI;
-  let dir: string;
-  beforeEach(async () => {
-    model = await FakeOpenAI.start();
-    dir = mkdtempSync(join(tmpdir(), "agent-bot-start-"));
-  });
-  afterEach(async () => {
-    await model.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const scratch = useModelAndFolder("agent-bot-start-");
 
   it("loads the good plugins and the MCP tools, reports bad plugins by file name, answers, and exits cleanly", async () => {
     const notes = notesServer();
     if (notes.kind !== "stdio") throw new Error("the notes server runs over stdio");
     writeFileSync(
-      join(dir, "mcp.json"),
+      join(scratch.dir, "mcp.json"),
       JSON.stringify({ mcpServers: { notes: { command: notes.command, args: notes.args } } }),
     );
-    model.script(reply.toolCalls({ name: "notes__add", args: { a: 5, b: 8 } }), (req) => ({
+    scratch.model.script(reply.toolCalls({ name: "notes__add", args: { a: 5, b: 8 } }), (req) => ({
       kind: "message",
       content: `5 + 8 = ${req.body.messages.at(-1).content}`,
     }));
 
     const bot = startChildBot(
       {
-        OPENAI_BASE_URL: model.url,
-        DATABASE_PATH: join(dir, "bot.sqlite"),
+        OPENAI_BASE_URL: scratch.model.url,
+        DATABASE_PATH: join(scratch.dir, "bot.sqlite"),
         TOOLS_DIR: BAD_AND_GOOD_PLUGINS,
-        MCP_CONFIG: join(dir, "mcp.json"),
+        MCP_CONFIG: join(scratch.dir, "mcp.json"),
         DEFAULT_TOOLS: "calculator,notes__add",
       },
-      dir,
+      scratch.dir,
     );
     bot.process.stdin.end("/tools\nWhat is 5 + 8?\n");
     const { code } = await bot.exited;

@@ -1,37 +1,26 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { formatVerdicts, runDoctor } from "../../src/ops/doctor.js";
 import { FakeDiscord } from "../fakes/discord/fake-discord.js";
-import { FakeOpenAI } from "../fakes/fake-openai.js";
 import { FakeSlack } from "../fakes/slack/fake-slack.js";
+import { useModelAndFolder } from "../support/model-and-folder.js";
 
 describe("npm run doctor", () => {
-  let model: FakeOpenAI;
-  let dir: string;
-  beforeEach(async () => {
-    model = await FakeOpenAI.start();
-    dir = mkdtempSync(join(tmpdir(), "agent-bot-doctor-"));
-  });
-  afterEach(async () => {
-    await model.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const scratch = useModelAndFolder("agent-bot-doctor-");
 
   it("passes every check when the configuration, database and model are fine", async () => {
-    const verdicts = await runDoctor({ OPENAI_BASE_URL: model.url, OPENAI_MODEL: "fake-model", DATABASE_PATH: join(dir, "bot.sqlite") });
+    const verdicts = await runDoctor({ OPENAI_BASE_URL: scratch.model.url, OPENAI_MODEL: "fake-model", DATABASE_PATH: join(scratch.dir, "bot.sqlite") });
     expect(verdicts.map((v) => [v.item, v.ok])).toEqual([
       ["configuration", true],
       ["database", true],
       ["model", true],
     ]);
-    expect(verdicts[2]!.detail).toBe(`${model.url} answers with 1 model(s); fake-model is available`);
+    expect(verdicts[2]!.detail).toBe(`${scratch.model.url} answers with 1 model(s); fake-model is available`);
     expect(formatVerdicts(verdicts)).toMatch(/All checks passed\.$/);
   });
 
   it("says which item fails and why", async () => {
-    const verdicts = await runDoctor({ OPENAI_BASE_URL: "http://127.0.0.1:9/v1", DATABASE_PATH: join(dir, "bot.sqlite") });
+    const verdicts = await runDoctor({ OPENAI_BASE_URL: "http://127.0.0.1:9/v1", DATABASE_PATH: join(scratch.dir, "bot.sqlite") });
     const modelVerdict = verdicts.find((v) => v.item === "model")!;
     expect(modelVerdict.ok).toBe(false);
     expect(modelVerdict.detail).toMatch(/^http:\/\/127\.0\.0\.1:9\/v1 did not answer: /);
@@ -49,9 +38,9 @@ describe("npm run doctor", () => {
     const slack = await FakeSlack.start();
     try {
       const env = {
-        OPENAI_BASE_URL: model.url,
+        OPENAI_BASE_URL: scratch.model.url,
         OPENAI_MODEL: "fake-model",
-        DATABASE_PATH: join(dir, "bot.sqlite"),
+        DATABASE_PATH: join(scratch.dir, "bot.sqlite"),
         DISCORD_TOKEN: discord.token,
         DISCORD_API_URL: discord.apiUrl,
         SLACK_BOT_TOKEN: slack.botToken,
