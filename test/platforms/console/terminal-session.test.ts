@@ -59,7 +59,7 @@ describe("the terminal adapter, run as the bot's own process", () => {
     db.close();
   });
 
-  it("explains how to configure a scratch.model when none is set", async () => {
+  it("explains how to configure a model when none is set", async () => {
     const bot = startChildBot({ DATABASE_PATH: join(scratch.dir, "bot.sqlite") }, scratch.dir);
     bot.process.stdin.end();
     const { code } = await bot.exited;
