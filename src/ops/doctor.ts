@@ -1,5 +1,5 @@
 import { createOpenAIClient } from "../agent/openai-client.js";
-import { ConfigError, loadConfig, loadDotEnv, type Config } from "../config/env.js";
+import { ConfigError, loadConfig, type Config } from "../config/env.js";
 import { platforms } from "../platforms/index.js";
 import { openDatabase } from "../store/database.js";
 

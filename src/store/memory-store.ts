@@ -20,7 +20,7 @@ export class MemoryStore {
   private readonly clearWindow;
   private readonly insertMessage;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
     this.findConversation = db.prepare<[string, string, string, string], { id: number; windowStart: number }>(
       `SELECT id, window_start AS windowStart FROM conversations
        WHERE platform = ? AND workspace_id = ? AND channel_id = ? AND thread_id = ?`,

@@ -25,7 +25,7 @@ export class DiscordAdapter implements PlatformAdapter {
 
   constructor(
     private readonly app: App,
-    private readonly options: DiscordAdapterOptions = {},
+    options: DiscordAdapterOptions = {},
   ) {
     this.logger = (options.logger ?? app.logger).child({ platform: "discord" });
   }

@@ -1,7 +1,7 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import { z } from "zod";
 import { defineTool } from "../define-tool.js";
 import { clip, fetchText, KnowledgeError, withinBudget, type HttpSettings } from "./http.js";
+import { searchParameters } from "./search-parameters.js";
 
 export interface ArxivOptions {
   apiUrl: string;
@@ -71,10 +71,7 @@ export function createArxivTool(options: ArxivOptions) {
       "Searches arXiv for scientific papers (physics, mathematics, computer science, quantitative biology and finance, " +
       "statistics, electrical engineering, economics) and returns title, authors, date, an abstract excerpt and link. " +
       'Input: search words, a "quoted phrase", or arXiv syntax such as ti:transformer AND au:vaswani.',
-    parameters: z.object({
-      query: z.string().trim().min(1).max(300).describe("What to search for"),
-      max_results: z.number().int().min(1).max(5).optional().describe("How many papers (1-5, default 3)"),
-    }),
+    parameters: searchParameters({ query: "What to search for", noun: "papers", max: 5, fallback: 3 }),
     async run({ query, max_results }, ctx) {
       const url = new URL(options.apiUrl);
       url.searchParams.set("search_query", arxivSearchQuery(query));

@@ -1,9 +1,9 @@
-import { z } from "zod";
 import { defineTool } from "../define-tool.js";
 import { searchDuckDuckGo } from "./duckduckgo.js";
 import type { HttpSettings } from "./http.js";
 import { formatSearchResults } from "./search-result.js";
 import { searchSearxng } from "./searxng.js";
+import { searchParameters } from "./search-parameters.js";
 
 export interface WebSearchOptions {
   duckDuckGoUrl: string;
@@ -18,10 +18,7 @@ export function createWebSearchTool(options: WebSearchOptions) {
     description:
       "Searches the web and returns titles, short snippets and links of the top results. " +
       "Use it for current events and anything recent or not covered by an encyclopedia. Input: a search query.",
-    parameters: z.object({
-      query: z.string().trim().min(1).max(300).describe("What to search for"),
-      max_results: z.number().int().min(1).max(8).optional().describe("How many results (1-8, default 5)"),
-    }),
+    parameters: searchParameters({ query: "What to search for", noun: "results", max: 8, fallback: 5 }),
     async run({ query, max_results }, ctx) {
       const limit = max_results ?? 5;
       if (options.searxngUrl) {

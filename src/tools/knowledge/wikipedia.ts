@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineTool } from "../define-tool.js";
 import { clip, fetchText, KnowledgeError, parseJson, withinBudget, type HttpSettings } from "./http.js";
+import { searchParameters } from "./search-parameters.js";
 
 export interface WikipediaOptions {
   /** The MediaWiki api.php endpoint, `{lang}` already filled in. */
@@ -62,10 +63,7 @@ export function createWikipediaTool(options: WikipediaOptions) {
       "Looks a topic up on Wikipedia and returns the introduction of the best-matching articles, with their links. " +
       "Use it for facts about people, places, organisations, historical events and concepts. " +
       "Input: a short search query such as an article title (e.g. 'Ada Lovelace').",
-    parameters: z.object({
-      query: z.string().trim().min(1).max(300).describe("What to look up, e.g. a name or a topic"),
-      max_results: z.number().int().min(1).max(5).optional().describe("How many articles to read (1-5, default 2)"),
-    }),
+    parameters: searchParameters({ query: "What to look up, e.g. a name or a topic", noun: "articles to read", max: 5, fallback: 2 }),
     async run({ query, max_results }, ctx) {
       const limit = max_results ?? 2;
       const search = expect(
