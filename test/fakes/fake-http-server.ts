@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { closeServer } from "./close-server.js";
 
 /** A request as the fake service received it. */
 export interface ServedRequest {
@@ -78,10 +79,7 @@ export class FakeHttpServer {
 
   async close(): Promise<void> {
     for (const res of this.open) res.destroy();
-    await new Promise<void>((resolve) => {
-      this.server?.closeAllConnections();
-      this.server?.close(() => resolve());
-    });
+    await closeServer(this.server);
   }
 
   private async send(res: ServerResponse, reply: Answer): Promise<void> {

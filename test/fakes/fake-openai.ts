@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { closeServer } from "./close-server.js";
 
 /** A chat completion request as the fake received it. */
 export interface RecordedRequest {
@@ -94,11 +95,7 @@ export class FakeOpenAI {
 
   async close(): Promise<void> {
     for (const response of this.hanging) response.destroy();
-    await new Promise<void>((resolve) => {
-      if (!this.server) return resolve();
-      this.server.closeAllConnections();
-      this.server.close(() => resolve());
-    });
+    await closeServer(this.server);
   }
 
   private listen(): Promise<void> {

@@ -18,6 +18,7 @@ import { interactionPayload } from "./interactions.js";
 import { findRoute } from "./rest-routes.js";
 import { snowflake } from "./snowflake.js";
 import { World, type FakeGuild, type InteractionRecord } from "./world.js";
+import { closeServer } from "../close-server.js";
 
 /** One REST request as the fake received it. `path` is relative to /api/v10 and decoded. */
 export interface RestCall {
@@ -253,11 +254,7 @@ export class FakeDiscord {
 
   async close(): Promise<void> {
     this.gateway?.close();
-    await new Promise<void>((resolve) => {
-      if (!this.server) return resolve();
-      this.server.closeAllConnections();
-      this.server.close(() => resolve());
-    });
+    await closeServer(this.server);
   }
 
   private async dispatchInteraction(type: number, input: InteractionInput): Promise<InteractionRecord> {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
+import { closeServer } from "../close-server.js";
 
 /** One Web API call as the fake received it, with what it answered. */
 export interface SlackCall {
@@ -190,11 +191,7 @@ export class FakeSlack {
     clearInterval(this.pinger);
     for (const socket of this.sockets) socket.terminate();
     this.wss.close();
-    await new Promise<void>((resolve) => {
-      if (!this.server) return resolve();
-      this.server.closeAllConnections();
-      this.server.close(() => resolve());
-    });
+    await closeServer(this.server);
   }
 
   private listen(): Promise<void> {

@@ -37,22 +37,16 @@ export interface MessageFields {
 }
 
 export function appMention(fields: MessageFields): Record<string, unknown> {
-  return {
-    type: "app_mention",
-    user: fields.user,
-    text: fields.text,
-    ts: fields.ts,
-    channel: fields.channel,
-    ...(fields.threadTs ? { thread_ts: fields.threadTs } : {}),
-    ...(fields.botId ? { bot_id: fields.botId } : {}),
-    ...(fields.subtype ? { subtype: fields.subtype } : {}),
-  };
+  return { type: "app_mention", ...messageBody(fields) };
 }
 
 export function message(fields: MessageFields): Record<string, unknown> {
+  return { type: "message", channel_type: fields.channelType ?? "channel", ...messageBody(fields) };
+}
+
+/** What app_mention and message events share, as Slack names it. */
+function messageBody(fields: MessageFields): Record<string, unknown> {
   return {
-    type: "message",
-    channel_type: fields.channelType ?? "channel",
     user: fields.user,
     text: fields.text,
     ts: fields.ts,
