@@ -131,7 +131,7 @@ export class TurnRunner {
     let reply: TurnReply;
     try {
       const window = Math.min(settings.memoryWindow ?? this.options.memoryWindow, this.options.memoryWindowMax);
-      const history = store.memory.window(request, window, this.options.memoryTokenBudget);
+      const history = store.memory.window(conversation, window, this.options.memoryTokenBudget);
       const tools = this.options.access.enabledTools(request);
       const result = await this.options.agent.run({
         history,

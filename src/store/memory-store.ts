@@ -55,9 +55,10 @@ export class MemoryStore {
   /**
    * The newest `exchanges` exchanges, oldest first, trimmed to about `tokenBudget` tokens:
    * older exchanges go first; an exchange that alone exceeds the budget is shortened.
+   * Takes the conversation the caller already looked up, or its reference.
    */
-  window(ref: ConversationRef, exchanges: number, tokenBudget: number): StoredMessage[] {
-    const conversation = this.conversation(ref);
+  window(where: ConversationRef | Conversation, exchanges: number, tokenBudget: number): StoredMessage[] {
+    const conversation = "windowStart" in where ? where : this.conversation(where);
     const newestFirst = this.selectWindow.all(conversation.id, conversation.windowStart, exchanges * 2);
     const kept: StoredMessage[] = [];
     let used = 0;
