@@ -2,7 +2,9 @@ import { Agent } from "./agent/agent.js";
 import { createOpenAIClient } from "./agent/openai-client.js";
 import type { Config } from "./config/env.js";
 import type { Logger } from "./log.js";
-import { BotCommands } from "./runner/commands.js";
+import { BotCommands } from "./runner/commands/bot-commands.js";
+import { MessageIntake } from "./runner/intake.js";
+import { PlatformLinks } from "./runner/platform-link.js";
 import { ToolAccess } from "./runner/tool-access.js";
 import type { TurnObserver } from "./runner/turn-observer.js";
 import { TurnRunner } from "./runner/turn-runner.js";
@@ -11,7 +13,7 @@ import type { Tool } from "./tools/define-tool.js";
 import { builtinTools } from "./tools/builtin/index.js";
 import { ToolRegistry } from "./tools/registry.js";
 
-/** Everything an adapter needs, built once per process. Platforms get this; the core never sees a platform. */
+/** The core, built once per process: the composition root. Platforms never see it, only `links`. */
 export interface App {
   config: Config;
   logger: Logger;
@@ -20,6 +22,8 @@ export interface App {
   access: ToolAccess;
   runner: TurnRunner;
   commands: BotCommands;
+  intake: MessageIntake;
+  links: PlatformLinks;
 }
 
 export interface AppOptions {
@@ -29,9 +33,12 @@ export interface AppOptions {
   observer?: TurnObserver;
 }
 
+/** Answers longer than this many messages send the rest as a file. */
+const MAX_ANSWER_MESSAGES = 5;
+
 export function createApp(config: Config, logger: Logger, options: AppOptions = {}): App {
   const store = options.store ?? Store.open(config.DATABASE_PATH);
-  const instance = config.INSTANCE_ID ?? (process.env.SHARDS ? `shard-${process.env.SHARDS}` : "main");
+  const instance = config.INSTANCE_ID ?? (config.SHARDS ? `shard-${config.SHARDS}` : "main");
   const interrupted = store.turns.markInterrupted(instance);
   if (interrupted > 0) logger.warn({ turns: interrupted }, "marked turns left running by the previous process as interrupted");
 
@@ -80,5 +87,13 @@ export function createApp(config: Config, logger: Logger, options: AppOptions = 
     memoryWindowMax: config.MEMORY_WINDOW_MAX,
     memoryTokenBudget: config.MEMORY_TOKEN_BUDGET,
   });
-  return { config, logger, store, registry, access, runner, commands };
+  const intake = new MessageIntake({
+    store,
+    runner,
+    logger,
+    stepStartDelayMs: config.STEP_START_DELAY_MS,
+    maxAnswerMessages: MAX_ANSWER_MESSAGES,
+  });
+  const links = new PlatformLinks(intake, commands, access);
+  return { config, logger, store, registry, access, runner, commands, intake, links };
 }

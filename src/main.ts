@@ -4,9 +4,8 @@ import { ConfigError, loadConfig, loadDotEnv, type Config } from "./config/env.j
 import { createLogger } from "./log.js";
 import { createHealthHandler, startHealthServer } from "./ops/health.js";
 import { BotMetrics } from "./ops/metrics.js";
-import { runConsole } from "./platforms/console/console-adapter.js";
-import { platforms } from "./platforms/index.js";
-import type { PlatformAdapter, PlatformContext } from "./platforms/platform.js";
+import type { PlatformAdapter } from "./platforms/platform.js";
+import { choosePlatforms, createPlatform, servicesFor, type SharedServices } from "./start-platforms.js";
 import { loadToolExtensions, type ToolExtensions } from "./tools/extensions.js";
 import { McpConfigError } from "./tools/mcp/mcp-config.js";
 
@@ -34,9 +33,10 @@ async function main(): Promise<void> {
   const config = readConfig();
   if (!config.OPENAI_API_KEY && !config.OPENAI_BASE_URL) exitWith(NO_MODEL_MESSAGE);
 
-  const chosen = platforms.filter((platform) => platform.configured(config));
+  const chosen = choosePlatforms(config);
   // The terminal is a conversation, so its default keeps log lines out of it.
-  const logger = createLogger(config.LOG_LEVEL ?? (chosen.length === 0 ? "warn" : "info"));
+  const conversational = chosen.every((platform) => platform.fallback);
+  const logger = createLogger(config.LOG_LEVEL ?? (conversational ? "warn" : "info"));
   const metrics = new BotMetrics();
   const app = createApp(config, logger, { observer: metrics });
   metrics.bindGauges({
@@ -59,12 +59,12 @@ async function main(): Promise<void> {
       app.store.close();
     })());
 
-  const context: PlatformContext = {};
+  const shared: SharedServices = { streams: { input: process.stdin, output: process.stdout } };
   if (config.HEALTH_PORT !== undefined) {
     const handler = createHealthHandler({ store: app.store, metrics, platforms: () => adapters });
     const host = chosen.find((platform) => platform.httpPort?.(config) === config.HEALTH_PORT);
     if (host) {
-      context.sharedRoutes = { paths: ["/healthz", "/metrics"], handler };
+      shared.sharedRoutes = { paths: ["/healthz", "/metrics"], handler };
       logger.info({ port: config.HEALTH_PORT, sharedWith: host.name }, "health and metrics served on the platform's HTTP server");
     } else {
       healthServer = await startHealthServer(config.HEALTH_PORT, handler);
@@ -72,22 +72,18 @@ async function main(): Promise<void> {
     }
   }
 
-  if (chosen.length === 0) {
-    // Ctrl-C in a terminal means "stop now": the running turn is cancelled at once.
-    process.once("SIGINT", () => void shutdown("SIGINT", 0).then(() => process.exit(130)));
-    process.once("SIGTERM", () => void shutdown("SIGTERM").then(() => process.exit(143)));
-    await runConsole(app, { input: process.stdin, output: process.stdout });
-    await shutdown("end of input");
-    return;
-  }
+  const services = servicesFor(app, shared);
+  for (const platform of chosen) adapters.push(await createPlatform(platform, services));
+  const interactive = adapters.some((adapter) => adapter.interactive);
+  // In a terminal Ctrl-C means "stop now": the running turn is cancelled at once.
+  process.once("SIGINT", () => void shutdown("SIGINT", interactive ? 0 : config.SHUTDOWN_GRACE_MS).then(() => process.exit(interactive ? 130 : 0)));
+  process.once("SIGTERM", () => void shutdown("SIGTERM").then(() => process.exit(interactive ? 143 : 0)));
+  for (const adapter of adapters) await adapter.start();
 
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => void shutdown(signal).then(() => process.exit(0)));
-  }
-  for (const platform of chosen) {
-    const adapter = await platform.create(app, context);
-    await adapter.start();
-    adapters.push(adapter);
+  const finished = adapters.flatMap((adapter) => (adapter.finished ? [adapter.finished] : []));
+  if (finished.length > 0) {
+    await Promise.race(finished);
+    await shutdown("end of input");
   }
 }
 

@@ -1,70 +1,9 @@
 import { z } from "zod";
+import { platformConfigSchemas, type PlatformConfig } from "../platforms/index.js";
+import { idList, optionalText, optionalUrl, positiveInt, urlTemplate } from "./fields.js";
 
-/** Environment values arrive as strings; these helpers give each variable one clear rule. */
-const positiveInt = (fallback: number) =>
-  z.coerce
-    .number({ message: "a whole number greater than 0" })
-    .int({ message: "a whole number greater than 0" })
-    .positive({ message: "a whole number greater than 0" })
-    .default(fallback);
-
-const bool = (fallback: boolean) =>
-  z
-    .enum(["true", "false", "1", "0", "yes", "no", "on", "off"], { message: "true or false" })
-    .optional()
-    .transform((v) => (v === undefined ? fallback : ["true", "1", "yes", "on"].includes(v)));
-
-const optionalText = z
-  .string()
-  .trim()
-  .transform((s) => (s === "" ? undefined : s))
-  .optional();
-
-const optionalUrl = z
-  .string()
-  .trim()
-  .transform((s) => (s === "" ? undefined : s))
-  .pipe(z.url({ message: "a URL such as http://127.0.0.1:11434/v1" }).optional())
-  .optional();
-
-/** A slash command name; the leading "/" is optional in the environment. */
-const slashCommand = (fallback: string) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\/?[a-z0-9][a-z0-9_-]{0,31}$/, { message: 'a slash command name such as /ask (lower case, digits, "-" or "_")' })
-    .transform((s) => (s.startsWith("/") ? s : `/${s}`))
-    .default(fallback);
-
-/** An http(s) URL; `placeholder` (e.g. "{lang}") may appear and is filled in later. */
-const urlTemplate = (fallback: string, placeholder?: string) =>
-  z
-    .string()
-    .trim()
-    .default(fallback)
-    .refine((s) => isHttpUrl(placeholder ? s.replaceAll(placeholder, "en") : s), {
-      message: placeholder ? `an http(s) URL, optionally with ${placeholder}` : "an http(s) URL",
-    });
-
-function isHttpUrl(text: string): boolean {
-  try {
-    return ["http:", "https:"].includes(new URL(text).protocol);
-  } catch {
-    return false;
-  }
-}
-
-const idList = z
-  .string()
-  .default("")
-  .transform((s) =>
-    s
-      .split(",")
-      .map((x) => x.trim())
-      .filter(Boolean),
-  );
-
-export const configSchema = z.object({
+/** The core's variables; each platform adds its own (see src/platforms/<name>/config.ts). */
+export const coreConfigSchema = z.object({
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: optionalUrl,
   OPENAI_MODEL: z.string().trim().min(1).default("gpt-4o-mini"),
@@ -157,27 +96,14 @@ export const configSchema = z.object({
     })
     .optional(),
   BOT_ADMIN_USER_IDS: idList,
-
-  DISCORD_TOKEN: optionalText,
-  DISCORD_API_URL: optionalUrl,
-  DISCORD_ALLOW_DMS: bool(true),
-  DISCORD_GUILD_ID: optionalText,
-
-  SLACK_BOT_TOKEN: optionalText,
-  SLACK_APP_TOKEN: optionalText,
-  SLACK_SIGNING_SECRET: optionalText,
-  SLACK_API_URL: optionalUrl,
-  SLACK_ALLOW_DMS: bool(true),
-  SLACK_BROADCAST_ANSWER: bool(false),
-  SLACK_ADMIN_USER_IDS: idList,
-  SLACK_COMMAND_ASK: slashCommand("/ask"),
-  SLACK_COMMAND_TOOLS: slashCommand("/tools"),
-  SLACK_COMMAND_MEMORY: slashCommand("/memory"),
-  SLACK_COMMAND_SETTINGS: slashCommand("/settings"),
-  PORT: positiveInt(3000),
+  /** Set by discord.js's ShardingManager in each shard process it starts. */
+  SHARDS: optionalText,
 });
 
-export type Config = z.output<typeof configSchema>;
+export const configSchema = coreConfigSchema.extend(platformConfigSchemas);
+
+export type CoreConfig = z.output<typeof coreConfigSchema>;
+export type Config = CoreConfig & PlatformConfig;
 
 export class ConfigError extends Error {
   override readonly name = "ConfigError";

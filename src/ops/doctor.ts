@@ -1,6 +1,6 @@
 import { createOpenAIClient } from "../agent/openai-client.js";
 import { ConfigError, loadConfig, type Config } from "../config/env.js";
-import { platforms } from "../platforms/index.js";
+import { platformDefinitions } from "../platforms/index.js";
 import { openDatabase } from "../store/database.js";
 
 /** `npm run doctor`: checks what the bot needs, one verdict per item, without starting the bot. */
@@ -24,9 +24,10 @@ export async function runDoctor(env: NodeJS.ProcessEnv = process.env): Promise<V
   const verdicts: Verdict[] = [{ item: "configuration", ok: true, detail: "every variable is valid" }];
   verdicts.push(checkDatabase(config));
   verdicts.push(await checkModel(config));
-  for (const platform of platforms) {
-    if (!platform.configured(config) || !platform.checkCredentials) continue;
-    verdicts.push(await attempt(`${platform.name} token`, () => withTimeout(platform.checkCredentials!(config))));
+  for (const platform of platformDefinitions) {
+    if (platform.fallback || !platform.configured(config)) continue;
+    const { checkCredentials } = await platform.load();
+    if (checkCredentials) verdicts.push(await attempt(`${platform.name} token`, () => withTimeout(checkCredentials(config))));
   }
   return verdicts;
 }

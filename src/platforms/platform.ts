@@ -1,16 +1,26 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { App } from "../app.js";
-import type { Config } from "../config/env.js";
+import type { z } from "zod";
+import type { Logger } from "../log.js";
+import type { PlatformConnection, PlatformLink } from "../runner/platform-link.js";
 
 /** Answers some HTTP requests (GET /healthz, /metrics); false for the others. */
 export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-export interface PlatformContext {
+/** The narrow services a platform gets from the process: its own config, the core's link, a logger. */
+export interface PlatformServices<C> {
+  config: C;
+  logger: Logger;
+  /** Admins everywhere (BOT_ADMIN_USER_IDS). */
+  adminUserIds: readonly string[];
+  /** Connects the platform's surface to the core; the link is all of the core it uses. */
+  connect(connection: PlatformConnection): PlatformLink;
   /** Set when the platform's own HTTP server should also serve these routes (it listens on HEALTH_PORT). */
   sharedRoutes?: { paths: string[]; handler: HttpHandler };
+  /** The process's standard streams (the terminal talks over them; tests pass their own). */
+  streams: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream };
 }
 
-/** A running connection to one chat platform. */
+/** A running connection to one platform. */
 export interface PlatformAdapter {
   readonly name: string;
   start(): Promise<void>;
@@ -18,15 +28,35 @@ export interface PlatformAdapter {
   stop(): Promise<void>;
   /** Connection state for /healthz. */
   health(): { connected: boolean; detail?: string };
+  /** Resolves when the platform has nothing more to say (the terminal's end of input). */
+  readonly finished?: Promise<void>;
+  /** Ctrl-C means "stop now" here (the terminal): the running turn is cancelled at once. */
+  readonly interactive?: boolean;
 }
 
-export interface Platform {
-  name: string;
-  /** True when the configuration has this platform's credentials. */
-  configured(config: Config): boolean;
-  create(app: App, context?: PlatformContext): PlatformAdapter | Promise<PlatformAdapter>;
-  /** The port of the HTTP server the platform will run, if any (Slack's HTTP mode), so others can share it. */
-  httpPort?(config: Config): number | undefined;
+/** The heavy part of a platform, imported only when it starts (its SDK with it). */
+export interface PlatformModule<C> {
+  create(services: PlatformServices<C>): PlatformAdapter;
   /** For `npm run doctor`: checks the credentials against the platform without starting anything. */
-  checkCredentials?(config: Config): Promise<string>;
+  checkCredentials?(config: C): Promise<string>;
 }
+
+/** A platform as the process knows it before starting it: cheap to import, no SDK. */
+export interface PlatformDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
+  name: string;
+  /** The platform's own environment variables, composed into the one config. */
+  config: Shape;
+  /** True when the configuration has this platform's credentials. */
+  configured(config: ConfigOf<Shape>): boolean;
+  /** Started only when no other platform is configured (the terminal). */
+  fallback?: boolean;
+  /** The port of the HTTP server the platform will run, if any (Slack's HTTP mode), so others can share it. */
+  httpPort?(config: ConfigOf<Shape>): number | undefined;
+  load(): Promise<PlatformModule<ConfigOf<Shape>>>;
+}
+
+/** A platform's config as its code sees it (an empty shape reads as no fields at all). */
+export type ConfigOf<Shape extends z.ZodRawShape> = keyof Shape extends never ? object : z.output<z.ZodObject<Shape>>;
+
+/** Declares a platform with its config's types checked. */
+export const definePlatform = <Shape extends z.ZodRawShape>(definition: PlatformDefinition<Shape>): PlatformDefinition<Shape> => definition;

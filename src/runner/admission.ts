@@ -33,6 +33,8 @@ export interface AdmissionInput {
   settings: WorkspaceSettings;
   queueDepth: number;
   tokensToday: () => number;
+  /** For direct messages: whether the admins of any workspace ignore this user. */
+  ignoredAnywhere: () => boolean;
 }
 
 /**
@@ -44,16 +46,18 @@ export interface AdmissionInput {
 export class TurnAdmission {
   private readonly recentTurns = new Map<string, SlidingWindow>();
   private readonly lastNotice = new Map<string, number>();
-  private checks = 0;
+  private lastPrune: number;
 
   constructor(
     private readonly limits: AdmissionLimits,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.lastPrune = now();
+  }
 
-  check({ request, settings, queueDepth, tokensToday }: AdmissionInput): Admission {
-    if (++this.checks % 1000 === 0) this.prune();
-    if (isIgnored(request, settings)) return { admitted: false, outcome: "ignored_user" };
+  check({ request, settings, queueDepth, tokensToday, ignoredAnywhere }: AdmissionInput): Admission {
+    if (this.now() - this.lastPrune >= MINUTE_MS) this.prune();
+    if (isIgnored(request, settings) || (request.isDm && ignoredAnywhere())) return { admitted: false, outcome: "ignored_user" };
     if (!channelAllowed(request, settings)) {
       return this.refuse(request, "channel_not_allowed", "I'm not enabled in this channel. An admin can change that in the bot's settings.");
     }
@@ -70,7 +74,7 @@ export class TurnAdmission {
     if (this.limits.dailyTokenBudget !== undefined && tokensToday() >= this.limits.dailyTokenBudget) {
       return this.refuse(request, "budget_exhausted", "This workspace has used up today's budget for me. I'll be back tomorrow (UTC).");
     }
-    if (!this.takeRateSlot(request)) {
+    if (!request.operator && !this.takeRateSlot(request)) {
       return this.refuse(request, "rate_limited", "You're sending me messages faster than I can take them. Please wait a minute.");
     }
     return { admitted: true };
@@ -95,9 +99,10 @@ export class TurnAdmission {
     return { admitted: false, outcome, text };
   }
 
-  /** Keeps the maps bounded: forget users with no turn and no notice in the last minute. */
+  /** Keeps the maps bounded: once a minute, forget users with no turn and no notice in the last minute. */
   private prune(): void {
     const now = this.now();
+    this.lastPrune = now;
     for (const [key, window] of this.recentTurns) {
       if (window.count(now) === 0) this.recentTurns.delete(key);
     }

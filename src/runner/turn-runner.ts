@@ -2,17 +2,18 @@ import { randomUUID } from "node:crypto";
 import type { Agent } from "../agent/agent.js";
 import { LlmError } from "../agent/llm-error.js";
 import { TurnCancelled } from "../agent/tool-invoker.js";
-import { emptyUsage, type AgentResult, type StepEvent } from "../agent/types.js";
+import { emptyUsage, type AgentResult, type Usage } from "../agent/types.js";
 import type { Logger } from "../log.js";
 import type { Store } from "../store/store.js";
-import type { StepRecord } from "../store/turn-store.js";
 import type { ConversationRef } from "../store/types.js";
 import type { WorkspaceSettings } from "../store/workspace-settings-store.js";
 import { TurnAdmission, type AdmissionLimits } from "./admission.js";
+import type { Location } from "./incoming.js";
 import { KeyedQueue } from "./keyed-queue.js";
+import { StepRecorder } from "./step-recorder.js";
 import type { ToolAccess } from "./tool-access.js";
 import type { TurnObserver } from "./turn-observer.js";
-import type { ReplySink, TurnReply, TurnRequest } from "./types.js";
+import type { TurnReply, TurnRequest, TurnView } from "./types.js";
 
 export interface TurnRunnerOptions {
   agent: Agent;
@@ -30,13 +31,16 @@ export interface TurnRunnerOptions {
   instance?: string;
 }
 
+/** The end of the shutdown grace kept for cancelled turns to tell their users. */
+const SAY_RESTARTED_MS = 1_000;
+
 /** Why a running turn was cancelled; decides what the user is told. */
 type CancelReason = "timeout" | "shutdown";
 
 export const conversationKey = (ref: ConversationRef): string =>
   JSON.stringify([ref.platform, ref.workspaceId, ref.channelId, ref.threadId ?? ""]);
 
-const MESSAGES = {
+export const RUNNER_TEXT = {
   timeout: (ms: number) =>
     `Sorry, that took longer than ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} seconds`}, so I stopped. Please try again, or ask something simpler.`,
   shutdown: "The bot restarted before I could finish this. Please ask again in a minute.",
@@ -44,9 +48,9 @@ const MESSAGES = {
 };
 
 /**
- * Runs turns for every adapter: one at a time per conversation in arrival order, concurrently
+ * Runs turns for every platform: one at a time per conversation in arrival order, concurrently
  * across conversations. Loads the memory window, offers only the tools the workspace allows,
- * streams steps to the sink, and stores the exchange and the audit in one transaction.
+ * shows steps through the turn's view, and stores the exchange and the audit in one transaction.
  */
 export class TurnRunner {
   private readonly queue = new KeyedQueue();
@@ -58,26 +62,56 @@ export class TurnRunner {
     this.admission = new TurnAdmission(options.limits);
   }
 
-  /** Queues a turn; resolves once its reply was delivered. Never rejects. */
-  async submit(request: TurnRequest, sink: ReplySink): Promise<TurnReply> {
-    const { store, logger } = this.options;
-    if (!this.accepting) return this.refuseForShutdown(sink);
-    const settings = store.workspaceSettings.get(request);
+  /**
+   * Admits a turn (in code, before any model call) and queues it behind the conversation's earlier
+   * ones; resolves once its reply was shown. Never rejects: whatever fails (the model, a tool, the
+   * store, the platform) ends as a short message to the user and a line in the log.
+   */
+  async submit(request: TurnRequest, view: TurnView): Promise<TurnReply> {
+    if (!this.accepting) return this.refuseForShutdown(view);
+    let settings: WorkspaceSettings;
+    try {
+      settings = this.options.store.workspaceSettings.get(request);
+      const refusal = this.refusal(request, settings);
+      if (refusal) {
+        await finish(view, refusal, this.options.logger);
+        return refusal;
+      }
+    } catch (error) {
+      this.options.logger.error({ err: error, platform: request.platform, workspace: request.workspaceId }, "could not admit a turn");
+      const reply: TurnReply = { turnId: "", status: "failed", outcome: "error", text: RUNNER_TEXT.unexpected };
+      await finish(view, reply, this.options.logger);
+      return reply;
+    }
+    try {
+      view.begin?.();
+    } catch (error) {
+      this.options.logger.warn({ err: error }, "could not show that the bot is working");
+    }
+    return this.queue.run(conversationKey(request), () => this.runTurn(request, view, settings));
+  }
+
+  /** The reply to show when the turn may not run (see TurnAdmission), else undefined. */
+  private refusal(request: TurnRequest, settings: WorkspaceSettings): TurnReply | undefined {
+    const { store, logger, observer } = this.options;
     const admission = this.admission.check({
       request,
       settings,
       queueDepth: this.queueDepth(request),
       tokensToday: () => store.usage.tokensToday(request),
+      ignoredAnywhere: () => store.workspaceSettings.isIgnoredAnywhere(request.platform, request.userId),
     });
-    if (!admission.admitted) {
-      this.options.observer?.turnRefused?.({ platform: request.platform, outcome: admission.outcome });
-      logger.info({ platform: request.platform, workspace: request.workspaceId, outcome: admission.outcome }, "turn refused");
-      if (admission.text === undefined) return { turnId: "", status: "ignored", outcome: admission.outcome, text: "" };
-      const reply: TurnReply = { turnId: "", status: "refused", outcome: admission.outcome, text: admission.text };
-      await deliver(sink, reply, logger);
-      return reply;
-    }
-    return this.queue.run(conversationKey(request), () => this.runTurn(request, sink, settings));
+    if (admission.admitted) return undefined;
+    observer?.turnRefused?.({ platform: request.platform, outcome: admission.outcome });
+    logger.info({ platform: request.platform, workspace: request.workspaceId, outcome: admission.outcome }, "turn refused");
+    return admission.text === undefined
+      ? { turnId: "", status: "ignored", outcome: admission.outcome, text: "" }
+      : { turnId: "", status: "refused", outcome: admission.outcome, text: admission.text };
+  }
+
+  /** Entries held in memory by admission (for the leak checks). */
+  get trackedEntries(): number {
+    return this.admission.trackedEntries;
   }
 
   /** Turns waiting or running in this conversation. */
@@ -94,107 +128,83 @@ export class TurnRunner {
     return this.queue.activeKeys;
   }
 
-  /**
-   * Stops taking turns, lets running ones finish for up to `graceMs`, then cancels the rest
-   * (their users are told the bot restarted). Resolves when every turn has replied.
-   */
-  async shutdown(graceMs: number): Promise<void> {
-    this.accepting = false;
-    const deadline = Date.now() + graceMs;
-    while (this.running.size > 0 && Date.now() < deadline) await sleep(25);
-    for (const controller of this.running.values()) controller.abort("shutdown" satisfies CancelReason);
-    // Turns still queued behind them answer "restarted" without touching the store, which closes next.
+  get isAccepting(): boolean {
+    return this.accepting;
+  }
+
+  /** Resolves once no turn is waiting or running. */
+  async idle(): Promise<void> {
     while (this.queue.activeKeys > 0) await sleep(10);
   }
 
-  private async refuseForShutdown(sink: ReplySink): Promise<TurnReply> {
-    const reply: TurnReply = { turnId: "", status: "failed", outcome: "shutdown", text: MESSAGES.shutdown };
-    await deliver(sink, reply, this.options.logger);
+  /**
+   * Stops taking turns, lets running ones finish, then cancels the rest (their users are told the
+   * bot restarted). Resolves within `graceMs` (at least half a second, for the cancelled turns to say
+   * so) whatever is still running: the last second of the grace is kept for those messages.
+   */
+  async shutdown(graceMs: number): Promise<void> {
+    this.accepting = false;
+    const start = Date.now();
+    const abortAt = start + Math.max(0, graceMs - SAY_RESTARTED_MS);
+    const deadline = Math.max(start + graceMs, abortAt + SAY_RESTARTED_MS / 2);
+    while (this.running.size > 0 && Date.now() < abortAt) await sleep(25);
+    for (const controller of this.running.values()) controller.abort("shutdown" satisfies CancelReason);
+    // Turns still queued behind them answer "restarted" without touching the store, which closes next.
+    while (this.queue.activeKeys > 0 && Date.now() < deadline) await sleep(10);
+    if (this.queue.activeKeys > 0) {
+      this.options.logger.warn({ turns: this.running.size, conversations: this.queue.activeKeys }, "shutdown grace over; leaving turns that did not stop");
+    }
+  }
+
+  private async refuseForShutdown(view: TurnView): Promise<TurnReply> {
+    const reply: TurnReply = { turnId: "", status: "failed", outcome: "shutdown", text: RUNNER_TEXT.shutdown };
+    await finish(view, reply, this.options.logger);
     return reply;
   }
 
-  private async runTurn(request: TurnRequest, sink: ReplySink, settings: WorkspaceSettings): Promise<TurnReply> {
-    if (!this.accepting) return this.refuseForShutdown(sink);
+  private async runTurn(request: TurnRequest, view: TurnView, settings: WorkspaceSettings): Promise<TurnReply> {
+    if (!this.accepting) return this.refuseForShutdown(view);
     const { store, logger: baseLogger } = this.options;
     const turnId = randomUUID();
     const logger = baseLogger.child({ turnId, platform: request.platform, workspace: request.workspaceId });
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort("timeout" satisfies CancelReason), this.options.turnTimeoutMs);
     this.running.set(turnId, controller);
-
-    const steps = new StepRecorder(turnId, store, sink, logger, this.options.observer);
-    const conversation = store.memory.conversation(request);
-    store.turns.start(turnId, conversation.id, request.userId, this.options.instance);
+    const steps = new StepRecorder(view, logger, this.options.observer);
     const started = performance.now();
     const usage = emptyUsage();
-    logger.debug({ user: request.userId, text: request.text }, "turn started");
+    let opened = false;
     let reply: TurnReply;
     try {
-      const window = Math.min(settings.memoryWindow ?? this.options.memoryWindow, this.options.memoryWindowMax);
-      const history = store.memory.window(conversation, window, this.options.memoryTokenBudget);
-      const tools = this.options.access.enabledTools(request);
-      const result = await this.options.agent.run({
-        history,
-        input: request.text,
-        instructions: settings.systemPrompt,
-        tools,
-        request: {
-          platform: request.platform,
-          workspaceId: request.workspaceId,
-          channelId: request.channelId,
-          threadId: request.threadId,
-          userId: request.userId,
-        },
-        signal: controller.signal,
-        logger,
-        onStep: (event) => steps.record(event),
-        usage,
-      });
+      const conversation = store.memory.conversation(request);
+      store.turns.start(turnId, conversation.id, request.userId, this.options.instance);
+      opened = true;
+      logger.debug({ user: request.userId, text: request.text }, "turn started");
+      const result = await this.ask(request, settings, conversation, controller.signal, steps, usage, logger);
+      const thread = await this.threadToSeed(view, request);
       reply = { turnId, status: "answered", outcome: result.outcome, text: result.output };
       store.turns.finish(turnId, endOf(result), () => {
-        steps.save();
-        store.memory.appendExchange(
-          conversation.id,
-          turnId,
-          { author: request.userName ?? request.userId, text: request.text },
-          result.output,
-        );
+        store.turns.saveSteps(turnId, steps.records());
+        const question = { author: request.userName ?? request.userId, text: request.text };
+        store.memory.appendExchange(conversation.id, turnId, question, result.output);
+        if (thread) store.memory.appendExchange(store.memory.conversation(thread).id, turnId, question, result.output);
         store.usage.addTokens(request, usage.totalTokens);
       });
       logger.info(
-        {
-          outcome: result.outcome,
-          iterations: result.iterations,
-          tools: steps.toolsUsed,
-          tokens: usage.totalTokens,
-          ms: elapsedMs(started),
-        },
+        { outcome: result.outcome, iterations: result.iterations, tools: steps.toolsUsed, tokens: usage.totalTokens, ms: elapsedMs(started) },
         "turn answered",
       );
       logger.debug({ text: result.output }, "turn answer");
     } catch (error) {
       reply = { turnId, status: "failed", ...this.describeFailure(error, controller.signal) };
-      store.turns.finish(turnId, {
-        status: reply.outcome === "shutdown" ? "interrupted" : "failed",
-        outcome: reply.outcome,
-        iterations: 0,
-        usage,
-        error: errorDetail(error),
-      }, () => {
-        steps.save();
-        store.usage.addTokens(request, usage.totalTokens);
-      });
+      if (opened) this.recordFailure(turnId, reply, error, steps, usage, request, logger);
       const level = reply.outcome === "error" ? "error" : "warn";
-      logger[level](
-        { err: error, outcome: reply.outcome, tools: steps.toolsUsed, tokens: usage.totalTokens, ms: elapsedMs(started) },
-        "turn failed",
-      );
+      logger[level]({ err: error, outcome: reply.outcome, tools: steps.toolsUsed, tokens: usage.totalTokens, ms: elapsedMs(started) }, "turn failed");
     } finally {
       clearTimeout(timer);
+      this.running.delete(turnId);
     }
-    await steps.flushed();
-    await deliver(sink, reply, logger);
-    this.running.delete(turnId);
+    await finish(view, reply, logger);
     this.options.observer?.turnFinished?.({
       platform: request.platform,
       status: reply.status,
@@ -205,101 +215,80 @@ export class TurnRunner {
     return reply;
   }
 
-  private describeFailure(error: unknown, signal: AbortSignal): { outcome: string; text: string } {
-    if (error instanceof TurnCancelled || signal.aborted) {
-      return signal.reason === "shutdown"
-        ? { outcome: "shutdown", text: MESSAGES.shutdown }
-        : { outcome: "timeout", text: MESSAGES.timeout(this.options.turnTimeoutMs) };
-    }
-    if (error instanceof LlmError) return { outcome: `llm_${error.failure}`, text: error.userMessage };
-    return { outcome: "error", text: MESSAGES.unexpected };
-  }
-}
-
-/**
- * Keeps each step for the audit, written with the turn's closing transaction, and hands it to
- * the sink in order, without making the agent wait on the platform.
- */
-class StepRecorder {
-  private chain: Promise<void> = Promise.resolve();
-  private readonly steps = new Map<number, StepRecord>();
-  /** Started events held back (see ReplySink.stepStartDelayMs), by step. */
-  private readonly heldStarts = new Map<number, NodeJS.Timeout>();
-
-  constructor(
-    private readonly turnId: string,
-    private readonly store: Store,
-    private readonly sink: ReplySink,
-    private readonly logger: Logger,
-    private readonly observer?: TurnObserver,
-  ) {}
-
-  record(event: StepEvent): void {
-    const step = this.steps.get(event.seq) ?? { seq: event.seq, tool: event.tool, input: undefined, startedAt: Date.now() };
-    if (event.type === "tool_started") {
-      step.input = event.args;
-      this.steps.set(event.seq, step);
-    } else {
-      step.output = event.type === "tool_finished" ? event.output : undefined;
-      step.error = event.type === "tool_failed" ? event.error : undefined;
-      step.durationMs = event.durationMs;
-      this.observer?.toolFinished?.({ tool: event.tool, ok: event.type === "tool_finished", durationMs: event.durationMs });
-    }
-    this.show(event);
-  }
-
-  private show(event: StepEvent): void {
-    const delay = this.sink.stepStartDelayMs;
-    if (event.type === "tool_started" && delay !== undefined && delay > 0) {
-      this.heldStarts.set(
-        event.seq,
-        setTimeout(() => {
-          this.heldStarts.delete(event.seq);
-          this.forward(event);
-        }, delay),
-      );
-      return;
-    }
-    if (event.type !== "tool_started") {
-      clearTimeout(this.heldStarts.get(event.seq));
-      this.heldStarts.delete(event.seq);
-    }
-    this.forward(event);
-  }
-
-  private forward(event: StepEvent): void {
-    this.chain = this.chain.then(async () => {
-      try {
-        await this.sink.step(event);
-      } catch (error) {
-        this.logger.warn({ err: error, step: event.seq }, "could not show a tool step");
-      }
+  private ask(
+    request: TurnRequest,
+    settings: WorkspaceSettings,
+    conversation: ReturnType<Store["memory"]["conversation"]>,
+    signal: AbortSignal,
+    steps: StepRecorder,
+    usage: Usage,
+    logger: Logger,
+  ): Promise<AgentResult> {
+    const { store, access, agent, memoryWindow, memoryWindowMax, memoryTokenBudget } = this.options;
+    const window = Math.min(settings.memoryWindow ?? memoryWindow, memoryWindowMax);
+    return agent.run({
+      history: store.memory.window(conversation, window, memoryTokenBudget),
+      input: request.text,
+      instructions: settings.systemPrompt,
+      tools: access.enabledTools(request),
+      request: {
+        platform: request.platform,
+        workspaceId: request.workspaceId,
+        channelId: request.channelId,
+        threadId: request.threadId,
+        userId: request.userId,
+      },
+      signal,
+      logger,
+      onStep: (event) => steps.record(event),
+      usage,
     });
   }
 
-  /**
-   * Writes the steps; call inside the transaction that closes the turn. Every step has ended by
-   * then: the agent returns or throws only after its tool calls settled, and a cancelled tool reports nothing.
-   */
-  save(): void {
-    this.store.turns.saveSteps(this.turnId, this.steps.values());
+  /** A thread opened on the question is a conversation of its own that starts with this exchange. */
+  private async threadToSeed(view: TurnView, request: TurnRequest): Promise<ConversationRef | undefined> {
+    let thread: Location | undefined;
+    try {
+      thread = await view.openedThread?.();
+    } catch {
+      return undefined;
+    }
+    if (!thread) return undefined;
+    const ref: ConversationRef = { platform: request.platform, workspaceId: request.workspaceId, channelId: thread.channelId, threadId: thread.threadId };
+    return conversationKey(ref) === conversationKey(request) ? undefined : ref;
   }
 
-  /** Resolves once the sink has every step; a start still held back by then is dropped (its step never ended). */
-  flushed(): Promise<void> {
-    for (const timer of this.heldStarts.values()) clearTimeout(timer);
-    this.heldStarts.clear();
-    return this.chain;
+  /** The failed turn's row, steps and tokens; a store that fails here too is only logged (the user still hears). */
+  private recordFailure(turnId: string, reply: TurnReply, error: unknown, steps: StepRecorder, usage: Usage, request: TurnRequest, logger: Logger): void {
+    const { store } = this.options;
+    try {
+      store.turns.finish(
+        turnId,
+        { status: reply.outcome === "shutdown" ? "interrupted" : "failed", outcome: reply.outcome, iterations: 0, usage, error: errorDetail(error) },
+        () => {
+          store.turns.saveSteps(turnId, steps.records());
+          store.usage.addTokens(request, usage.totalTokens);
+        },
+      );
+    } catch (storeError) {
+      logger.error({ err: storeError }, "could not record the failed turn");
+    }
   }
 
-  get toolsUsed(): string[] {
-    return [...this.steps.values()].map((step) => step.tool);
+  private describeFailure(error: unknown, signal: AbortSignal): { outcome: string; text: string } {
+    if (error instanceof TurnCancelled || signal.aborted) {
+      return signal.reason === "shutdown"
+        ? { outcome: "shutdown", text: RUNNER_TEXT.shutdown }
+        : { outcome: "timeout", text: RUNNER_TEXT.timeout(this.options.turnTimeoutMs) };
+    }
+    if (error instanceof LlmError) return { outcome: `llm_${error.failure}`, text: error.userMessage };
+    return { outcome: "error", text: RUNNER_TEXT.unexpected };
   }
 }
 
-async function deliver(sink: ReplySink, reply: TurnReply, logger: Logger): Promise<void> {
+async function finish(view: TurnView, reply: TurnReply, logger: Logger): Promise<void> {
   try {
-    await sink.reply(reply);
+    await view.finish(reply);
   } catch (error) {
     logger.error({ err: error, turnId: reply.turnId }, "could not deliver the reply");
   }

@@ -1,26 +1,29 @@
 import type { StepEvent } from "../agent/types.js";
 import type { ConversationRef } from "../store/types.js";
+import type { Location } from "./incoming.js";
 
 export type { StepEvent };
 
-/** One user message for the bot, in platform-free terms. Adapters build it; nothing platform-specific passes. */
+/** One turn for the runner: a question in a conversation, in platform-free terms. */
 export interface TurnRequest extends ConversationRef {
   userId: string;
   /** Display name, stored with the message for people reading the audit. */
   userName?: string;
   text: string;
-  /** Set by the adapter from the platform's own permissions; the runner enforces it. */
-  isAdmin: boolean;
   /** The channel a thread-channel belongs to (Discord threads), for the channel allow list. */
   parentChannelId?: string;
   /** The user's role ids in this workspace, for ignored roles. */
-  userRoleIds?: string[];
+  userRoleIds?: readonly string[];
+  /** The terminal's operator: no per-user rate limit. */
+  operator?: boolean;
+  /** A direct message (its own rules for budgets and ignored users). */
+  isDm?: boolean;
 }
 
 /**
  * answered / failed: the turn ran. refused: it was not allowed to run (rate limit, budget,
- * channel, length, queue) and `text` says why. ignored: refused silently, `text` is empty and
- * the sink got no reply (ignored users, or a refusal already told to this user a moment ago).
+ * channel, length, queue) and `text` says why. ignored: refused silently, `text` is empty
+ * (ignored users, or a refusal already told to this user a moment ago).
  */
 export type TurnStatus = "answered" | "failed" | "refused" | "ignored";
 
@@ -34,18 +37,18 @@ export interface TurnReply {
 }
 
 /**
- * What an adapter implements to show a turn: steps as they happen, then one reply (none when the
- * turn is ignored: adapters that owe the platform an answer, like a deferred slash command, use
- * the status `submit` resolves with).
- * Calls arrive in order, never overlapping; a sink that throws is logged and does not stop the turn.
+ * What shows a turn to its user (the shared presenter, or a test's recorder): steps as they
+ * happen, then one reply. Calls arrive in order; a view that throws is logged and the turn goes on.
  */
-export interface ReplySink {
+export interface TurnView {
+  /** The turn was admitted and queued: show that the bot is working on it. */
+  begin?(): void;
+  step(event: StepEvent): void;
+  /** Shows the reply and clears the working indicator; resolves once the user can see it. */
+  finish(reply: TurnReply): Promise<void> | void;
   /**
-   * When set, a step's "started" event reaches the sink only if the tool is still running after
-   * this many ms; a quicker step arrives once, as its ended event (which carries the arguments).
-   * Chat platforms set it to post one message per quick step instead of a post and an edit.
+   * The thread opened for this turn's output, where the exchange is remembered too (a new thread
+   * on a top-level question starts with the exchange that opened it).
    */
-  readonly stepStartDelayMs?: number;
-  step(event: StepEvent): Promise<void> | void;
-  reply(reply: TurnReply): Promise<void> | void;
+  openedThread?(): Promise<Location | undefined>;
 }

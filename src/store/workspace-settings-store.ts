@@ -26,6 +26,7 @@ export class WorkspaceSettingsStore {
   private readonly upsert;
   private readonly remove;
   private readonly audit;
+  private readonly ignoredSomewhere;
 
   constructor(private readonly db: Db) {
     this.selectAll = db.prepare<[string, string], { key: string; valueJson: string }>(
@@ -40,6 +41,12 @@ export class WorkspaceSettingsStore {
     this.remove = db.prepare<[string, string, string]>(
       `DELETE FROM workspace_settings WHERE platform = ? AND workspace_id = ? AND key = ?`,
     );
+    this.ignoredSomewhere = db
+      .prepare<[string, string], number>(
+        `SELECT 1 FROM workspace_settings
+         WHERE platform = ? AND key = 'ignoredUsers' AND EXISTS (SELECT 1 FROM json_each(value_json) WHERE value = ?) LIMIT 1`,
+      )
+      .pluck();
     this.audit = db.prepare<[string, string, string, string, string, number]>(
       `INSERT INTO settings_changes (platform, workspace_id, key, value_json, changed_by, changed_at) VALUES (?, ?, ?, ?, ?, ?)`,
     );
@@ -56,6 +63,11 @@ export class WorkspaceSettingsStore {
     if (this.cache.size >= MAX_CACHED_WORKSPACES) this.cache.clear();
     this.cache.set(key, settings);
     return settings;
+  }
+
+  /** True when the admins of any workspace of the platform ignore this user (their direct messages go unanswered too). */
+  isIgnoredAnywhere(platform: string, userId: string): boolean {
+    return this.ignoredSomewhere.get(platform, userId) !== undefined;
   }
 
   /** Sets (or with `undefined`, resets to the default) one setting, and records the change. */

@@ -79,7 +79,7 @@ describe("a polite stop (SIGTERM)", () => {
     await waitUntil(() => scratch.model.chatRequests.length === 2);
     stuck.process.kill("SIGTERM");
     expect((await stuck.exited).code).toBe(143);
-    expect(stuck.stdout()).toContain("bot: The bot restarted before I could finish this. Please ask again in a minute.");
+    expect(stuck.stdout()).toContain("bot: ⚠️ The bot restarted before I could finish this. Please ask again in a minute.");
     const db = new Database(join(scratch.dir, "bot.sqlite"), { readonly: true });
     expect(db.prepare("SELECT status FROM turns ORDER BY started_at").pluck().all()).toEqual(["answered", "interrupted"]);
     db.close();

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { parseCommandText } from "../../src/runner/commands.js";
+import { parseCommandText } from "../../src/runner/commands/command-text.js";
 import { reply } from "../fakes/fake-openai.js";
 import { RecordingSink, request, startTestApp, type TestApp } from "../support/test-app.js";
 
-const admin = { userId: "boss", isAdmin: true };
+const admin = { userId: "boss", role: "admin" as const };
 
 describe("who may make the bot work, and how much", () => {
   let t: TestApp;
@@ -116,7 +116,7 @@ describe("who may make the bot work, and how much", () => {
 
   it("lets only admins change settings, and records who changed what", async () => {
     t = await startTestApp();
-    const refused = t.app.commands.execute(parseCommandText("settings memory 2")!, request(""), { userId: "u1", isAdmin: false });
+    const refused = t.app.commands.execute(parseCommandText("settings memory 2")!, request(""), { userId: "u1", role: "member" as const });
     expect(refused).toMatchObject({ ok: false, denied: "admin" });
     set("settings memory 2");
     set("tools disable calculator");
@@ -126,7 +126,7 @@ describe("who may make the bot work, and how much", () => {
       { key: "memoryWindow", value: "2", who: "boss" },
       { key: "tool:calculator", value: "false", who: "boss" },
     ]);
-    expect(t.app.commands.execute({ kind: "settings_show" }, request(""), { userId: "u1", isAdmin: false }).text).toContain(
+    expect(t.app.commands.execute({ kind: "settings_show" }, request(""), { userId: "u1", role: "member" as const }).text).toContain(
       "Memory window: 2 exchanges (at most 20)",
     );
   });

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { parseCommandText } from "../../src/runner/commands.js";
+import { parseCommandText } from "../../src/runner/commands/command-text.js";
 import { reply } from "../fakes/fake-openai.js";
 import { RecordingSink, request, startTestApp, type TestApp } from "../support/test-app.js";
 
-const admin = { userId: "boss", isAdmin: true };
-const member = { userId: "member", isAdmin: false };
+const admin = { userId: "boss", role: "admin" as const };
+const member = { userId: "member", role: "member" as const };
 
 describe("settings commands", () => {
   let t: TestApp;
@@ -53,8 +53,8 @@ describe("settings commands", () => {
     expect(t.app.commands.execute({ kind: "memory_show" }, request(""), member).text).toBe(
       "I remember the last 1 exchange(s) here:\n**alice:** a question\n**bot:** an answer",
     );
-    expect(t.app.commands.execute({ kind: "memory_clear" }, request(""), member)).toMatchObject({ ok: false, denied: "memory" });
-    expect(t.app.commands.execute({ kind: "memory_clear" }, request(""), { ...member, canClearMemory: true }).ok).toBe(true);
+    expect(t.app.commands.execute({ kind: "memory_clear" }, request(""), member)).toMatchObject({ ok: false, denied: "moderator" });
+    expect(t.app.commands.execute({ kind: "memory_clear" }, request(""), { ...member, role: "moderator" as const }).ok).toBe(true);
     expect(t.app.commands.execute({ kind: "memory_show" }, request(""), member).text).toMatch(/don't remember anything/);
   });
 

@@ -1,5 +1,8 @@
+import { PassThrough } from "node:stream";
 import type { App, AppOptions } from "../../src/app.js";
+import type { Logger } from "../../src/log.js";
 import { DiscordAdapter } from "../../src/platforms/discord/discord-adapter.js";
+import { servicesFor } from "../../src/start-platforms.js";
 import { FakeDiscord, type RestCall } from "../fakes/discord/fake-discord.js";
 import type { MessagePayload } from "../fakes/discord/payloads.js";
 import type { FakeOpenAI } from "../fakes/fake-openai.js";
@@ -27,15 +30,15 @@ export async function startDiscordBot(
 ): Promise<DiscordBot> {
   const discord = await FakeDiscord.start();
   const extraEnv = typeof env === "function" ? env(discord) : env;
-  const test = await startTestApp({ DISCORD_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl, ...extraEnv }, options);
   const logs = captureLogs();
+  const test = await startTestApp({ DISCORD_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl, ...extraEnv }, options, logs.logger);
   const bot: DiscordBot = {
     discord,
     model: test.model,
     test,
     app: test.app,
     logs,
-    adapter: new DiscordAdapter(test.app, { logger: logs.logger }),
+    adapter: discordAdapter(test.app, logs.logger),
     async stop() {
       await bot.app.runner.shutdown(500);
       await bot.adapter.stop();
@@ -43,7 +46,7 @@ export async function startDiscordBot(
     async restart() {
       await bot.stop();
       bot.app = test.restart();
-      bot.adapter = new DiscordAdapter(bot.app, { logger: logs.logger });
+      bot.adapter = discordAdapter(bot.app, logs.logger);
       await bot.adapter.start();
     },
     async close() {
@@ -54,6 +57,11 @@ export async function startDiscordBot(
   };
   await bot.adapter.start();
   return bot;
+}
+
+/** The Discord platform as `npm start` creates it, logging to `logger`. */
+export function discordAdapter(app: App, logger: Logger): DiscordAdapter {
+  return new DiscordAdapter({ ...servicesFor(app, { streams: { input: new PassThrough(), output: new PassThrough() } }), logger });
 }
 
 /** A message the bot posted in a channel (or edited there). */

@@ -1,6 +1,8 @@
+import { PassThrough } from "node:stream";
 import type { App, AppOptions } from "../../src/app.js";
 import type { Logger } from "../../src/log.js";
-import { SlackAdapter, type SlackAdapterOptions } from "../../src/platforms/slack/index.js";
+import { SlackAdapter, type SlackAdapterOptions } from "../../src/platforms/slack/slack-adapter.js";
+import { servicesFor } from "../../src/start-platforms.js";
 import { FakeSlack, type FakeSlackOptions } from "../fakes/slack/fake-slack.js";
 import { appMention, eventCallback, message, slashCommand, type MessageFields } from "../fakes/slack/payloads.js";
 import { SignedSlackSender } from "../fakes/slack/signed-requests.js";
@@ -56,8 +58,13 @@ export class SlackHarness {
   }
 
   /** Stops the adapter and builds a new app and adapter on the same database, as a restarted process. */
+  /** Resolves once every message delivered so far has been dealt with (its turn answered). */
+  idle(): Promise<void> {
+    return this.app.intake.idle();
+  }
+
   async restart(): Promise<void> {
-    await this.adapter.idle();
+    await this.idle();
     await this.adapter.stop();
     this.app = this.t.restart();
     await this.startAdapter();
@@ -103,15 +110,15 @@ export class SlackHarness {
   }
 
   async close(): Promise<void> {
-    await this.adapter.idle();
+    await this.idle();
     await this.adapter.stop();
     await this.t.close();
     await this.slack.close();
   }
 
   private async startAdapter(): Promise<void> {
-    const app = this.options.logger ? { ...this.app, logger: this.options.logger } : this.app;
-    this.adapter = new SlackAdapter(app, {
+    const services = servicesFor(this.app, { streams: { input: new PassThrough(), output: new PassThrough() } });
+    this.adapter = new SlackAdapter(this.options.logger ? { ...services, logger: this.options.logger } : services, {
       clientOptions: { retryConfig: { retries: 0 } },
       listen: { port: 0, host: "127.0.0.1" },
       ...this.options.adapter,

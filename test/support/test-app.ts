@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp, type App, type AppOptions } from "../../src/app.js";
 import { loadConfig } from "../../src/config/env.js";
-import { silentLogger } from "../../src/log.js";
-import type { ReplySink, StepEvent, TurnReply, TurnRequest } from "../../src/runner/types.js";
+import { silentLogger, type Logger } from "../../src/log.js";
+import type { StepEvent, TurnReply, TurnRequest, TurnView } from "../../src/runner/types.js";
 import { Store } from "../../src/store/store.js";
 import { FakeOpenAI } from "../fakes/fake-openai.js";
 
@@ -19,7 +19,7 @@ export interface TestApp {
 }
 
 /** A real app (real openai client, real SQLite file) talking to a fake model on 127.0.0.1. */
-export async function startTestApp(env: Record<string, string> = {}, options: AppOptions = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: AppOptions = {}, logger: Logger = silentLogger()): Promise<TestApp> {
   const model = await FakeOpenAI.start();
   const dir = mkdtempSync(join(tmpdir(), "agent-bot-test-"));
   const dbPath = join(dir, "bot.sqlite");
@@ -36,7 +36,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ap
     DUCKDUCKGO_URL: "http://127.0.0.1:9/unreachable",
     ...env,
   });
-  const apps: App[] = [createApp(config, silentLogger(), options)];
+  const apps: App[] = [createApp(config, logger, options)];
   return {
     app: apps[0]!,
     model,
@@ -44,7 +44,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ap
     dbPath,
     restart() {
       apps.at(-1)!.store.close();
-      const next = createApp(config, silentLogger(), { ...options, store: Store.open(dbPath) });
+      const next = createApp(config, logger, { ...options, store: Store.open(dbPath) });
       apps.push(next);
       return next;
     },
@@ -56,16 +56,17 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ap
   };
 }
 
-/** A sink that remembers what a user would have seen, in order. */
-export class RecordingSink implements ReplySink {
+/** A view that remembers what a user would have seen, in order. */
+export class RecordingSink implements TurnView {
   readonly events: (StepEvent | { type: "reply"; reply: TurnReply })[] = [];
 
   step(event: StepEvent): void {
     this.events.push(event);
   }
 
-  reply(reply: TurnReply): void {
-    this.events.push({ type: "reply", reply });
+  finish(reply: TurnReply): void {
+    // An ignored turn shows nothing.
+    if (reply.status !== "ignored") this.events.push({ type: "reply", reply });
   }
 
   get steps(): StepEvent[] {
@@ -85,7 +86,6 @@ export function request(text: string, overrides: Partial<TurnRequest> = {}): Tur
     userId: "u1",
     userName: "alice",
     text,
-    isAdmin: false,
     ...overrides,
   };
 }

@@ -1,12 +1,12 @@
 import { Client, GatewayIntentBits, Partials } from "discord.js";
-import type { Config } from "../../config/env.js";
+import type { DiscordConfig } from "./config.js";
 import { NO_PINGS } from "./allowed-mentions.js";
 
 /**
  * The discord.js client the adapter runs on. Message Content is a privileged intent: it must be
  * switched on in the Developer Portal or the gateway refuses the login (see README, "Discord").
  */
-export function createDiscordClient(config: Pick<Config, "DISCORD_API_URL">): Client {
+export function createDiscordClient(config: Pick<DiscordConfig, "DISCORD_API_URL">): Client {
   return new Client({
     intents: [
       GatewayIntentBits.Guilds,

@@ -1,21 +1,20 @@
 import { once } from "node:events";
-import { Events, type Client } from "discord.js";
-import type { App } from "../../app.js";
+import { Events, REST, Routes, type APIUser, type Client, type Message } from "discord.js";
 import type { Logger } from "../../log.js";
-import type { PlatformAdapter } from "../platform.js";
+import type { PlatformLink } from "../../runner/platform-link.js";
+import type { PlatformAdapter, PlatformServices } from "../platform.js";
 import { createDiscordClient } from "./client.js";
 import { InteractionHandler } from "./commands/interaction-handler.js";
+import type { DiscordConfig } from "./config.js";
 import { describeDiscordError } from "./errors.js";
-import { MessageHandler } from "./message-handler.js";
-
-export interface DiscordAdapterOptions {
-  /** Defaults to the app's logger. */
-  logger?: Logger;
-}
+import { incomingMessage } from "./inbound.js";
+import { ROLE_NAMES } from "./permissions.js";
+import { DiscordSurface } from "./surface.js";
 
 /**
- * The Discord connection: logs in over the gateway, turns mentions, bot-thread follow-ups and
- * DMs into turns, and answers slash commands.
+ * The Discord connection: logs in over the gateway and translates. Messages go to the core as
+ * they are (it decides which are questions for the bot); slash commands are read through the
+ * core's command catalog; the core's presenter writes back through the surface.
  */
 export class DiscordAdapter implements PlatformAdapter {
   readonly name = "discord";
@@ -23,25 +22,25 @@ export class DiscordAdapter implements PlatformAdapter {
   private readonly logger: Logger;
   private accepting = false;
 
-  constructor(
-    private readonly app: App,
-    options: DiscordAdapterOptions = {},
-  ) {
-    this.logger = (options.logger ?? app.logger).child({ platform: "discord" });
+  constructor(private readonly services: PlatformServices<DiscordConfig>) {
+    this.logger = services.logger.child({ platform: "discord" });
   }
 
   async start(): Promise<void> {
-    const { config } = this.app;
+    const { config, adminUserIds } = this.services;
     if (!config.DISCORD_TOKEN) throw new Error("DISCORD_TOKEN is not set");
     const client = createDiscordClient(config);
     this.client = client;
-    const messages = new MessageHandler(this.app, this.logger, {
+    const link = this.services.connect({
+      surface: new DiscordSurface(client, this.logger),
       allowDms: config.DISCORD_ALLOW_DMS,
-      adminUserIds: config.BOT_ADMIN_USER_IDS,
+      hasRoles: true,
+      commandName: (group) => `/${group}`,
+      roleNames: ROLE_NAMES,
     });
-    const interactions = new InteractionHandler(this.app, this.logger, config.BOT_ADMIN_USER_IDS);
+    const interactions = new InteractionHandler(link, this.logger, adminUserIds);
 
-    client.on(Events.MessageCreate, (message) => this.accepting && messages.handle(message));
+    client.on(Events.MessageCreate, (message) => this.accepting && this.receive(link, message));
     client.on(Events.InteractionCreate, (interaction) => this.accepting && interactions.handle(interaction));
     client.on(Events.Error, (error) => this.logger.error({ err: describeDiscordError(error) }, "Discord client error"));
     client.on(Events.Warn, (message) => this.logger.warn({ detail: message }, "Discord client warning"));
@@ -77,4 +76,23 @@ export class DiscordAdapter implements PlatformAdapter {
     if (!this.client) return { connected: false, detail: "not started" };
     return this.client.isReady() ? { connected: true, detail: `${this.client.guilds.cache.size} guilds` } : { connected: false, detail: "gateway not ready" };
   }
+
+  private receive(link: PlatformLink, message: Message): void {
+    let incoming;
+    try {
+      incoming = incomingMessage(message, this.services.adminUserIds);
+    } catch (error) {
+      this.logger.warn({ err: error, messageId: message.id }, "could not read a Discord message");
+      return;
+    }
+    void link.receive(incoming);
+  }
+}
+
+export const create = (services: PlatformServices<DiscordConfig>) => new DiscordAdapter(services);
+
+export async function checkCredentials(config: DiscordConfig): Promise<string> {
+  const rest = new REST(config.DISCORD_API_URL ? { api: config.DISCORD_API_URL } : {}).setToken(config.DISCORD_TOKEN!);
+  const user = (await rest.get(Routes.user())) as APIUser;
+  return `the token belongs to ${user.username} (${user.id})`;
 }

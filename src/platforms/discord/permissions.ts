@@ -1,30 +1,20 @@
 import { GuildMember, PermissionFlagsBits, type APIInteractionGuildMember, type PermissionsBitField } from "discord.js";
-
-export interface ActorFlags {
-  isAdmin: boolean;
-  canClearMemory: boolean;
-}
+import type { Role } from "../../runner/incoming.js";
 
 /**
- * Who may change settings: admins have Manage Server or Administrator in the guild (`has` counts
- * Administrator as every permission), or are listed in BOT_ADMIN_USER_IDS. Manage Messages may
- * also clear the memory. In a DM the user may clear their own conversation.
+ * Discord's permissions as the core's roles: Manage Server (or Administrator, which `has` counts
+ * as every permission) or BOT_ADMIN_USER_IDS is an admin; Manage Messages a moderator.
  */
-export function actorFlags(
-  userId: string,
-  permissions: Readonly<PermissionsBitField> | null | undefined,
-  adminUserIds: readonly string[],
-  inDm: boolean,
-): ActorFlags {
-  const listed = adminUserIds.includes(userId);
-  const isAdmin = listed || (permissions?.has(PermissionFlagsBits.ManageGuild) ?? false);
-  const canClearMemory = isAdmin || inDm || (permissions?.has(PermissionFlagsBits.ManageMessages) ?? false);
-  return { isAdmin, canClearMemory };
+export function roleOf(userId: string, permissions: Readonly<PermissionsBitField> | null | undefined, adminUserIds: readonly string[]): Role {
+  if (adminUserIds.includes(userId) || permissions?.has(PermissionFlagsBits.ManageGuild)) return "admin";
+  if (permissions?.has(PermissionFlagsBits.ManageMessages)) return "moderator";
+  return "member";
 }
 
-export const DENIED_HINT = {
+/** What the roles mean on Discord, for a refusal. */
+export const ROLE_NAMES = {
   admin: "You need the **Manage Server** (or Administrator) permission in this server to do that.",
-  memory: "You need the **Manage Messages** or **Manage Server** permission in this server to do that.",
+  moderator: "You need the **Manage Messages** or **Manage Server** permission in this server to do that.",
 } as const;
 
 /** The member's role ids, for the workspace's ignored roles (a cached member or an interaction's raw one). */

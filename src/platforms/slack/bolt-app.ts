@@ -1,9 +1,9 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { App as BoltApp, webApi } from "@slack/bolt";
-import type { Config } from "../../config/env.js";
+import type { SlackConfig } from "./config.js";
 import type { Logger } from "../../log.js";
-import type { PlatformContext } from "../platform.js";
+import type { PlatformServices } from "../platform.js";
 import { boltLogger } from "./bolt-logger.js";
 
 export type WebClientOptions = NonNullable<ConstructorParameters<typeof webApi.WebClient>[1]>;
@@ -14,7 +14,7 @@ export interface SlackConnectionOptions {
   /** HTTP mode only: where to listen. Default: PORT on every interface. */
   listen?: { port: number; host?: string };
   /** HTTP mode only: more routes on the same server (health and metrics). */
-  sharedRoutes?: PlatformContext["sharedRoutes"];
+  sharedRoutes?: PlatformServices<SlackConfig>["sharedRoutes"];
 }
 
 export type SlackMode = "socket" | "http";
@@ -28,7 +28,7 @@ export class SlackConnection {
   private server?: Server;
 
   constructor(
-    private readonly config: Config,
+    private readonly config: SlackConfig,
     logger: Logger,
     private readonly options: SlackConnectionOptions = {},
   ) {

@@ -22,7 +22,7 @@ export function markdownToMrkdwn(markdown: string): string {
         out.push("```");
         fence = undefined;
       } else {
-        out.push(escapeText(line));
+        out.push(defusePlainBroadcasts(escapeText(line)));
       }
       continue;
     }
@@ -33,7 +33,7 @@ export function markdownToMrkdwn(markdown: string): string {
     }
     if (TABLE_ROW.test(line) && TABLE_RULE.test(lines[i + 1] ?? "")) {
       const table: string[] = [];
-      while (i < lines.length && TABLE_ROW.test(lines[i]!)) table.push(escapeText(lines[i++]!.trim()));
+      while (i < lines.length && TABLE_ROW.test(lines[i]!)) table.push(defusePlainBroadcasts(escapeText(lines[i++]!.trim())));
       i--;
       out.push("```", ...table, "```");
       continue;
@@ -75,7 +75,7 @@ function convertInline(text: string): string {
   const kept: string[] = [];
   const keep = (value: string) => `\u0000${kept.push(value) - 1}\u0000`;
 
-  let s = text.replace(/(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g, (_m, _ticks: string, code: string) => keep(`\`${escapeText(code)}\``));
+  let s = text.replace(/(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g, (_m, _ticks: string, code: string) => keep(`\`${defusePlainBroadcasts(escapeText(code))}\``));
   s = s.replace(/<([^<>\s][^<>]*)>/g, (match, inner: string) => keep(slackToken(inner) ?? escapeText(match)));
   s = s.replace(/!?\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g, (match, label: string, url: string) =>
     /^(https?:|mailto:)/i.test(url) ? keep(`<${url}|${linkLabel(label || url)}>`) : match,

@@ -1,13 +1,15 @@
 import { webApi } from "@slack/bolt";
-import type { App } from "../../app.js";
-import type { PlatformAdapter } from "../platform.js";
-import { BotThreads, PLATFORM } from "./bot-threads.js";
+import type { Logger } from "../../log.js";
+import type { Actor } from "../../runner/incoming.js";
+import type { PlatformLink } from "../../runner/platform-link.js";
+import type { PlatformAdapter, PlatformServices } from "../platform.js";
 import { SlackConnection, type SlackConnectionOptions, type SlackMode } from "./bolt-app.js";
+import type { SlackConfig } from "./config.js";
+import { incomingMessage, PLATFORM, type SlackEnvelope } from "./inbound.js";
 import { SlackApi, type SlackApiOptions } from "./slack-api.js";
-import { registerEventHandlers } from "./slack-events.js";
 import { SlackUsers } from "./slack-users.js";
-import { registerSlashCommands } from "./slash-commands.js";
-import { TurnStarter } from "./turn-starter.js";
+import { commandNames, registerSlashCommands } from "./slash-commands.js";
+import { SlackSurface } from "./surface.js";
 
 const REQUEST_TIMEOUT_MS = 15_000;
 const QUICK_RETRIES = { retries: 3, factor: 2, minTimeout: 500, maxTimeout: 4_000 };
@@ -17,32 +19,44 @@ export interface SlackAdapterOptions extends SlackConnectionOptions, SlackApiOpt
   userCacheMs?: number;
 }
 
-/** The Slack adapter: Bolt in, TurnRequests to the runner, steps and answers back as thread replies. */
+/**
+ * The Slack adapter: Bolt in, translated for the core; the core's presenter writes back through
+ * the surface. Admin status and names come from users.info, asked in arrival order by the core.
+ */
 export class SlackAdapter implements PlatformAdapter {
   readonly name = PLATFORM;
   private readonly connection: SlackConnection;
-  private readonly starter: TurnStarter;
-  private readonly logger: App["logger"];
+  private readonly logger: Logger;
 
-  constructor(app: App, options: SlackAdapterOptions = {}) {
-    this.connection = new SlackConnection(app.config, app.logger, options);
+  constructor(services: PlatformServices<SlackConfig>, options: SlackAdapterOptions = {}) {
+    const { config } = services;
+    this.logger = services.logger.child({ platform: PLATFORM });
+    this.connection = new SlackConnection(config, services.logger, { sharedRoutes: services.sharedRoutes, ...options });
     // Our own calls reject rate limits so SlackApi can log them and wait out Retry-After itself,
     // and give up on an unreachable Slack within seconds rather than hold the conversation's queue.
-    const client = new webApi.WebClient(app.config.SLACK_BOT_TOKEN, {
+    const client = new webApi.WebClient(config.SLACK_BOT_TOKEN, {
       timeout: REQUEST_TIMEOUT_MS,
       ...this.connection.clientOptions,
       retryConfig: options.clientOptions?.retryConfig ?? QUICK_RETRIES,
       rejectRateLimitedCalls: true,
       logger: this.connection.bolt.logger,
     });
-    const api = new SlackApi(client, app.logger.child({ platform: PLATFORM }), options);
-    const admins = new Set([...app.config.SLACK_ADMIN_USER_IDS, ...app.config.BOT_ADMIN_USER_IDS]);
-    const users = new SlackUsers(api, admins, options.userCacheMs);
-    const threads = new BotThreads(app.store.threads);
-    this.starter = new TurnStarter(app, api, users, threads);
-    registerEventHandlers(this.connection.bolt, { app, threads, starter: this.starter });
-    registerSlashCommands(this.connection.bolt, { app, api, users, starter: this.starter });
-    this.logger = app.logger;
+    const api = new SlackApi(client, this.logger, options);
+    const users = new SlackUsers(api, new Set([...config.SLACK_ADMIN_USER_IDS, ...services.adminUserIds]), options.userCacheMs);
+    const actorOf = async (userId: string): Promise<Actor> => {
+      const person = await users.lookup(userId);
+      return { id: userId, name: person.name, role: person.isAdmin ? "admin" : "member", isBot: false };
+    };
+    const names = commandNames(config);
+    const link = services.connect({
+      surface: new SlackSurface(api, { broadcastAnswers: config.SLACK_BROADCAST_ANSWER }),
+      allowDms: config.SLACK_ALLOW_DMS,
+      hasRoles: false,
+      commandName: (group) => names[group],
+      roleNames: { admin: "_Here, admins are the workspace's admins and owners, and anyone listed in SLACK_ADMIN_USER_IDS._", moderator: "" },
+    });
+    this.registerEvents(link, actorOf);
+    registerSlashCommands(this.connection.bolt, { link, api, config, logger: this.logger, actorOf });
   }
 
   get mode(): SlackMode {
@@ -57,7 +71,7 @@ export class SlackAdapter implements PlatformAdapter {
   async start(): Promise<void> {
     await this.connection.start();
     this.logger.info(
-      { platform: PLATFORM, mode: this.mode, ...(this.eventsUrl ? { url: this.eventsUrl } : {}) },
+      { mode: this.mode, ...(this.eventsUrl ? { url: this.eventsUrl } : {}) },
       this.mode === "socket" ? "Slack connected over Socket Mode" : "Slack events listening over HTTP",
     );
   }
@@ -70,8 +84,29 @@ export class SlackAdapter implements PlatformAdapter {
     return { connected: this.connection.running, detail: this.mode === "socket" ? "Socket Mode" : "HTTP events" };
   }
 
-  /** Resolves once every turn this adapter started has replied in Slack. */
-  idle(): Promise<void> {
-    return this.starter.idle();
+  /** Messages and mentions go to the core as they are; Bolt has acknowledged each event before this runs. */
+  private registerEvents(link: PlatformLink, actorOf: (userId: string) => Promise<Actor>): void {
+    const bolt = this.connection.bolt;
+    const handle = async ({ event, body, context }: { event: unknown; body: unknown; context: { botUserId?: string } }) => {
+      const message = incomingMessage(event, body as SlackEnvelope, context.botUserId);
+      if (!message) return;
+      void link.receive({ ...message, resolveActor: async () => ({ ...(await actorOf(message.actor.id)), isBot: message.actor.isBot }) });
+    };
+    bolt.event("app_mention", handle);
+    bolt.event("message", handle);
+    bolt.error(async (error) => {
+      this.logger.error({ err: error }, "a Slack event handler failed");
+    });
   }
+}
+
+export const create = (services: PlatformServices<SlackConfig>) => new SlackAdapter(services);
+
+export async function checkCredentials(config: SlackConfig): Promise<string> {
+  const client = new webApi.WebClient(config.SLACK_BOT_TOKEN, {
+    ...(config.SLACK_API_URL ? { slackApiUrl: config.SLACK_API_URL } : {}),
+    retryConfig: { retries: 0 },
+  });
+  const auth = await client.auth.test();
+  return `the token belongs to ${auth.user ?? "a bot"} in ${auth.team ?? "a workspace"}`;
 }

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createApp, type App } from "../../../src/app.js";
 import { loadConfig } from "../../../src/config/env.js";
 import { createLogger } from "../../../src/log.js";
-import type { ReplySink, TurnReply, TurnRequest } from "../../../src/runner/types.js";
+import type { TurnReply, TurnRequest, TurnView } from "../../../src/runner/types.js";
 import { ANSWER, QUESTION, STEPS_PER_TURN } from "./turn-script.js";
 
 export interface BenchApp {
@@ -47,17 +47,16 @@ export function benchRequest(conversation: string): TurnRequest {
     userId: "u1",
     userName: "alice",
     text: QUESTION,
-    isAdmin: false,
   };
 }
 
 /** Counts what a user would see, so a turn that went wrong stops the benchmark instead of counting. */
-class CheckingSink implements ReplySink {
+class CheckingSink implements TurnView {
   steps = 0;
   step(): void {
     this.steps++;
   }
-  reply(): void {}
+  finish(): void {}
 }
 
 /** One full turn through the runner; throws unless it ended with the scripted answer after both tool steps. */

@@ -1,10 +1,11 @@
-import { DiscordAdapter } from "../../../src/platforms/discord/discord-adapter.js";
-import { SlackAdapter } from "../../../src/platforms/slack/index.js";
+import { PassThrough } from "node:stream";
+import { SlackAdapter } from "../../../src/platforms/slack/slack-adapter.js";
+import { servicesFor } from "../../../src/start-platforms.js";
 import { FakeDiscord } from "../../fakes/discord/fake-discord.js";
 import { FakeSlack } from "../../fakes/slack/fake-slack.js";
 import { appMention, eventCallback } from "../../fakes/slack/payloads.js";
 import { SignedSlackSender } from "../../fakes/slack/signed-requests.js";
-import { isAnswerTo } from "../../support/discord-bot.js";
+import { discordAdapter, isAnswerTo } from "../../support/discord-bot.js";
 import { startBenchApp } from "./bench-app.js";
 import { ANSWER, QUESTION } from "./turn-script.js";
 
@@ -46,7 +47,7 @@ export async function startDiscordDriver(modelUrl: string, channels: number): Pr
     ...Array.from({ length: channels - 1 }, (_, i) => discord.world.addTextChannel(discord.guild.id, `bench-${i}`).id),
   ];
   const bench = startBenchApp(modelUrl, { DISCORD_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl });
-  const adapter = new DiscordAdapter(bench.app);
+  const adapter = discordAdapter(bench.app, bench.app.logger);
   await adapter.start();
   const answers = new AnswerWaiters();
   const questions = new Map<string, Parameters<typeof isAnswerTo>[1]>();
@@ -95,7 +96,7 @@ export async function startSlackDriver(modelUrl: string, channels: number): Prom
     SLACK_API_URL: slack.apiUrl,
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
   });
-  const adapter = new SlackAdapter(bench.app, { clientOptions: { retryConfig: { retries: 0 } }, listen: { port: 0, host: "127.0.0.1" } });
+  const adapter = new SlackAdapter(servicesFor(bench.app, { streams: { input: new PassThrough(), output: new PassThrough() } }), { clientOptions: { retryConfig: { retries: 0 } }, listen: { port: 0, host: "127.0.0.1" } });
   await adapter.start();
   const sender = new SignedSlackSender(adapter.eventsUrl!, SIGNING_SECRET);
   const answers = new AnswerWaiters();
@@ -117,7 +118,7 @@ export async function startSlackDriver(modelUrl: string, channels: number): Prom
       return (await answered) - sent;
     },
     async close() {
-      await adapter.idle();
+      await bench.app.intake.idle();
       await bench.app.runner.shutdown(1_000);
       await adapter.stop();
       await slack.close();

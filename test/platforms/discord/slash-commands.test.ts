@@ -4,7 +4,7 @@ import { FakeDiscord, type RestCall } from "../../fakes/discord/fake-discord.js"
 import { CallbackKind, MessageFlag, type UserPayload } from "../../fakes/discord/payloads.js";
 import type { InteractionRecord } from "../../fakes/discord/world.js";
 import { reply } from "../../fakes/fake-openai.js";
-import { isAnswerTo, startDiscordBot, type DiscordBot } from "../../support/discord-bot.js";
+import { isAnswerTo, isMessagePost, startDiscordBot, type DiscordBot } from "../../support/discord-bot.js";
 
 const isCallback = (call: RestCall, interaction: InteractionRecord) =>
   call.method === "POST" && call.path === `/interactions/${interaction.id}/${interaction.token}/callback`;
@@ -64,7 +64,7 @@ describe("Discord: /ask", () => {
     expect(bot.model.chatRequests[0]!.body.messages.at(-1).content).toBe("circumference for radius 2?");
   });
 
-  it("posts the steps as follow-ups where no thread can be made (in a DM)", async () => {
+  it("posts the steps as plain messages where no thread can be made (in a DM), the answer in the reply", async () => {
     bot = await startDiscordBot();
     const { discord } = bot;
     const dm = discord.openDm(discord.member);
@@ -73,10 +73,11 @@ describe("Discord: /ask", () => {
     const interaction = await discord.dispatchCommand({ user: discord.member, channelId: dm.id, name: "ask", options: [{ name: "question", value: "2+2?" }] });
     await discord.waitFor((call) => call.method === "PATCH" && call.path.endsWith(`${interaction.token}/messages/@original`) && call.body.content === "4.");
 
-    const followUps = discord.calls.filter((call) => call.method === "POST" && call.path === `/webhooks/${discord.world.application.id}/${interaction.token}`);
-    expect(followUps).toHaveLength(1);
-    expect(followUps[0]!.body.content).toContain("calculator");
-    // the step's follow-up is edited in place with the result
+    const steps = discord.calls.filter((call) => isMessagePost(call, dm.id));
+    expect(steps).toHaveLength(1);
+    expect(steps[0]!.body.content).toContain("calculator");
+    expect(steps[0]!.body.allowed_mentions).toMatchObject({ parse: [] });
+    // the step is edited in place with the result
     const stepId = discord.messagesIn(dm.id).find((m) => m.content.includes("calculator"))!.id;
     const stepEdit = discord.calls.find((call) => call.method === "PATCH" && call.path.endsWith(`/messages/${stepId}`))!;
     expect(stepEdit.body.content).toMatch(/calculator.*→ `4`/);

@@ -20,7 +20,7 @@ describe("Slack answers: formatting, long answers, mass mentions and failures", 
     const ts = h.slack.nextTs();
     await h.mention({ user: "U1", channel: "C1", ts, text });
     await h.slack.waitFor(() => h.slack.thread("C1", ts).length > 0, { what: "an answer" });
-    await h.adapter.idle();
+    await h.idle();
     return h.slack.thread("C1", ts);
   };
 
@@ -66,7 +66,7 @@ describe("Slack answers: formatting, long answers, mass mentions and failures", 
     h = await SlackHarness.start({ env: { DEFAULT_TOOLS: "shout" }, app: { extraTools: [shout] } });
     const thread = await ask(reply.toolCalls({ name: "shout", args: { text: "<!everyone>" } }));
     await h.slack.waitFor(() => h.slack.messages.length === 2, { what: "the step and the answer" });
-    expect(thread[0]!.text).toMatch(/^:white_check_mark: `shout`/);
+    expect(thread[0]!.text).toMatch(/^✅ `shout`/);
     for (const message of h.slack.messages) {
       expect(message.versions.join("\n")).not.toMatch(/<!(channel|here|everyone|subteam)/);
       expect(message.versions.join("\n")).not.toMatch(/(^|[^\u200B])@(here|channel|everyone)\b/);
@@ -80,8 +80,8 @@ describe("Slack answers: formatting, long answers, mass mentions and failures", 
     const ts = h.slack.nextTs();
     await h.mention({ user: "U1", channel: "C1", ts, text: "hello" });
     const [message] = await h.slack.waitFor(() => (h.slack.thread("C1", ts).length ? h.slack.thread("C1", ts) : undefined), { what: "the failure message" });
-    await h.adapter.idle();
-    expect(message!.text).toMatch(/^:warning: /);
+    await h.idle();
+    expect(message!.text).toMatch(/^⚠️ /);
     expect(message!.text.length).toBeLessThan(300);
     expect(message!.text).not.toContain("the model server broke");
     expect(h.slack.reactionsOn("C1", ts)).toEqual([]);

@@ -19,7 +19,7 @@ describe("Slack Web API errors", () => {
     const ts = h.slack.nextTs();
     await h.mention({ user: "U1", channel: "C1", ts, text: "hello" });
     await h.slack.waitFor(() => h.slack.thread("C1", ts).length === 1, { what: "the answer" });
-    await h.adapter.idle();
+    await h.idle();
 
     const posts = h.slack.callsTo("chat.postMessage");
     expect(posts.map((c) => c.status)).toEqual([429, 200]);
@@ -33,7 +33,7 @@ describe("Slack Web API errors", () => {
     h.model.script(reply.toolCalls({ name: "calculator", args: { expression: "1+1" } }), reply.text("2"), reply.text("Hello in C2."));
     await h.mention({ user: "U1", channel: "C1", ts: h.slack.nextTs(), text: "1+1?" });
     await h.slack.waitFor(() => h.model.chatRequests.length === 2, { what: "the first turn" });
-    await h.adapter.idle();
+    await h.idle();
     // the step failed to post, so the answer was not attempted in the unusable channel
     expect(h.slack.callsTo("chat.postMessage").filter((c) => c.params.channel === "C1")).toHaveLength(1);
     expect(log.lines).toContainEqual(expect.objectContaining({ level: 40, error: "not_in_channel", hint: expect.stringMatching(/invite the app/) }));
@@ -50,10 +50,10 @@ describe("Slack Web API errors", () => {
     const ts = h.slack.nextTs();
     await h.mention({ user: "U1", channel: "C1", ts, text: "3*3?" });
     await h.slack.waitFor(() => h.slack.thread("C1", ts).length === 3, { what: "step, result and answer" });
-    await h.adapter.idle();
+    await h.idle();
     expect(h.slack.thread("C1", ts).map((m) => m.text)).toEqual([
-      expect.stringMatching(/^:gear: Running `calculator`/),
-      expect.stringMatching(/^:white_check_mark: `calculator` with `\{"expression":"3\*3"\}` → `9`/),
+      expect.stringMatching(/^🔧 `calculator`/),
+      expect.stringMatching(/^✅ `calculator` `\{"expression":"3\*3"\}` → `9`/),
       "9",
     ]);
     expect(log.lines).toContainEqual(expect.objectContaining({ method: "chat.update", error: "channel_not_found" }));

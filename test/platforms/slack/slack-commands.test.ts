@@ -18,7 +18,7 @@ describe("Slack slash commands", () => {
     h.model.script(reply.text("ok"));
     await h.mention({ user: "UMEMBER", channel: "C1", ts: h.slack.nextTs(), text: "which tools?" });
     await h.slack.waitFor(() => h.model.chatRequests.length > before, { what: "the model request" });
-    await h.adapter.idle();
+    await h.idle();
     return h.model.toolsOffered(before);
   };
 
@@ -39,7 +39,7 @@ describe("Slack slash commands", () => {
     await h.slack.waitFor(() => h.slack.callsTo("chat.postMessage").some((c) => c.params.channel === "C2"), {
       what: "the refusal in C2",
     });
-    await h.adapter.idle();
+    await h.idle();
     expect(h.slack.callsTo("chat.postMessage").find((c) => c.params.channel === "C2")!.params.text).toMatch(/not enabled in this channel/);
     expect(h.model.chatRequests.length).toBe(before);
   });
@@ -91,7 +91,7 @@ describe("Slack slash commands", () => {
     h.model.script(reply.text("Paris is the capital of France."));
     await h.mention({ user: "UMEMBER", channel: "C1", ts: h.slack.nextTs(), text: "capital of France?" });
     await h.slack.waitFor(() => h.slack.messages.length === 1, { what: "the answer" });
-    await h.adapter.idle();
+    await h.idle();
 
     const shown = await h.command("/memory", "show", "UMEMBER");
     expect((await h.answersAt(shown.responseUrl))[0]).toMatch(/\*max:\* capital of France\?\n\*bot:\* Paris is the capital of France\./);
@@ -120,9 +120,9 @@ describe("Slack slash commands", () => {
     const question = await h.slack.waitFor(() => h.slack.topLevel("C1")[0], { what: "the question" });
     expect(question.text).toBe("<@UMEMBER> asked: hypotenuse of 3 and 4? @\u200Bchannel");
     await h.slack.waitFor(() => h.slack.thread("C1", question.ts).length === 2, { what: "step and answer" });
-    await h.adapter.idle();
+    await h.idle();
     const [step, answer] = h.slack.thread("C1", question.ts);
-    expect(step!.text).toMatch(/^:white_check_mark: `hypotenuse` with `\{"adjacent_side":3,"opposite_side":4\}` → `5`/);
+    expect(step!.text).toMatch(/^✅ `hypotenuse` `\{"adjacent_side":3,"opposite_side":4\}` → `5`/);
     expect(answer!.text).toBe("The hypotenuse is 5.");
     expect(h.slack.responses).toEqual([]);
   });

@@ -50,7 +50,7 @@ describe("Slack over HTTP: signatures, acknowledgement and redelivered events", 
       expect(response.status).toBe(200);
     }
     await h.slack.waitFor(() => h.slack.callsTo("chat.postMessage").length === 1, { what: "the answer" });
-    await h.adapter.idle();
+    await h.idle();
     await settle();
     expect(h.model.chatRequests).toHaveLength(1);
     expect(h.slack.messages.map((m) => m.text)).toEqual(["Only once."]);
@@ -66,7 +66,7 @@ describe("Slack over HTTP: signatures, acknowledgement and redelivered events", 
     const response = await h.sender.event(body, { headers: { "x-slack-retry-num": "1", "x-slack-retry-reason": "http_error" } });
     expect(response.status).toBe(200);
     await settle();
-    await h.adapter.idle();
+    await h.idle();
     expect(h.model.chatRequests).toHaveLength(1);
     expect(h.slack.messages).toHaveLength(1);
   });

@@ -19,7 +19,7 @@ describe("Slack follow-ups in the bot's threads and direct messages", () => {
     const ts = h.slack.nextTs();
     await h.mention({ user: "U1", channel: "C1", ts, text: question });
     await h.slack.waitFor(() => h.slack.thread("C1", ts).length === 1, { what: "the answer" });
-    await h.adapter.idle();
+    await h.idle();
     return ts;
   };
 
@@ -31,7 +31,7 @@ describe("Slack follow-ups in the bot's threads and direct messages", () => {
       h.model.script(reply.text("Your name is Alice."));
       await h.message({ user: "U1", channel: "C1", ts: h.slack.nextTs(), threadTs: thread, text: "What is my name?" });
       await h.slack.waitFor(() => h.slack.thread("C1", thread).length === 2, { what: "the follow-up's answer" });
-      await h.adapter.idle();
+      await h.idle();
       expect(h.slack.thread("C1", thread).map((m) => m.text)).toEqual(["Nice to meet you, Alice.", "Your name is Alice."]);
       expect(contents(h.model.chatRequests[1]!)).toEqual(expect.arrayContaining(["My name is Alice.", "Nice to meet you, Alice.", "What is my name?"]));
     });
@@ -51,11 +51,11 @@ describe("Slack follow-ups in the bot's threads and direct messages", () => {
       h.model.script(reply.text("Noted: blue."));
       await h.mention({ user: "U1", channel: "C1", ts: h.slack.nextTs(), threadTs: root, text: "My colour is blue." });
       await h.slack.waitFor(() => h.slack.thread("C1", root).length === 1, { what: "the answer" });
-      await h.adapter.idle();
+      await h.idle();
       h.model.script(reply.text("Blue."));
       await h.message({ user: "U1", channel: "C1", ts: h.slack.nextTs(), threadTs: root, text: "Which colour?" });
       await h.slack.waitFor(() => h.slack.thread("C1", root).length === 2, { what: "the follow-up's answer" });
-      await h.adapter.idle();
+      await h.idle();
       expect(contents(h.model.chatRequests[1]!)).toContain("My colour is blue.");
       const top = await askAtTopLevel("Anything?", "Nothing.");
       expect(top).toBeDefined();
@@ -78,7 +78,7 @@ describe("Slack follow-ups in the bot's threads and direct messages", () => {
       await h.message({ user: "U1", channel: "C1", ts, threadTs: thread, text: `<@${h.slack.botUserId}> again` });
       await h.mention({ user: "U1", channel: "C1", ts, threadTs: thread, text: "again" });
       await h.slack.waitFor(() => h.slack.thread("C1", thread).length === 2, { what: "the answer" });
-      await h.adapter.idle();
+      await h.idle();
       await settle();
       expect(h.slack.thread("C1", thread)).toHaveLength(2);
       expect(h.model.chatRequests).toHaveLength(2);
@@ -89,8 +89,8 @@ describe("Slack follow-ups in the bot's threads and direct messages", () => {
       const ts = h.slack.nextTs();
       await h.message({ user: "U1", channel: "D1", ts, channelType: "im", text: "6*7?" });
       await h.slack.waitFor(() => h.slack.topLevel("D1").length === 1, { what: "the answer" });
-      await h.adapter.idle();
-      expect(h.slack.thread("D1", ts).map((m) => m.text)).toEqual([expect.stringMatching(/^:white_check_mark: `calculator`/)]);
+      await h.idle();
+      expect(h.slack.thread("D1", ts).map((m) => m.text)).toEqual([expect.stringMatching(/^✅ `calculator`/)]);
       expect(h.slack.topLevel("D1").map((m) => m.text)).toEqual(["42"]);
     });
   });

@@ -16,15 +16,15 @@ describe("Slack over HTTP: a mention becomes a threaded turn", () => {
     await h.mention({ user: "U1", channel: "C1", ts, text: "What is the circumference of a circle of radius 7.81?" });
 
     const thread = await h.slack.waitFor(() => (h.slack.thread("C1", ts).length >= 2 ? h.slack.thread("C1", ts) : undefined), { what: "step and answer" });
-    await h.adapter.idle();
+    await h.idle();
     // the model got the question without the mention token
     expect(h.model.chatRequests[0]!.body.messages.at(-1)).toMatchObject({ role: "user", content: "What is the circumference of a circle of radius 7.81?" });
     expect(thread.map((m) => m.text)).toEqual([
-      expect.stringMatching(/^:white_check_mark: `circumference` with `\{"radius":7\.81\}` → `49\.0716772491`/),
+      expect.stringMatching(/^✅ `circumference` `\{"radius":7\.81\}` → `49\.0716772491`/),
       "The circumference is *49.07*.",
     ]);
     // the step was first posted as "running", then updated with its result
-    expect(thread[0]!.versions[0]).toMatch(/^:gear: Running `circumference` with `\{"radius":7\.81\}`/);
+    expect(thread[0]!.versions[0]).toMatch(/^🔧 `circumference` `\{"radius":7\.81\}`/);
     expect(h.slack.topLevel("C1")).toEqual([]);
     expect(thread.every((m) => !m.broadcast)).toBe(true);
   });
@@ -37,10 +37,10 @@ describe("Slack over HTTP: a mention becomes a threaded turn", () => {
     const ts = h.slack.nextTs();
     await h.mention({ user: "U1", channel: "C1", ts, text: "circumference of radius 7.81?" });
     await h.slack.waitFor(() => h.slack.thread("C1", ts).length >= 2, { what: "step and answer" });
-    await h.adapter.idle();
+    await h.idle();
 
     const thread = h.slack.thread("C1", ts);
-    expect(thread[0]!.text).toMatch(/^:white_check_mark: `circumference` with `\{"radius":7\.81\}` → `49\.0716772491`/);
+    expect(thread[0]!.text).toMatch(/^✅ `circumference` `\{"radius":7\.81\}` → `49\.0716772491`/);
     expect(thread[0]!.versions).toHaveLength(1);
     expect(h.slack.callsTo("chat.update")).toHaveLength(0);
   });
@@ -50,7 +50,7 @@ describe("Slack over HTTP: a mention becomes a threaded turn", () => {
     const ts = h.slack.nextTs();
     await h.mention({ user: "U1", channel: "C1", ts, text: "is 3 &lt; 4 &amp;&amp; true? see <https://example.com|this>" });
     await h.slack.waitFor(() => h.slack.thread("C1", ts).length === 1, { what: "the answer" });
-    await h.adapter.idle();
+    await h.idle();
     expect(h.model.chatRequests[0]!.body.messages.at(-1).content).toBe("is 3 < 4 && true? see this (https://example.com)");
   });
 
@@ -60,7 +60,7 @@ describe("Slack over HTTP: a mention becomes a threaded turn", () => {
     await h.mention({ user: "U1", channel: "C1", ts, text: "hello" });
     await h.slack.waitFor(() => h.slack.reactionsOn("C1", ts).includes("hourglass_flowing_sand"), { what: "the thinking reaction" });
     await h.slack.waitFor(() => h.slack.thread("C1", ts).length === 1, { what: "the answer" });
-    await h.adapter.idle();
+    await h.idle();
     expect(h.slack.reactionsOn("C1", ts)).toEqual([]);
     expect(h.slack.callsTo("reactions.remove")).toHaveLength(1);
   });
@@ -74,7 +74,7 @@ describe("Slack over HTTP: a mention becomes a threaded turn", () => {
     const top = h.slack.nextTs();
     await h.mention({ user: "U1", channel: "C1", ts: top, text: "at the top" });
     await h.slack.waitFor(() => h.slack.thread("C1", top).length === 1, { what: "the answer to the top-level mention" });
-    await h.adapter.idle();
+    await h.idle();
     expect(h.slack.thread("C1", root)[0]!.text).toBe("First.");
     // the top-level mention's conversation is the channel: it did not see the thread's exchange
     expect(h.model.chatRequests[1]!.body.messages.map((m: any) => m.content)).not.toContain("in a thread");
@@ -89,7 +89,7 @@ describe("Slack over HTTP: a mention becomes a threaded turn", () => {
     await h.mention({ user: "U1", channel: "C1", ts: first, text: "first" });
     await h.mention({ user: "U2", channel: "C1", ts: second, text: "second" });
     await h.slack.waitFor(() => h.slack.messages.length === 2, { what: "both answers" });
-    await h.adapter.idle();
+    await h.idle();
     expect(h.model.chatRequests.map((r) => r.body.messages.at(-1).content)).toEqual(["first", "second"]);
     expect(h.slack.thread("C1", first)[0]!.text).toBe("re: first");
   });
@@ -101,7 +101,7 @@ describe("Slack over HTTP: a mention becomes a threaded turn", () => {
     const ts = h.slack.nextTs();
     await h.mention({ user: "U1", channel: "C1", ts, text: "2+2?" });
     await h.slack.waitFor(() => h.slack.thread("C1", ts).length === 2, { what: "step and answer" });
-    await h.adapter.idle();
+    await h.idle();
     const [step, answer] = h.slack.thread("C1", ts);
     expect(step!.broadcast).toBe(false);
     expect(answer).toMatchObject({ text: "It is 4.", broadcast: true });
@@ -112,7 +112,7 @@ describe("Slack over HTTP: a mention becomes a threaded turn", () => {
     await h.mention({ user: "U2", channel: "C1", ts, text: "from a bot", botId: "B2" });
     await h.deliver({ type: "message", subtype: "message_changed", channel: "C1", ts: h.slack.nextTs(), channel_type: "channel", message: { text: "edited" } });
     await h.deliver({ type: "message", subtype: "message_deleted", channel: "C1", ts: h.slack.nextTs(), channel_type: "channel" });
-    await h.adapter.idle();
+    await h.idle();
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(h.model.chatRequests).toHaveLength(0);
     expect(h.slack.callsTo("chat.postMessage")).toHaveLength(0);

@@ -26,9 +26,9 @@ describe("Slack over Socket Mode", () => {
     await h.mention({ user: "U1", channel: "C1", ts, text: "circumference of radius 1?" });
     expect(h.slack.acks).toHaveLength(1);
     await h.slack.waitFor(() => h.slack.thread("C1", ts).length === 2, { what: "step and answer" });
-    await h.adapter.idle();
+    await h.idle();
     expect(h.slack.thread("C1", ts).map((m) => m.text)).toEqual([
-      expect.stringMatching(/^:white_check_mark: `circumference` with `\{"radius":1\}` → `6\.28/),
+      expect.stringMatching(/^✅ `circumference` `\{"radius":1\}` → `6\.28/),
       "About 6.28.",
     ]);
   });
@@ -41,7 +41,7 @@ describe("Slack over Socket Mode", () => {
     await h.slack.sendEnvelope(body);
     expect(h.slack.acks).toHaveLength(3);
     await h.slack.waitFor(() => h.slack.thread("C1", ts).length === 1, { what: "the answer" });
-    await h.adapter.idle();
+    await h.idle();
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(h.model.chatRequests).toHaveLength(1);
   });

@@ -9,7 +9,7 @@ import { FAST_RESTARTS, notesServer, waitFor } from "../../support/notes-mcp.js"
 import { RecordingSink, request, startTestApp, type TestApp } from "../../support/test-app.js";
 
 const HERE = { platform: "test", workspaceId: "w1", channelId: "c1" };
-const ADMIN = { userId: "admin", isAdmin: true };
+const ADMIN = { userId: "admin", role: "admin" as const };
 
 describe("an MCP server that fails", () => {
   let t: TestApp;

@@ -8,7 +8,7 @@ import { RecordingSink, request, startTestApp, type TestApp } from "../../suppor
 
 const pluginDir = (name: string) => fileURLToPath(new URL(`../../fixtures/plugins/${name}/`, import.meta.url));
 const HERE = { platform: "test", workspaceId: "w1", channelId: "c1" };
-const ADMIN = { userId: "admin", isAdmin: true };
+const ADMIN = { userId: "admin", role: "admin" as const };
 
 describe("user tool plugins from TOOLS_DIR", () => {
   let t: TestApp;

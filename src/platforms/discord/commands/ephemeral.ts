@@ -1,7 +1,7 @@
 import { MessageFlags, type ChatInputCommandInteraction } from "discord.js";
-import { splitMessage } from "../../shared/split-message.js";
+import { splitMessage } from "../../../presenter/split-message.js";
 import { NO_PINGS } from "../allowed-mentions.js";
-import { DISCORD_MESSAGE_LIMIT } from "../reply-sink.js";
+import { DISCORD_MESSAGE_LIMIT } from "../surface.js";
 
 /** Answers a command so that only its user sees it, in as many messages as the text needs. */
 export async function replyEphemeral(interaction: ChatInputCommandInteraction, text: string): Promise<void> {

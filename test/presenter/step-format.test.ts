@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { threadName } from "../../../src/platforms/discord/conversation.js";
-import { formatStepEnded, formatStepStarted } from "../../../src/platforms/discord/step-format.js";
+import { formatStepEnded, formatStepStarted } from "../../src/presenter/step-format.js";
+import { threadTitle as threadName } from "../../src/presenter/turn-presenter.js";
 
-describe("Discord thread names", () => {
+describe("thread names", () => {
   it("uses the question's first line, whole when it fits", () => {
     expect(threadName("What is 2+2?\nAnd more details")).toBe("What is 2+2?");
   });
@@ -18,7 +18,7 @@ describe("Discord thread names", () => {
   });
 });
 
-describe("Discord step messages", () => {
+describe("step messages", () => {
   it("stay within 2,000 characters however long the arguments and the output are", () => {
     const args = { text: "x".repeat(5_000) };
     const started = formatStepStarted({ type: "tool_started", seq: 1, tool: "shout", args });
@@ -27,6 +27,13 @@ describe("Discord step messages", () => {
     for (const text of [started, ended, failed]) expect(text.length).toBeLessThan(2_000);
     expect(ended).toMatch(/```\ny\ny/);
     expect(failed).toMatch(/^⚠️ `shout`/);
+  });
+
+  it("show a tool name the model invented on one short line, whatever it holds", () => {
+    const text = formatStepStarted({ type: "tool_started", seq: 1, tool: `<!channel>\n${"x".repeat(3_000)}\u0000`, args: {} });
+    expect(text.length).toBeLessThan(120);
+    expect(text).not.toMatch(/\n|\u0000/);
+    expect(text).toMatch(/^🔧 `<!channel> x+…` `\{\}` …$/);
   });
 
   it("keep backticks in arguments from breaking the code span", () => {

@@ -21,8 +21,8 @@ describe("the terminal adapter, run as the bot's own process", () => {
     const { code } = await bot.exited;
 
     expect(code).toBe(0);
-    expect(bot.stdout()).toContain('  → circumference {"radius":7.81}');
-    expect(bot.stdout()).toMatch(/ {2}← circumference: 49\.0716772491 \(\d+ ms\)/);
+    expect(bot.stdout()).toContain('  🔧 circumference {"radius":7.81} …');
+    expect(bot.stdout()).toMatch(/ {2}✅ circumference \{"radius":7\.81\} → 49\.0716772491 \(\d+ ms\)/);
     expect(bot.stdout()).toContain("bot: The circumference is about 49.07.");
     expect(existsSync(join(scratch.dir, "data/bot.sqlite"))).toBe(true);
   });
@@ -53,7 +53,7 @@ describe("the terminal adapter, run as the bot's own process", () => {
     const { code } = await bot.exited;
 
     expect(code).toBe(130);
-    expect(bot.stdout()).toContain("bot: The bot restarted before I could finish this.");
+    expect(bot.stdout()).toContain("bot: ⚠️ The bot restarted before I could finish this.");
     const db = new Database(join(scratch.dir, "data/bot.sqlite"), { readonly: true });
     expect(db.prepare("SELECT status FROM turns").pluck().all()).toEqual(["interrupted"]);
     db.close();

@@ -1,20 +1,10 @@
-import type { MemoryStore } from "../store/memory-store.js";
-import type { ConversationRef } from "../store/types.js";
-import type { WorkspaceSettingsStore } from "../store/workspace-settings-store.js";
-import type { ToolAccess, ToolState } from "./tool-access.js";
-import { WorkspaceSettingsCommands, type SettingsCommand } from "./workspace-settings-commands.js";
-
-export { parseCommandText } from "./command-text.js";
-export type { SettingsCommand };
-
-/** The settings operations every adapter offers (slash commands, terminal commands). */
-export type BotCommand =
-  | { kind: "tools_list" }
-  | { kind: "tools_set"; tool: string; enabled: boolean }
-  | { kind: "memory_clear" }
-  | { kind: "memory_show" }
-  | { kind: "help" }
-  | SettingsCommand;
+import type { MemoryStore } from "../../store/memory-store.js";
+import type { ConversationRef } from "../../store/types.js";
+import type { WorkspaceSettingsStore } from "../../store/workspace-settings-store.js";
+import type { Role } from "../incoming.js";
+import type { ToolAccess, ToolState } from "../tool-access.js";
+import { accessOf, type Access, type BotCommand } from "./catalog.js";
+import { WorkspaceSettingsCommands } from "./workspace-settings-commands.js";
 
 export interface BotCommandsOptions {
   access: ToolAccess;
@@ -25,34 +15,39 @@ export interface BotCommandsOptions {
   memoryTokenBudget: number;
 }
 
-/** Who runs a command. The flags come from the platform's own permissions, computed by the adapter. */
-export interface Actor {
+/** Who runs a command, in the platform-free roles adapters map their permissions to. */
+export interface CommandActor {
   userId: string;
-  isAdmin: boolean;
-  /** Moderators (e.g. Discord's Manage Messages) may clear memory without being admins. */
-  canClearMemory?: boolean;
+  role: Role;
+  /** In a direct message, its one person may clear the conversation's memory. */
+  isDm?: boolean;
 }
 
 export interface CommandResult {
   ok: boolean;
-  /** Markdown; adapters render it for their platform. */
+  /** Markdown; the platform renders it. */
   text: string;
-  /** Set when the actor lacked the permission: adapters may add which platform permission is needed. */
-  denied?: "admin" | "memory";
+  /** Set when the actor lacked the role: the platform adds which of its permissions that is. */
+  denied?: Exclude<Access, "anyone">;
 }
 
 const PREVIEW_CHARS = 300;
 
-export const COMMAND_HELP = [
-  "`tools` lists the tools and whether they are on here.",
-  "`tools enable NAME` / `tools disable NAME` switch a tool on or off (admins).",
-  "`memory show` shows what I remember of this conversation; `memory clear` forgets it (admins).",
-  "`settings` shows this workspace's settings; admins change them with `settings channels add|remove|all [CHANNEL]`,",
-  "`settings ignore-user|unignore-user USER`, `settings ignore-role|unignore-role ROLE`, `settings memory N|default`",
-  "and `settings prompt TEXT|clear`.",
-].join("\n");
+/** What a refused actor is told, by what they tried. */
+function refusal(command: BotCommand): string {
+  if (command.kind === "tools_set") return "Only admins can enable or disable tools.";
+  if (command.kind === "memory_clear") return "Only admins and moderators can clear the memory.";
+  return "Only admins can change the bot's settings.";
+}
 
-/** The one place that checks who may change settings. */
+/** May this actor run commands needing `access`? The one place that decides it, on every platform. */
+export function mayRun(access: Access, actor: CommandActor, command?: BotCommand): boolean {
+  if (access === "anyone" || actor.role === "admin") return true;
+  if (access === "moderator") return actor.role === "moderator" || (actor.isDm === true && command?.kind === "memory_clear");
+  return false;
+}
+
+/** Carries out the settings commands, after checking who may. */
 export class BotCommands {
   private readonly settings: WorkspaceSettingsCommands;
 
@@ -60,37 +55,27 @@ export class BotCommands {
     this.settings = new WorkspaceSettingsCommands(options.workspaceSettings, options);
   }
 
-  execute(command: BotCommand, conversation: ConversationRef, actor: Actor): CommandResult {
+  execute(command: BotCommand, conversation: ConversationRef, actor: CommandActor): CommandResult {
+    const access = accessOf(command);
+    if (access !== "anyone" && !mayRun(access, actor, command)) return { ok: false, denied: access, text: refusal(command) };
     switch (command.kind) {
-      case "settings_show":
-        return this.settings.execute(command, conversation, actor.userId);
-      case "settings_channels":
-      case "settings_ignore":
-      case "settings_memory":
-      case "settings_prompt":
-        if (!actor.isAdmin) return { ok: false, denied: "admin", text: "Only admins can change the bot's settings." };
-        return this.settings.execute(command, conversation, actor.userId);
       case "help":
-        return { ok: true, text: COMMAND_HELP };
+        return { ok: true, text: "" };
       case "tools_list":
         return { ok: true, text: formatToolList(this.options.access.states(conversation)) };
       case "tools_set":
         return this.setTool(command.tool, command.enabled, conversation, actor);
       case "memory_clear":
-        if (!actor.isAdmin && !actor.canClearMemory) {
-          return { ok: false, denied: "memory", text: "Only admins and moderators can clear the memory." };
-        }
         this.options.memory.clear(conversation);
         return { ok: true, text: "Done: I've forgotten this conversation's recent messages." };
       case "memory_show":
         return { ok: true, text: this.describeMemory(conversation) };
+      default:
+        return this.settings.execute(command, conversation, actor.userId);
     }
   }
 
-  private setTool(tool: string, enabled: boolean, workspace: ConversationRef, actor: Actor): CommandResult {
-    if (!actor.isAdmin) {
-      return { ok: false, denied: "admin", text: "Only admins can enable or disable tools." };
-    }
+  private setTool(tool: string, enabled: boolean, workspace: ConversationRef, actor: CommandActor): CommandResult {
     const name = tool.trim();
     const { access } = this.options;
     if (!access.hasTool(name)) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { splitMessage } from "../../src/platforms/shared/split-message.js";
+import { splitMessage } from "../../src/presenter/split-message.js";
 
 const words = (text: string) => text.replace(/```[\w+#.-]*/g, " ").split(/\s+/).filter(Boolean);
 const fencesBalanced = (chunk: string) => (chunk.match(/^\s*```/gm) ?? []).length % 2 === 0;

@@ -1,5 +1,5 @@
-import type { WorkspaceSettings, WorkspaceSettingsStore } from "../store/workspace-settings-store.js";
-import type { ConversationRef } from "../store/types.js";
+import type { WorkspaceSettings, WorkspaceSettingsStore } from "../../store/workspace-settings-store.js";
+import type { ConversationRef } from "../../store/types.js";
 
 /** Admin commands that change a workspace's settings (the caller has checked the actor is an admin). */
 export type SettingsCommand =

@@ -1,0 +1,100 @@
+import { AttachmentBuilder, ChannelType, type Client, type Message, type MessageMentionOptions, type SendableChannels } from "discord.js";
+import type { ChatSurface, Destination, PostedMessage, PostOptions } from "../../presenter/surface.js";
+import type { Location } from "../../runner/incoming.js";
+import { NO_PINGS, pingOnly } from "./allowed-mentions.js";
+import { describeDiscordError, permissionHint } from "./errors.js";
+import { keepTyping } from "./typing.js";
+import type { Logger } from "../../log.js";
+
+/** Discord's limit on a message's content. */
+export const DISCORD_MESSAGE_LIMIT = 2_000;
+
+/** A message the Discord surface posted: it knows how to edit itself (a channel message, or a slash command's reply). */
+export interface DiscordPosted extends PostedMessage {
+  edit(content: string, mentions: MessageMentionOptions): Promise<unknown>;
+  remove?(): Promise<unknown>;
+}
+
+const mentionsFor = (options: PostOptions): MessageMentionOptions => (options.notify ? pingOnly(options.notify) : NO_PINGS);
+
+/** Discord as the presenter sees it. Every write sets allowed mentions: only the asker may be pinged. */
+export class DiscordSurface implements ChatSurface {
+  readonly platform = "discord";
+  readonly messageLimit = DISCORD_MESSAGE_LIMIT;
+  readonly answerInThread = false;
+  readonly holdsQuickSteps = true;
+
+  constructor(
+    private readonly client: Client,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Discord reads Markdown; mentions in it are made harmless by allowed mentions, not by rewriting. */
+  render(markdown: string): string {
+    return markdown;
+  }
+
+  async post(to: Destination, text: string, options: PostOptions): Promise<DiscordPosted> {
+    const channel = await this.sendable(to.location.channelId);
+    const reply = to.replyTo ? { reply: { messageReference: to.replyTo, failIfNotExists: false } } : {};
+    const message = await discordCall<Message>(() => channel.send({ content: text, allowedMentions: mentionsFor(options), ...reply }));
+    return postedMessage(message);
+  }
+
+  async edit(message: PostedMessage, text: string, options: PostOptions): Promise<void> {
+    await discordCall(() => (message as DiscordPosted).edit(text, mentionsFor(options)));
+  }
+
+  async remove(message: PostedMessage): Promise<void> {
+    await discordCall(async () => (message as DiscordPosted).remove?.());
+  }
+
+  startWorking(on: { location: Location }): () => Promise<void> {
+    const channel = this.client.channels.cache.get(on.location.channelId);
+    if (!channel?.isSendable()) return async () => {};
+    const stop = keepTyping(channel, this.logger);
+    return async () => stop();
+  }
+
+  /** A public thread on the message, named after the question; none where the channel cannot hold threads. */
+  async openThread(on: { location: Location; messageId: string }, title: string): Promise<Location | undefined> {
+    const channel = this.client.channels.cache.get(on.location.channelId);
+    if (channel?.type !== ChannelType.GuildText && channel?.type !== ChannelType.GuildAnnouncement) return undefined;
+    const thread = await discordCall(() => channel.threads.create({ startMessage: on.messageId, name: title }));
+    return { channelId: thread.id, parentChannelId: channel.id };
+  }
+
+  async postFile(to: Destination, file: { name: string; text: string }): Promise<void> {
+    const channel = await this.sendable(to.location.channelId);
+    const attachment = new AttachmentBuilder(Buffer.from(file.text, "utf8"), { name: file.name });
+    await discordCall<Message>(() => channel.send({ files: [attachment], allowedMentions: NO_PINGS }));
+  }
+
+  private async sendable(channelId: string): Promise<SendableChannels> {
+    const channel = this.client.channels.cache.get(channelId) ?? (await discordCall(() => this.client.channels.fetch(channelId)));
+    if (!channel?.isSendable()) throw new Error(`the channel ${channelId} does not take messages from the bot`);
+    return channel;
+  }
+}
+
+export function postedMessage(message: Message): DiscordPosted {
+  return {
+    id: message.id,
+    edit: (content, allowedMentions) => message.edit({ content, allowedMentions }),
+    remove: () => message.delete(),
+  };
+}
+
+/**
+ * Runs a Discord call; a failure is rethrown as a plain error with Discord's code and a hint, never
+ * the library's error, whose URL can hold an interaction token (a credential for 15 minutes).
+ */
+export async function discordCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    const described = describeDiscordError(error);
+    const hint = permissionHint(error);
+    throw Object.assign(new Error(`Discord refused: ${described.message}${hint ? ` (${hint})` : ""}`), { code: described.code, status: described.status });
+  }
+}

@@ -1,0 +1,92 @@
+import type { ChatSurface, Destination, MessageRef, PostedMessage, PostOptions } from "../../presenter/surface.js";
+import type { Location } from "../../runner/incoming.js";
+import { markdownToMrkdwn } from "./mrkdwn.js";
+import type { SlackApi, SlackResult } from "./slack-api.js";
+
+/** Under Slack's 4,000-character guidance for one message's text, with room to spare. */
+export const SLACK_MESSAGE_LIMIT = 3_800;
+export const THINKING_REACTION = "hourglass_flowing_sand";
+
+/** Errors after which nothing more can be posted in a channel for a while, so the surface stops trying. */
+const CHANNEL_UNUSABLE = new Set([
+  "not_in_channel",
+  "channel_not_found",
+  "is_archived",
+  "invalid_auth",
+  "not_authed",
+  "token_revoked",
+  "account_inactive",
+  "missing_scope",
+]);
+const UNUSABLE_FOR_MS = 60_000;
+
+interface SlackPosted extends PostedMessage {
+  channel: string;
+}
+
+/**
+ * Slack as the presenter sees it: messages go into threads (a thread is a reply's `thread_ts`),
+ * answers follow the steps into the question's thread, the working indicator is a ⏳ reaction,
+ * and everything is converted to mrkdwn with broadcasts and user groups defused.
+ */
+export class SlackSurface implements ChatSurface {
+  readonly platform = "slack";
+  readonly messageLimit = SLACK_MESSAGE_LIMIT;
+  readonly answerInThread = true;
+  readonly holdsQuickSteps = true;
+  private readonly unusable = new Map<string, number>();
+
+  constructor(
+    private readonly api: SlackApi,
+    private readonly options: { broadcastAnswers: boolean },
+  ) {}
+
+  render(markdown: string): string {
+    return markdownToMrkdwn(markdown);
+  }
+
+  async post(to: Destination, text: string, options: PostOptions): Promise<SlackPosted> {
+    const channel = to.location.channelId;
+    this.checkUsable(channel);
+    const broadcast = options.kind === "answer" && options.notify !== undefined && this.options.broadcastAnswers;
+    const posted = this.expect(channel, await this.api.postMessage({ channel, text, threadTs: to.location.threadId, broadcast }), true);
+    return { id: posted.ts, channel };
+  }
+
+  async edit(message: PostedMessage, text: string): Promise<void> {
+    const { channel, id } = message as SlackPosted;
+    this.checkUsable(channel);
+    this.expect(channel, await this.api.updateMessage(channel, id, text));
+  }
+
+  startWorking(on: MessageRef): () => Promise<void> {
+    const { channelId } = on.location;
+    const added = this.api.addReaction(channelId, on.messageId, THINKING_REACTION);
+    return async () => {
+      await added;
+      if (!this.unusable.has(channelId)) await this.api.removeReaction(channelId, on.messageId, THINKING_REACTION);
+    };
+  }
+
+  /** A Slack thread needs no call: replying to a message with its ts as `thread_ts` starts it. */
+  async openThread(on: MessageRef): Promise<Location> {
+    return { channelId: on.location.channelId, threadId: on.messageId };
+  }
+
+  private checkUsable(channel: string): void {
+    const until = this.unusable.get(channel);
+    if (until === undefined) return;
+    if (until > Date.now()) throw new Error("Slack refused earlier posts in this channel; not trying again for a minute");
+    this.unusable.delete(channel);
+  }
+
+  /** The call's value; a refusal throws, and a refused post that means the channel is unusable pauses it. */
+  private expect<T>(channel: string, result: SlackResult<T>, isPost = false): T {
+    if (result.ok) return result.value;
+    if (isPost && CHANNEL_UNUSABLE.has(result.error)) {
+      if (this.unusable.size > 1_000) this.unusable.clear();
+      this.unusable.set(channel, Date.now() + UNUSABLE_FOR_MS);
+    }
+    throw new Error(`Slack refused: ${result.error}`);
+  }
+}

@@ -1,0 +1,53 @@
+import type { StepEvent } from "../agent/types.js";
+import { displayName } from "./display-text.js";
+
+/** Caps that keep every step message well under the smallest platform limit (Discord's 2,000). */
+const MAX_ARGS_CHARS = 400;
+const MAX_OUTPUT_CHARS = 1_200;
+
+type Started = Extract<StepEvent, { type: "tool_started" }>;
+type Ended = Exclude<StepEvent, Started>;
+
+/** A step while its tool runs, in Markdown: the tool and its arguments. */
+export function formatStepStarted(event: Started): string {
+  return `🔧 ${inlineCode(displayName(event.tool))} ${inlineCode(argsText(event.args))} …`;
+}
+
+/** The same step once the tool is done: arguments, then the result or the error. */
+export function formatStepEnded(event: Ended): string {
+  const head = `${inlineCode(displayName(event.tool))} ${inlineCode(argsText(event.args))}`;
+  if (event.type === "tool_failed") return `⚠️ ${head} failed: ${inlineCode(truncate(oneLine(event.error), MAX_OUTPUT_CHARS))}`;
+  const output = truncate(event.output, MAX_OUTPUT_CHARS);
+  const rendered = output.includes("\n") ? `\n${codeBlock(output)}` : ` → ${inlineCode(output)}`;
+  return `✅ ${head}${rendered} _(${event.durationMs} ms)_`;
+}
+
+function argsText(args: unknown): string {
+  const text = typeof args === "string" ? args : (safeJson(args) ?? "");
+  return truncate(oneLine(text), MAX_ARGS_CHARS);
+}
+
+function safeJson(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}
+
+const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** Inline code that survives backticks in the text (Markdown's longer-fence rule). */
+function inlineCode(text: string): string {
+  if (text === "") return "` `";
+  if (!text.includes("`")) return `\`${text}\``;
+  return `\`\` ${text.replace(/``+/g, (ticks) => ticks.split("").join("\u200b"))} \`\``;
+}
+
+function codeBlock(text: string): string {
+  return `\`\`\`\n${text.replace(/```/g, "`\u200b``")}\n\`\`\``;
+}

@@ -1,0 +1,221 @@
+import type { StepEvent } from "../agent/types.js";
+import type { Logger } from "../log.js";
+import type { Location } from "../runner/incoming.js";
+import type { TurnReply, TurnView } from "../runner/types.js";
+import { isBlank, withoutControls } from "./display-text.js";
+import { AnswerWriter } from "./answer-writer.js";
+import { formatStepEnded, formatStepStarted } from "./step-format.js";
+import type { ChatSurface, Destination, PostedMessage } from "./surface.js";
+import { PRESENTER_TEXT } from "./texts.js";
+
+/** The message a turn answers, as the presenter needs it. */
+export interface Question {
+  location: Location;
+  messageId: string;
+  isDm: boolean;
+  askerId: string;
+  /** The question's text, for the name of a thread opened on it. */
+  text: string;
+  /** A message already posted for the answer (a slash command's "thinking…"), edited with its first part. */
+  placeholder?: PostedMessage;
+}
+
+export interface PresenterOptions {
+  surface: ChatSurface;
+  question: Question;
+  /** STEP_START_DELAY_MS, for surfaces that hold quick steps back. */
+  stepStartDelayMs: number;
+  /** Answers longer than this many messages send the rest as a file. */
+  maxAnswerMessages: number;
+  logger: Logger;
+  /** Told when the presenter opened a thread, so the core can remember it as the bot's. */
+  onThreadOpened(thread: Location): void;
+}
+
+/**
+ * Renders one turn on any platform, the same way everywhere: a working indicator while it runs,
+ * each tool step (held back while quick, then posted once with its result, or posted and edited),
+ * then the answer split at the platform's limit, or a refusal or failure. Never throws: a platform
+ * that refuses is logged and the turn goes on.
+ */
+export class TurnPresenter implements TurnView {
+  private readonly surface: ChatSurface;
+  private readonly question: Question;
+  private chain: Promise<void> = Promise.resolve();
+  private readonly heldStarts = new Map<number, NodeJS.Timeout>();
+  private readonly posted = new Map<number, PostedMessage>();
+  private stopWorking?: () => Promise<void>;
+  private thread?: Promise<Location | undefined>;
+  /** The platform refused to open a thread (a missing permission): steps then reply to the question. */
+  private threadRefused = false;
+  private stepPlace?: Promise<Destination>;
+
+  constructor(private readonly options: PresenterOptions) {
+    this.surface = options.surface;
+    this.question = options.question;
+  }
+
+  /** Called when the turn is queued: the working indicator, and the answer's thread where answers go in threads. */
+  begin(): void {
+    try {
+      this.stopWorking = this.surface.startWorking({ location: this.question.location, messageId: this.question.messageId });
+    } catch (error) {
+      this.options.logger.debug({ err: error }, "could not show the working indicator");
+    }
+    if (this.answersInNewThread()) this.thread = this.openThread();
+  }
+
+  step(event: StepEvent): void {
+    const delay = this.surface.holdsQuickSteps ? this.options.stepStartDelayMs : 0;
+    if (event.type === "tool_started" && delay > 0) {
+      const timer = setTimeout(() => {
+        this.heldStarts.delete(event.seq);
+        this.enqueue(() => this.showStep(event));
+      }, delay);
+      this.heldStarts.set(event.seq, timer);
+      return;
+    }
+    if (event.type !== "tool_started") {
+      clearTimeout(this.heldStarts.get(event.seq));
+      this.heldStarts.delete(event.seq);
+    }
+    this.enqueue(() => this.showStep(event));
+  }
+
+  /** The thread this turn opened on its question, if any, once it is known. */
+  openedThread(): Promise<Location | undefined> {
+    // A direct message is one conversation, threads and all.
+    if (this.question.isDm) return Promise.resolve(undefined);
+    return this.thread ?? Promise.resolve(undefined);
+  }
+
+  /** Every step shown; a start still held back is dropped (its step never ended). */
+  async stepsShown(): Promise<void> {
+    for (const timer of this.heldStarts.values()) clearTimeout(timer);
+    this.heldStarts.clear();
+    await this.chain;
+  }
+
+  async finish(reply: TurnReply): Promise<void> {
+    await this.stepsShown();
+    try {
+      await this.showReply(reply);
+    } finally {
+      await this.clearWorking();
+    }
+  }
+
+  private async showReply(reply: TurnReply): Promise<void> {
+    if (reply.status === "ignored") {
+      if (this.question.placeholder) await this.attempt("take back the placeholder", () => this.surface.remove?.(this.question.placeholder!));
+      return;
+    }
+    const text = reply.status === "failed" ? `⚠️ ${reply.text}` : reply.text;
+    const shown = isBlank(text) ? PRESENTER_TEXT.emptyAnswer : withoutControls(text);
+    const writer = new AnswerWriter({
+      surface: this.surface,
+      destination: await this.answerDestination(),
+      placeholder: this.question.placeholder,
+      notify: this.question.askerId,
+      maxMessages: this.options.maxAnswerMessages,
+    });
+    await this.attempt("post the answer", () => writer.write(shown));
+  }
+
+  private enqueue(task: () => Promise<void>): void {
+    this.chain = this.chain.then(task);
+  }
+
+  private async showStep(event: StepEvent): Promise<void> {
+    await this.attempt("show a tool step", async () => {
+      const place = await (this.stepPlace ??= this.openStepPlace());
+      if (event.type === "tool_started") {
+        this.posted.set(event.seq, await this.surface.post(place, this.surface.render(formatStepStarted(event)), STEP));
+        return;
+      }
+      const text = this.surface.render(formatStepEnded(event));
+      const started = this.posted.get(event.seq);
+      if (started && (await this.edited(started, text))) return;
+      await this.surface.post(place, text, STEP);
+    });
+  }
+
+  /** Edits a step in place; false (after logging why) when the platform refused, so the result is posted anew. */
+  private async edited(message: PostedMessage, text: string): Promise<boolean> {
+    try {
+      await this.surface.edit(message, text, STEP);
+      return true;
+    } catch (error) {
+      this.options.logger.warn({ err: error }, "could not update a tool step; posting its result instead");
+      return false;
+    }
+  }
+
+  /**
+   * Steps go in the question's thread; a top-level question gets a thread of its own where the
+   * platform has them, else the steps go next to it (as replies to it when a thread was refused).
+   */
+  private async openStepPlace(): Promise<Destination> {
+    const { location, messageId } = this.question;
+    if (isInThread(location)) return { location };
+    const thread = await (this.thread ??= this.openThread());
+    if (thread) return { location: thread };
+    return this.threadRefused ? { location, replyTo: messageId } : { location };
+  }
+
+  private async openThread(): Promise<Location | undefined> {
+    if (!this.surface.openThread) return undefined;
+    try {
+      const thread = await this.surface.openThread(
+        { location: this.question.location, messageId: this.question.messageId },
+        threadTitle(this.question.text),
+      );
+      if (thread) this.options.onThreadOpened(thread);
+      return thread;
+    } catch (error) {
+      this.threadRefused = true;
+      this.options.logger.warn({ err: error }, "could not open a thread for the tool steps; posting them as replies instead");
+      return undefined;
+    }
+  }
+
+  private answersInNewThread(): boolean {
+    return this.surface.answerInThread && !isInThread(this.question.location) && !this.question.isDm;
+  }
+
+  private async answerDestination(): Promise<Destination> {
+    const { location, messageId, isDm } = this.question;
+    if (!this.surface.answerInThread || (isDm && !isInThread(location))) return { location, replyTo: messageId };
+    if (isInThread(location)) return { location };
+    const thread = await (this.thread ??= this.openThread());
+    return thread ? { location: thread } : { location, replyTo: messageId };
+  }
+
+  private async clearWorking(): Promise<void> {
+    const stop = this.stopWorking;
+    this.stopWorking = undefined;
+    if (stop) await this.attempt("clear the working indicator", stop);
+  }
+
+  private async attempt(what: string, action: () => Promise<unknown> | undefined): Promise<void> {
+    try {
+      await action();
+    } catch (error) {
+      this.options.logger.warn({ err: error }, `could not ${what}`);
+    }
+  }
+}
+
+const STEP = { kind: "step" } as const;
+
+const isInThread = (location: Location) => location.threadId !== undefined || location.parentChannelId !== undefined;
+
+/** Platforms cap thread names (Discord: 100 characters); the first line of the question, cut at a word. */
+export function threadTitle(question: string, max = 100): string {
+  const line = question.split("\n").find((l) => l.trim() !== "")?.replace(/\s+/g, " ").trim() ?? "";
+  if (line === "") return "Tool steps";
+  if (line.length <= max) return line;
+  const room = line.slice(0, max - 1);
+  const space = room.lastIndexOf(" ");
+  return `${space > max / 2 ? room.slice(0, space) : room}…`;
+}

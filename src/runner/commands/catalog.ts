@@ -1,0 +1,211 @@
+import type { SettingsCommand } from "./workspace-settings-commands.js";
+
+/** The settings operations every platform offers (slash commands, terminal commands). */
+export type BotCommand =
+  | { kind: "tools_list" }
+  | { kind: "tools_set"; tool: string; enabled: boolean }
+  | { kind: "memory_clear" }
+  | { kind: "memory_show" }
+  | { kind: "help" }
+  | SettingsCommand;
+
+/**
+ * Who may run a command: anyone; moderators and admins (and anyone in their own direct
+ * messages); admins only. Platforms map their permissions to these roles.
+ */
+export type Access = "anyone" | "moderator" | "admin";
+
+export type OptionKind = "tool" | "channel" | "user" | "role" | "integer" | "text";
+
+export interface CommandOption {
+  name: string;
+  kind: OptionKind;
+  description: string;
+  required: boolean;
+  /** Platforms that limit option length (Discord) use it. */
+  maxLength?: number;
+}
+
+/** Option values as the platform read them: ids for channels, users and roles, null for "not given". */
+export type OptionValues = Record<string, string | number | null | undefined>;
+
+export interface CommandSpec {
+  group: CommandGroup;
+  /** The kind of command it builds (several specs may build one kind). */
+  kind: BotCommand["kind"];
+  /** The subcommand's name. */
+  name: string;
+  description: string;
+  options: CommandOption[];
+  access: Access;
+  /** Needs platform roles (Discord has them, Slack does not). */
+  needsRoles?: boolean;
+  /** Other text forms that mean the same ("settings channels add" for "settings channel-add"). */
+  aliases?: string[];
+  build(values: OptionValues): BotCommand;
+}
+
+export type CommandGroup = "tools" | "memory" | "settings";
+
+export interface GroupSpec {
+  name: CommandGroup;
+  description: string;
+  /** Offered in direct messages too (Discord contexts); the others belong to a server or workspace. */
+  inDirectMessages: boolean;
+  /** Shown only to admins by default where the platform can hide commands (Discord's default member permissions). */
+  forAdmins: boolean;
+}
+
+/** The question command (`/ask`), described like the others for the platforms that register it. */
+export const ASK = {
+  name: "ask",
+  description: "Ask the bot a question; it may use tools and shows each step.",
+  option: { name: "question", description: "What do you want to know?", maxLength: 1_500 },
+} as const;
+
+export const GROUPS: readonly GroupSpec[] = [
+  { name: "tools", description: "See or change which tools the bot may use here.", inDirectMessages: false, forAdmins: true },
+  { name: "memory", description: "What the bot remembers of this conversation.", inDirectMessages: true, forAdmins: false },
+  { name: "settings", description: "See or change where and how the bot works here.", inDirectMessages: false, forAdmins: true },
+];
+
+const toolOption: CommandOption = { name: "tool", kind: "tool", description: "The tool's name", required: true };
+const channelOption: CommandOption = { name: "channel", kind: "channel", description: "The channel (this one if none is given)", required: false };
+const userOption: CommandOption = { name: "user", kind: "user", description: "The member", required: true };
+const roleOption: CommandOption = { name: "role", kind: "role", description: "The role", required: true };
+const text = (values: OptionValues, name: string) => (values[name] === undefined || values[name] === null ? undefined : String(values[name]));
+
+/** Every command, once: the text parser, Discord's definitions, Slack's usage and the help come from here. */
+export const COMMANDS: readonly CommandSpec[] = [
+  {
+    group: "tools",
+    kind: "tools_list",
+    name: "list",
+    description: "Every tool and whether it is on here.",
+    options: [],
+    access: "anyone",
+    build: () => ({ kind: "tools_list" }),
+  },
+  {
+    group: "tools",
+    kind: "tools_set",
+    name: "enable",
+    description: "Let the bot use a tool here.",
+    options: [toolOption],
+    access: "admin",
+    build: (values) => ({ kind: "tools_set", tool: text(values, "tool") ?? "", enabled: true }),
+  },
+  {
+    group: "tools",
+    kind: "tools_set",
+    name: "disable",
+    description: "Stop the bot using a tool here.",
+    options: [toolOption],
+    access: "admin",
+    build: (values) => ({ kind: "tools_set", tool: text(values, "tool") ?? "", enabled: false }),
+  },
+  {
+    group: "memory",
+    kind: "memory_show",
+    name: "show",
+    description: "Show the recent conversation the bot remembers here (only you see it).",
+    options: [],
+    access: "anyone",
+    build: () => ({ kind: "memory_show" }),
+  },
+  {
+    group: "memory",
+    kind: "memory_clear",
+    name: "clear",
+    description: "Forget this conversation's recent messages.",
+    options: [],
+    access: "moderator",
+    build: () => ({ kind: "memory_clear" }),
+  },
+  {
+    group: "settings",
+    kind: "settings_show",
+    name: "show",
+    description: "The settings here.",
+    options: [],
+    access: "anyone",
+    build: () => ({ kind: "settings_show" }),
+  },
+  {
+    group: "settings",
+    kind: "settings_channels",
+    name: "channel-add",
+    description: "Answer only in listed channels: add one.",
+    options: [channelOption],
+    access: "admin",
+    aliases: ["channels add"],
+    build: (values) => ({ kind: "settings_channels", action: "add", channel: text(values, "channel") }),
+  },
+  {
+    group: "settings",
+    kind: "settings_channels",
+    name: "channel-remove",
+    description: "Remove a channel from the list.",
+    options: [channelOption],
+    access: "admin",
+    aliases: ["channels remove"],
+    build: (values) => ({ kind: "settings_channels", action: "remove", channel: text(values, "channel") }),
+  },
+  {
+    group: "settings",
+    kind: "settings_channels",
+    name: "channels-all",
+    description: "Answer in every channel again.",
+    options: [],
+    access: "admin",
+    aliases: ["channels all"],
+    build: () => ({ kind: "settings_channels", action: "all" }),
+  },
+  ...(["ignore", "unignore"] as const).flatMap((verb): CommandSpec[] => [
+    {
+      group: "settings",
+      kind: "settings_ignore",
+      name: `${verb}-user`,
+      description: verb === "ignore" ? "Ignore a member's messages." : "Listen to a member again.",
+      options: [userOption],
+      access: "admin",
+      build: (values) => ({ kind: "settings_ignore", target: "user", action: verb === "ignore" ? "add" : "remove", id: text(values, "user") ?? "" }),
+    },
+    {
+      group: "settings",
+      kind: "settings_ignore",
+      name: `${verb}-role`,
+      description: verb === "ignore" ? "Ignore members with a role." : "Listen to members with a role again.",
+      options: [roleOption],
+      access: "admin",
+      needsRoles: true,
+      build: (values) => ({ kind: "settings_ignore", target: "role", action: verb === "ignore" ? "add" : "remove", id: text(values, "role") ?? "" }),
+    },
+  ]),
+  {
+    group: "settings",
+    kind: "settings_memory",
+    name: "memory",
+    description: "How many exchanges the bot remembers per conversation (empty or \"default\" for the default).",
+    options: [{ name: "exchanges", kind: "integer", description: "Exchanges to remember", required: false }],
+    access: "admin",
+    build: (values) => ({ kind: "settings_memory", window: typeof values.exchanges === "number" ? values.exchanges : null }),
+  },
+  {
+    group: "settings",
+    kind: "settings_prompt",
+    name: "prompt",
+    description: "Extra instructions for the bot here (empty or \"clear\" to clear).",
+    options: [{ name: "text", kind: "text", description: "The instructions", required: false, maxLength: 2_000 }],
+    access: "admin",
+    build: (values) => {
+      const instructions = text(values, "text")?.trim();
+      return { kind: "settings_prompt", text: !instructions || /^(clear|none|default)$/i.test(instructions) ? null : instructions };
+    },
+  },
+];
+
+/** Who may run a command of this kind (help: anyone). */
+export function accessOf(command: BotCommand): Access {
+  return COMMANDS.find((spec) => spec.kind === command.kind)?.access ?? "anyone";
+}

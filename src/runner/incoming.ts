@@ -1,0 +1,102 @@
+/**
+ * The platform contract, inbound: what an adapter makes of a platform event. Everything after
+ * this (ignoring, deduplication, bot threads, admission, ordering, the turn) is the core's.
+ */
+
+/** Who someone is in a workspace, in platform-free terms; adapters map their own permissions to it. */
+export type Role = "admin" | "moderator" | "member";
+
+export interface Actor {
+  id: string;
+  /** Display name, stored with the message for people reading the audit. */
+  name?: string;
+  role: Role;
+  isBot: boolean;
+  /** The person's role ids in this workspace (Discord roles), for ignored roles. */
+  roleIds?: readonly string[];
+  /** The operator at the terminal: trusted like an admin, and not rate limited per user. */
+  operator?: boolean;
+}
+
+/**
+ * Where a message is. Discord threads are channels of their own (`channelId` is the thread,
+ * `parentChannelId` its channel); Slack threads are a timestamp in a channel (`threadId`).
+ */
+export interface Location {
+  channelId: string;
+  threadId?: string;
+  parentChannelId?: string;
+}
+
+/** A file on a message, described but not fetched. */
+export interface AttachmentDescriptor {
+  name: string;
+  /** The platform's declared content type, when it gives one. */
+  contentType?: string;
+  /** Bytes, as the platform declares them. */
+  size?: number;
+  /** Where the platform serves it (its own file host only). */
+  url?: string;
+}
+
+/** The message an incoming message replies to (Discord's message_reference), or one it forwards. */
+export interface QuotedMessage {
+  messageId?: string;
+  authorId?: string;
+  authorName?: string;
+  authorIsBot?: boolean;
+  text: string;
+  attachments: AttachmentDescriptor[];
+}
+
+export interface IncomingMessage extends Location {
+  platform: string;
+  workspaceId: string;
+  /**
+   * The message's id in its channel, the same for every delivery and every edit of it (Discord's
+   * message id, Slack's ts): the core answers it at most once, and threads and reactions go on it.
+   */
+  messageId: string;
+  /** The platform's id for this delivery, for the log. */
+  eventId?: string;
+  isDm: boolean;
+  actor: Actor;
+  /** Resolves details the adapter must ask the platform for (Slack's users.info); called in arrival order. */
+  resolveActor?: () => Promise<Actor>;
+  /** The question, made plain: the bot's mention removed, platform markup made readable. */
+  text: string;
+  mentionsBot: boolean;
+  attachments: AttachmentDescriptor[];
+  replyTo?: QuotedMessage;
+  forwarded?: QuotedMessage[];
+  /** An edit of an earlier message (Slack re-sends an edited mention with a new event id). */
+  isEdit: boolean;
+  /** Joins, pins, deletions and other messages nobody typed as a question. */
+  isSystem: boolean;
+  /** Posted by the bot itself. */
+  isOwn: boolean;
+  /** A slash command (/ask) rather than a message: always for the bot. */
+  viaCommand?: boolean;
+}
+
+/** A settings command as the platform received it, already read into a command. */
+export interface IncomingCommand extends Location {
+  platform: string;
+  workspaceId: string;
+  isDm: boolean;
+  actor: Actor;
+}
+
+/** A thread, named the same way on every platform: the channel it belongs to and its own id. */
+export interface ThreadRef {
+  /** The channel the thread belongs to. */
+  channelId: string;
+  threadId: string;
+}
+
+/** The thread a location is in, named by its channel and thread id on every platform. */
+export function threadOf(location: Location): ThreadRef | undefined {
+  if (location.threadId) return { channelId: location.channelId, threadId: location.threadId };
+  if (location.parentChannelId) return { channelId: location.parentChannelId, threadId: location.channelId };
+  return undefined;
+}

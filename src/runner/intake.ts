@@ -1,0 +1,164 @@
+import type { Logger } from "../log.js";
+import { isBlank } from "../presenter/display-text.js";
+import type { ChatSurface, PostedMessage } from "../presenter/surface.js";
+import { PRESENTER_TEXT } from "../presenter/texts.js";
+import { TurnPresenter } from "../presenter/turn-presenter.js";
+import type { Store } from "../store/store.js";
+import type { ConversationRef } from "../store/types.js";
+import { threadOf, type Actor, type IncomingMessage, type Location } from "./incoming.js";
+import { KeyedQueue } from "./keyed-queue.js";
+import type { TurnRunner } from "./turn-runner.js";
+import type { TurnReply, TurnRequest, TurnView } from "./types.js";
+
+/** What became of an incoming message. */
+export type Receipt =
+  | { status: "ignored"; reason: string }
+  | { status: "duplicate" }
+  | { status: "hinted" }
+  | TurnReply;
+
+export interface PlatformInbox {
+  /**
+   * Hands a message to the core. Resolves once it was dealt with (a turn answered, or nothing to
+   * do); never rejects. `placeholder` is a message already posted for the answer (Discord's
+   * deferred /ask reply): the answer's first part replaces it.
+   */
+  receive(message: IncomingMessage, options?: { placeholder?: PostedMessage }): Promise<Receipt>;
+}
+
+export interface ConnectOptions {
+  /** Answer direct messages (DISCORD_ALLOW_DMS, SLACK_ALLOW_DMS). */
+  allowDms: boolean;
+}
+
+export interface IntakeOptions {
+  store: Store;
+  runner: TurnRunner;
+  logger: Logger;
+  stepStartDelayMs: number;
+  maxAnswerMessages: number;
+}
+
+/**
+ * The core's front door for every platform, in this order: ignore what is not a question for the
+ * bot (its own messages, other bots, edits, system messages, talk not addressed to it), claim the
+ * message (each answered once, however often it is delivered), track the bot's threads, admit,
+ * then queue the turn behind the conversation's earlier ones. Arrival order is kept per place.
+ */
+export class MessageIntake {
+  private readonly arrivals = new KeyedQueue();
+  private readonly inFlight = new Set<Promise<Receipt>>();
+
+  constructor(private readonly options: IntakeOptions) {}
+
+  /** Connects a platform's surface; its adapter gets the inbox. */
+  connect(surface: ChatSurface, connection: ConnectOptions): PlatformInbox {
+    return {
+      receive: (message, extras = {}) => {
+        const receipt = this.receive(surface, connection, message, extras.placeholder).catch((error): Receipt => {
+          this.options.logger.error({ err: error, platform: message.platform, messageId: message.messageId }, "could not handle a message");
+          return { status: "ignored", reason: "an error in the core" };
+        });
+        this.inFlight.add(receipt);
+        void receipt.finally(() => this.inFlight.delete(receipt));
+        return receipt;
+      },
+    };
+  }
+
+  /** Resolves once every message received so far has been dealt with. */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async receive(surface: ChatSurface, connection: ConnectOptions, message: IncomingMessage, placeholder?: PostedMessage): Promise<Receipt> {
+    const skip = ignoreReason(message, connection);
+    if (skip) return this.ignore(message, skip);
+    // Decided in arrival order per place; the turn itself then waits in its conversation's queue.
+    const queued = await this.arrivals.run(placeKey(message), () => this.admit(surface, message, placeholder));
+    return "turn" in queued ? queued.turn : queued;
+  }
+
+  private async admit(surface: ChatSurface, message: IncomingMessage, placeholder?: PostedMessage): Promise<Receipt | { turn: Promise<TurnReply> }> {
+    const { store, logger } = this.options;
+    const thread = threadOf(message);
+    const scope = thread && !message.isDm ? store.threads.scopeOf(message.platform, thread.channelId, thread.threadId) : undefined;
+    if (!message.viaCommand && !message.isDm && !message.mentionsBot && !scope) return this.ignore(message, "not addressed to the bot");
+    // A message id is unique within its channel on every platform (Slack's ts is not unique across channels).
+    if (!store.events.firstDelivery(message.platform, `${message.channelId}:${message.messageId}`)) {
+      logger.debug({ platform: message.platform, messageId: message.messageId, eventId: message.eventId }, "ignored a repeated delivery of a message");
+      return { status: "duplicate" };
+    }
+    // Mentioned in a thread, the bot follows the thread from then on, as in the threads it opens.
+    if (thread && !scope && !message.isDm) store.threads.remember({ platform: message.platform, workspaceId: message.workspaceId, ...thread });
+
+    const actor = message.resolveActor ? await message.resolveActor() : message.actor;
+    const presenter = this.presenterFor(surface, message, actor, placeholder);
+    if (isBlank(message.text) && message.attachments.length === 0) {
+      await presenter.finish({ turnId: "", status: "refused", outcome: "empty_question", text: PRESENTER_TEXT.emptyQuestion });
+      return { status: "hinted" };
+    }
+    return { turn: this.options.runner.submit(turnRequest(message, actor, scope === "channel"), presenter) };
+  }
+
+  private presenterFor(surface: ChatSurface, message: IncomingMessage, actor: Actor, placeholder?: PostedMessage): TurnView {
+    const { store, logger, stepStartDelayMs, maxAnswerMessages } = this.options;
+    return new TurnPresenter({
+      surface,
+      question: { location: message, messageId: message.messageId, isDm: message.isDm, askerId: actor.id, text: message.text, placeholder },
+      stepStartDelayMs,
+      maxAnswerMessages,
+      logger: logger.child({ platform: message.platform, messageId: message.messageId }),
+      onThreadOpened: (opened: Location) => {
+        const thread = threadOf(opened);
+        if (!thread || message.isDm) return;
+        try {
+          store.threads.remember({ platform: message.platform, workspaceId: message.workspaceId, ...thread });
+        } catch (error) {
+          logger.warn({ err: error }, "could not remember the bot's new thread");
+        }
+      },
+    });
+  }
+
+  private ignore(message: IncomingMessage, reason: string): Receipt {
+    this.options.logger.debug({ platform: message.platform, messageId: message.messageId, eventId: message.eventId, reason }, "no turn for this message");
+    return { status: "ignored", reason };
+  }
+}
+
+function ignoreReason(message: IncomingMessage, connection: ConnectOptions): string | undefined {
+  if (message.isOwn) return "the bot's own message";
+  if (message.actor.isBot) return "a message from a bot";
+  if (message.isSystem) return "a system message";
+  if (message.isEdit) return "an edit of an earlier message";
+  if (message.isDm && !connection.allowDms) return "a direct message, and direct messages are off";
+  return undefined;
+}
+
+/**
+ * The conversation a message belongs to: a direct message is one conversation; a thread is its
+ * own, except threads of earlier versions that continue their channel's.
+ */
+export function conversationOf(message: Location & { platform: string; workspaceId: string; isDm: boolean }, continuesChannel: boolean): ConversationRef {
+  const base = { platform: message.platform, workspaceId: message.workspaceId };
+  if (message.isDm) return { ...base, channelId: message.parentChannelId ?? message.channelId };
+  if (continuesChannel) return { ...base, channelId: message.parentChannelId ?? message.channelId };
+  return { ...base, channelId: message.channelId, ...(message.threadId ? { threadId: message.threadId } : {}) };
+}
+
+function turnRequest(message: IncomingMessage, actor: Actor, continuesChannel: boolean): TurnRequest {
+  return {
+    ...conversationOf(message, continuesChannel),
+    userId: actor.id,
+    userName: actor.name ?? actor.id,
+    text: message.text,
+    parentChannelId: message.parentChannelId,
+    userRoleIds: actor.roleIds,
+    operator: actor.operator,
+    isDm: message.isDm,
+  };
+}
+
+const placeKey = (message: IncomingMessage) =>
+  JSON.stringify([message.platform, message.workspaceId, message.channelId, message.threadId ?? ""]);

@@ -1,0 +1,59 @@
+import type { ChatSurface } from "../presenter/surface.js";
+import type { ToolAccess, ToolState } from "./tool-access.js";
+import { BotCommands, type CommandResult } from "./commands/bot-commands.js";
+import type { BotCommand, CommandGroup } from "./commands/catalog.js";
+import { parseCommandText } from "./commands/command-text.js";
+import { commandHelp } from "./commands/help.js";
+import { conversationOf, type MessageIntake, type PlatformInbox } from "./intake.js";
+import type { IncomingCommand } from "./incoming.js";
+
+/** What a platform tells the core about itself when it connects. */
+export interface PlatformConnection {
+  surface: ChatSurface;
+  /** Answer direct messages. */
+  allowDms: boolean;
+  /** The platform has roles (ignored roles are offered). */
+  hasRoles: boolean;
+  /** How the platform spells each command group ("/tools", or a renamed Slack command). */
+  commandName(group: CommandGroup): string;
+  /** What each role means here, for a refusal ("the Manage Server permission"). */
+  roleNames: Record<"admin" | "moderator", string>;
+}
+
+/** The core as one platform sees it: the narrow services an adapter may use, and nothing else. */
+export interface PlatformLink extends PlatformInbox {
+  /** Reads the text form of a command ("tools enable NAME"); undefined when it is not one. */
+  parseCommand(text: string): BotCommand | undefined;
+  /** Runs a command for the person who gave it; Markdown meant for them alone. */
+  runCommand(command: BotCommand, from: IncomingCommand): CommandResult;
+  /** Every command, one line each, in this platform's spelling. */
+  help(): string;
+  /** The tools and their state in a workspace (for autocomplete). */
+  toolStates(from: IncomingCommand): ToolState[];
+}
+
+/** Connects platforms to the core: one intake, one set of commands, one tool catalogue. */
+export class PlatformLinks {
+  constructor(
+    private readonly intake: MessageIntake,
+    private readonly commands: BotCommands,
+    private readonly access: ToolAccess,
+  ) {}
+
+  connect(connection: PlatformConnection): PlatformLink {
+    const inbox = this.intake.connect(connection.surface, { allowDms: connection.allowDms });
+    const help = () => commandHelp({ commandName: connection.commandName, roles: connection.hasRoles });
+    return {
+      receive: inbox.receive,
+      parseCommand: (text) => parseCommandText(text, { roles: connection.hasRoles }),
+      help,
+      toolStates: (from) => this.access.states(from),
+      runCommand: (command, from) => {
+        if (command.kind === "help") return { ok: true, text: help() };
+        const where = conversationOf(from, false);
+        const result = this.commands.execute(command, where, { userId: from.actor.id, role: from.actor.operator ? "admin" : from.actor.role, isDm: from.isDm });
+        return result.denied ? { ...result, text: `${result.text} ${connection.roleNames[result.denied]}` } : result;
+      },
+    };
+  }
+}
