@@ -3,7 +3,7 @@ import type { Tool, ToolContext, ToolRequestInfo } from "../tools/define-tool.js
 import type { StepEvent } from "./types.js";
 
 /** Tool output is untrusted text of any size: the model gets at most this much of it. */
-export const MAX_OBSERVATION_CHARS = 4_000;
+const MAX_OBSERVATION_CHARS = 4_000;
 
 export interface ToolCallRequest {
   tool: string;
@@ -122,7 +122,7 @@ function stringify(value: unknown): string {
   return JSON.stringify(value);
 }
 
-export function capObservation(text: string): string {
+function capObservation(text: string): string {
   if (text.length <= MAX_OBSERVATION_CHARS) return text;
   return `${text.slice(0, MAX_OBSERVATION_CHARS)}… [output shortened: ${text.length} characters in all]`;
 }

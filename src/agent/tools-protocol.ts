@@ -11,7 +11,7 @@ type FunctionTool = OpenAI.Chat.Completions.ChatCompletionFunctionTool;
 /** Tool definitions are built once per tool, not once per turn. */
 const definitions = new WeakMap<Tool, FunctionTool>();
 
-export function toolDefinition(tool: Tool): FunctionTool {
+function toolDefinition(tool: Tool): FunctionTool {
   let definition = definitions.get(tool);
   if (!definition) {
     definition = {

@@ -19,7 +19,7 @@ export interface Usage {
   totalTokens: number;
 }
 
-export type AgentOutcome = "answer" | "direct" | "iteration_limit_generated" | "iteration_limit_forced";
+type AgentOutcome = "answer" | "direct" | "iteration_limit_generated" | "iteration_limit_forced";
 
 export interface AgentResult {
   output: string;

@@ -3,7 +3,7 @@ import { platformConfigSchemas, type PlatformConfig } from "../platforms/index.j
 import { idList, optionalText, optionalUrl, positiveInt, urlTemplate } from "./fields.js";
 
 /** The core's variables; each platform adds its own (see src/platforms/<name>/config.ts). */
-export const coreConfigSchema = z.object({
+const coreConfigSchema = z.object({
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: optionalUrl,
   OPENAI_MODEL: z.string().trim().min(1).default("gpt-4o-mini"),
@@ -100,9 +100,9 @@ export const coreConfigSchema = z.object({
   SHARDS: optionalText,
 });
 
-export const configSchema = coreConfigSchema.extend(platformConfigSchemas);
+const configSchema = coreConfigSchema.extend(platformConfigSchemas);
 
-export type CoreConfig = z.output<typeof coreConfigSchema>;
+type CoreConfig = z.output<typeof coreConfigSchema>;
 export type Config = CoreConfig & PlatformConfig;
 
 export class ConfigError extends Error {

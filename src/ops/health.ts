@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { Store } from "../store/store.js";
 import type { BotMetrics } from "./metrics.js";
 
-export interface PlatformHealth {
+interface PlatformHealth {
   name: string;
   health(): { connected: boolean; detail?: string };
 }
@@ -22,7 +22,7 @@ export interface HealthReport {
   platforms: Record<string, { connected: boolean; detail?: string }>;
 }
 
-export function healthReport(sources: HealthSources): HealthReport {
+function healthReport(sources: HealthSources): HealthReport {
   let database: HealthReport["database"] = "ok";
   try {
     sources.store.db.prepare("SELECT 1").get();

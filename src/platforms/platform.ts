@@ -4,7 +4,7 @@ import type { Logger } from "../log.js";
 import type { PlatformConnection, PlatformLink } from "../runner/platform-link.js";
 
 /** Answers some HTTP requests (GET /healthz, /metrics); false for the others. */
-export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
+type HttpHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 /** The narrow services a platform gets from the process: its own config, the core's link, a logger. */
 export interface PlatformServices<C> {
@@ -35,7 +35,7 @@ export interface PlatformAdapter {
 }
 
 /** The heavy part of a platform, imported only when it starts (its SDK with it). */
-export interface PlatformModule<C> {
+interface PlatformModule<C> {
   create(services: PlatformServices<C>): PlatformAdapter;
   /** For `npm run doctor`: checks the credentials against the platform without starting anything. */
   checkCredentials?(config: C): Promise<string>;

@@ -37,10 +37,10 @@ const SAY_RESTARTED_MS = 1_000;
 /** Why a running turn was cancelled; decides what the user is told. */
 type CancelReason = "timeout" | "shutdown";
 
-export const conversationKey = (ref: ConversationRef): string =>
+const conversationKey = (ref: ConversationRef): string =>
   JSON.stringify([ref.platform, ref.workspaceId, ref.channelId, ref.threadId ?? ""]);
 
-export const RUNNER_TEXT = {
+const RUNNER_TEXT = {
   timeout: (ms: number) =>
     `Sorry, that took longer than ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} seconds`}, so I stopped. Please try again, or ask something simpler.`,
   shutdown: "The bot restarted before I could finish this. Please ask again in a minute.",

@@ -25,7 +25,7 @@ export interface TurnRequest extends ConversationRef {
  * channel, length, queue) and `text` says why. ignored: refused silently, `text` is empty
  * (ignored users, or a refusal already told to this user a moment ago).
  */
-export type TurnStatus = "answered" | "failed" | "refused" | "ignored";
+type TurnStatus = "answered" | "failed" | "refused" | "ignored";
 
 export interface TurnReply {
   turnId: string;

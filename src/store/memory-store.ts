@@ -7,7 +7,7 @@ export interface Conversation {
 }
 
 /** Rough token count (about four characters a token): enough to keep one huge message from filling the context. */
-export const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
+const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
 
 /**
  * Per-conversation windowed memory: the last k exchanges (user message + final answer),

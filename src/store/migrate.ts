@@ -1,16 +1,18 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Db } from "./database.js";
+import type Database from "better-sqlite3";
+
+type Db = Database.Database;
 
 const MIGRATION_FILE = /^(\d+)_[\w-]+\.sql$/;
 
-export interface Migration {
+interface Migration {
   version: number;
   name: string;
   sql: string;
 }
 
-export function readMigrations(dir: string): Migration[] {
+function readMigrations(dir: string): Migration[] {
   return readdirSync(dir)
     .flatMap((name) => {
       const match = MIGRATION_FILE.exec(name);

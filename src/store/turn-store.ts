@@ -1,8 +1,8 @@
 import type { Db } from "./database.js";
 
-export type TurnStatus = "running" | "answered" | "failed" | "interrupted";
+type TurnStatus = "running" | "answered" | "failed" | "interrupted";
 
-export interface TurnUsage {
+interface TurnUsage {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;

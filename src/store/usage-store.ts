@@ -1,7 +1,7 @@
 import type { Db } from "./database.js";
 import type { WorkspaceRef } from "./types.js";
 
-export const utcDay = (time = Date.now()): string => new Date(time).toISOString().slice(0, 10);
+const utcDay = (time = Date.now()): string => new Date(time).toISOString().slice(0, 10);
 
 /** Tokens spent per workspace per UTC day, for the daily budget. */
 export class UsageStore {

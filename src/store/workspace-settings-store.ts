@@ -3,7 +3,7 @@ import type { Db } from "./database.js";
 import type { WorkspaceRef } from "./types.js";
 
 /** What admins can set per workspace. Absent = the global default. */
-export const workspaceSettingsSchema = z.object({
+const workspaceSettingsSchema = z.object({
   /** Channels where the bot answers; absent means every channel. */
   channels: z.array(z.string()).optional(),
   ignoredUsers: z.array(z.string()).optional(),

@@ -49,7 +49,7 @@ export interface ToolSpec<Schema extends z.ZodObject> {
 /** Names the OpenAI tool-calling API accepts. */
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
-export class ToolDefinitionError extends Error {
+class ToolDefinitionError extends Error {
   override readonly name = "ToolDefinitionError";
 }
 

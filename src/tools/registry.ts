@@ -1,6 +1,6 @@
 import type { Tool, ToolOrigin } from "./define-tool.js";
 
-export class DuplicateToolError extends Error {
+class DuplicateToolError extends Error {
   override readonly name = "DuplicateToolError";
 }
 

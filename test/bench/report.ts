@@ -9,7 +9,7 @@ export interface PartOutcome {
   seconds: number;
 }
 
-export function describeMachine() {
+function describeMachine() {
   return {
     cpus: cpus().length,
     cpu_model: cpus()[0]?.model ?? "unknown",

@@ -9,7 +9,7 @@ export interface RecordedRequest {
   body: any;
 }
 
-export type FakeResponse =
+type FakeResponse =
   | { kind: "message"; content: string | null; toolCalls?: { id: string; name: string; arguments: string }[]; usage?: Usage }
   | { kind: "http"; status: number; body: unknown; headers?: Record<string, string> }
   | { kind: "hang" };

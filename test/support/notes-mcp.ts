@@ -3,8 +3,7 @@ import type { McpServerConfig } from "../../src/tools/mcp/mcp-config.js";
 import type { ConnectionTiming } from "../../src/tools/mcp/mcp-connection.js";
 import { TSX_LOADER } from "./child-bot.js";
 
-export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
-export const NOTES_SERVER = fileURLToPath(new URL("../fixtures/mcp/notes-server.ts", import.meta.url));
+const NOTES_SERVER = fileURLToPath(new URL("../fixtures/mcp/notes-server.ts", import.meta.url));
 
 /** The test MCP server over stdio, run by this Node with tsx, as an MCP_CONFIG entry would start it. */
 export function notesServer(name = "notes", env: Record<string, string> = {}): McpServerConfig {

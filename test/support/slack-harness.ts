@@ -8,7 +8,7 @@ import { appMention, eventCallback, message, slashCommand, type MessageFields } 
 import { SignedSlackSender } from "../fakes/slack/signed-requests.js";
 import { startTestApp, type TestApp } from "./test-app.js";
 
-export const SIGNING_SECRET = "test-signing-secret";
+const SIGNING_SECRET = "test-signing-secret";
 
 export interface SlackHarnessOptions {
   env?: Record<string, string>;

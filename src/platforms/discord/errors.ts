@@ -13,7 +13,7 @@ export function describeDiscordError(error: unknown): { name: string; code?: num
   return { name: "Error", message: String(error) };
 }
 
-export const discordErrorCode = (error: unknown): number | string | undefined =>
+const discordErrorCode = (error: unknown): number | string | undefined =>
   error instanceof DiscordAPIError ? error.code : undefined;
 
 /** A short reason for the log when the bot may not do something. */

@@ -36,7 +36,7 @@ export function incomingMessage(message: Message, adminUserIds: readonly string[
   };
 }
 
-export function locationOf(message: Pick<Message, "channel" | "channelId">): Location {
+function locationOf(message: Pick<Message, "channel" | "channelId">): Location {
   const channel = message.channel;
   if (channel.isThread()) return { channelId: channel.id, parentChannelId: channel.parentId ?? undefined };
   return { channelId: message.channelId };

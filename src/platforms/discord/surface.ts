@@ -77,7 +77,7 @@ export class DiscordSurface implements ChatSurface {
   }
 }
 
-export function postedMessage(message: Message): DiscordPosted {
+function postedMessage(message: Message): DiscordPosted {
   return {
     id: message.id,
     edit: (content, allowedMentions) => message.edit({ content, allowedMentions }),

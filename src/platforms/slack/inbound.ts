@@ -67,7 +67,7 @@ export function incomingMessage(raw: unknown, envelope: SlackEnvelope, botUserId
 }
 
 /** Removes mentions of the bot; without its id, a leading user mention. */
-export function stripMention(text: string, botUserId: string | undefined): string {
+function stripMention(text: string, botUserId: string | undefined): string {
   const pattern = botUserId ? new RegExp(`<@${botUserId}(\\|[^>]*)?>`, "g") : /^\s*<@[UW][A-Z0-9]+(\|[^>]*)?>/;
   return text.replace(pattern, " ").replace(/[ \t]{2,}/g, " ").trim();
 }

@@ -124,7 +124,7 @@ export function defuseMassMentions(slackText: string): string {
   return defusePlainBroadcasts(tokensDefused);
 }
 
-export function escapeText(text: string): string {
+function escapeText(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 

@@ -4,8 +4,8 @@ import { markdownToMrkdwn } from "./mrkdwn.js";
 import type { SlackApi, SlackResult } from "./slack-api.js";
 
 /** Under Slack's 4,000-character guidance for one message's text, with room to spare. */
-export const SLACK_MESSAGE_LIMIT = 3_800;
-export const THINKING_REACTION = "hourglass_flowing_sand";
+const SLACK_MESSAGE_LIMIT = 3_800;
+const THINKING_REACTION = "hourglass_flowing_sand";
 
 /** Errors after which nothing more can be posted in a channel for a while, so the surface stops trying. */
 const CHANNEL_UNUSABLE = new Set([

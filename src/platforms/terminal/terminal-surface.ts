@@ -23,6 +23,6 @@ export function terminalSurface(write: (line: string) => void): ChatSurface {
 }
 
 /** Markdown's inline marks that read as noise in a terminal: `code` spans and _(italic asides)_. */
-export function plainText(markdown: string): string {
+function plainText(markdown: string): string {
   return markdown.replace(/(?<!`)`([^`\n]+)`(?!`)/g, "$1").replace(/(^|\s)_\(([^\n]*?)\)_(?=\s|$)/g, "$1($2)");
 }

@@ -41,7 +41,7 @@ function refusal(command: BotCommand): string {
 }
 
 /** May this actor run commands needing `access`? The one place that decides it, on every platform. */
-export function mayRun(access: Access, actor: CommandActor, command?: BotCommand): boolean {
+function mayRun(access: Access, actor: CommandActor, command?: BotCommand): boolean {
   if (access === "anyone" || actor.role === "admin") return true;
   if (access === "moderator") return actor.role === "moderator" || (actor.isDm === true && command?.kind === "memory_clear");
   return false;
@@ -99,7 +99,7 @@ export class BotCommands {
   }
 }
 
-export function formatToolList(states: ToolState[]): string {
+function formatToolList(states: ToolState[]): string {
   const lines = states.map((state) => {
     const origin = state.origin === "builtin" ? "" : ` _(${state.origin})_`;
     const mark = state.enabled ? "✅" : "⛔";

@@ -15,7 +15,7 @@ export type BotCommand =
  */
 export type Access = "anyone" | "moderator" | "admin";
 
-export type OptionKind = "tool" | "channel" | "user" | "role" | "integer" | "text";
+type OptionKind = "tool" | "channel" | "user" | "role" | "integer" | "text";
 
 export interface CommandOption {
   name: string;

@@ -64,7 +64,7 @@ function tokens(text: string): { word: string; at: number }[] {
 }
 
 /** An id from a platform mention token: <#C123|general>, <@U123>, <@&123>, <!subteam^S1|name>, or a bare id. */
-export function platformId(token: string): string {
+function platformId(token: string): string {
   const match = /^<[#@!][&!]?(?:subteam\^)?([\w.-]+)(?:\|[^>]*)?>$/.exec(token.trim());
   return match ? match[1]! : token.trim();
 }

@@ -9,7 +9,7 @@ export type SettingsCommand =
   | { kind: "settings_memory"; window: number | null }
   | { kind: "settings_prompt"; text: string | null };
 
-export const MAX_WORKSPACE_PROMPT_CHARS = 2_000;
+const MAX_WORKSPACE_PROMPT_CHARS = 2_000;
 
 export class WorkspaceSettingsCommands {
   constructor(

@@ -4,14 +4,14 @@ import { formatNumber } from "./format-number.js";
 
 const side = z.number().positive();
 
-export interface RightTriangle {
+interface RightTriangle {
   adjacent_side?: number;
   opposite_side?: number;
   /** The angle between the adjacent side and the hypotenuse, in degrees. */
   angle?: number;
 }
 
-export function hypotenuse({ adjacent_side: a, opposite_side: o, angle }: RightTriangle): number {
+function hypotenuse({ adjacent_side: a, opposite_side: o, angle }: RightTriangle): number {
   if (angle !== undefined && !(angle > 0 && angle < 90)) {
     throw new Error(`the angle must be between 0 and 90 degrees (got ${angle})`);
   }

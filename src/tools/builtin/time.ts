@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineTool } from "../define-tool.js";
 
-export function isValidTimeZone(zone: string): boolean {
+function isValidTimeZone(zone: string): boolean {
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: zone });
     return true;

@@ -27,7 +27,7 @@ const FIELD_PREFIX = /\b(ti|au|abs|co|jr|cat|rn|id|all):/;
  * Reads an arXiv Atom feed. Throws KnowledgeError when the text is not well-formed XML or not
  * an Atom feed, and when arXiv answered with its error entry instead of results.
  */
-export function parseArxivFeed(xml: string): ArxivPaper[] {
+function parseArxivFeed(xml: string): ArxivPaper[] {
   const valid = XMLValidator.validate(xml);
   if (valid !== true) {
     throw new KnowledgeError(`${SERVICE} answered with malformed XML.`, { cause: new Error(valid.err.msg) });
@@ -60,7 +60,7 @@ export function parseArxivFeed(xml: string): ArxivPaper[] {
 }
 
 /** arXiv's search_query: field-prefixed queries as written, anything else searched in all fields. */
-export function arxivSearchQuery(query: string): string {
+function arxivSearchQuery(query: string): string {
   return FIELD_PREFIX.test(query) ? query : `all:${query}`;
 }
 

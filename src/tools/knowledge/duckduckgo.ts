@@ -31,7 +31,7 @@ export async function searchDuckDuckGo(
  * and a `.result__snippet`; ads are skipped. An empty list means the page said "no results";
  * any other page (a CAPTCHA, an error page, a broken document) is a KnowledgeError.
  */
-export function parseDuckDuckGoHtml(html: string): SearchResult[] {
+function parseDuckDuckGoHtml(html: string): SearchResult[] {
   const root = parse(html);
   const results: SearchResult[] = [];
   for (const block of root.querySelectorAll(".result")) {

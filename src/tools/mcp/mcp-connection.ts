@@ -31,7 +31,7 @@ export const DEFAULT_TIMING: ConnectionTiming = {
 const CALL_TIMEOUT_MS = 10 * 60_000;
 const STDERR_LINE_CHARS = 500;
 
-export class McpUnavailableError extends Error {
+class McpUnavailableError extends Error {
   override readonly name = "McpUnavailableError";
 }
 

@@ -4,7 +4,7 @@ import type { JsonSchema, Tool, ToolContext } from "../define-tool.js";
 import type { McpConnection, McpToolInfo } from "./mcp-connection.js";
 
 /** Between server and tool name: OpenAI tool names allow no dots, so "files.read" is written "files__read". */
-export const MCP_NAME_SEPARATOR = "__";
+const MCP_NAME_SEPARATOR = "__";
 const MAX_NAME = 64;
 const MAX_DESCRIPTION = 1_000;
 
@@ -78,7 +78,7 @@ export class McpTool implements Tool {
 }
 
 /** The result's content as text the model can read; binary parts are named, not inlined. */
-export function resultText(result: CallToolResult): string {
+function resultText(result: CallToolResult): string {
   const parts = (result.content ?? []).map((part) => {
     switch (part.type) {
       case "text":

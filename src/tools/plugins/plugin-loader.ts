@@ -9,7 +9,7 @@ import type { ToolRegistry } from "../registry.js";
 const PLUGIN_FILE = /^[^._].*\.(js|mjs|ts|mts)$/;
 const LOAD_TIMEOUT_MS = 10_000;
 
-export interface PluginProblem {
+interface PluginProblem {
   file: string;
   reason: string;
 }

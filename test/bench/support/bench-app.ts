@@ -39,7 +39,7 @@ export function startBenchApp(modelUrl: string, env: Record<string, string> = {}
   };
 }
 
-export function benchRequest(conversation: string): TurnRequest {
+function benchRequest(conversation: string): TurnRequest {
   return {
     platform: "bench",
     workspaceId: "w1",

@@ -3,7 +3,7 @@ import { median, quantile, sum } from "./stats.js";
 
 type TurnFn = (conversation: string) => Promise<void>;
 
-export interface ArmFigures {
+interface ArmFigures {
   turns: number;
   turnsPerS: number;
   meanMs: number;

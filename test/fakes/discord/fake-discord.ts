@@ -46,7 +46,7 @@ export interface FailureRule {
   body?: unknown;
 }
 
-export interface CommandOption {
+interface CommandOption {
   name: string;
   value: string | number | boolean;
   /** For autocomplete: the option being typed. */

@@ -3,9 +3,9 @@ import { snowflake } from "./snowflake.js";
 import type { World } from "./world.js";
 
 /** Discord's limit on a message's content. */
-export const MAX_CONTENT = 2000;
+const MAX_CONTENT = 2000;
 
-export interface AllowedMentions {
+interface AllowedMentions {
   parse?: ("users" | "roles" | "everyone")[];
   users?: string[];
   roles?: string[];
@@ -36,7 +36,7 @@ export class ApiError extends Error {
   }
 }
 
-export function checkContent(body: OutgoingMessage, creating: boolean): void {
+function checkContent(body: OutgoingMessage, creating: boolean): void {
   const content = body.content ?? "";
   if (content.length > MAX_CONTENT) {
     throw new ApiError(400, 50035, "Invalid Form Body", {
@@ -50,7 +50,7 @@ export function checkContent(body: OutgoingMessage, creating: boolean): void {
  * Who a bot message notifies, the way Discord decides: without allowed_mentions everything in the
  * text pings; with it, only what it allows (and the replied-to author only if replied_user).
  */
-export function resolveMentions(
+function resolveMentions(
   world: World,
   content: string,
   allowed: AllowedMentions | undefined,

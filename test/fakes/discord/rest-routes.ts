@@ -4,7 +4,7 @@ import { CallbackKind, ChannelKind, MessageFlag, MessageKind, threadChannel, typ
 import { snowflake } from "./snowflake.js";
 import type { InteractionRecord, World } from "./world.js";
 
-export interface RouteContext {
+interface RouteContext {
   params: string[];
   body: any;
   query: URLSearchParams;
@@ -15,7 +15,7 @@ export interface RouteContext {
   commands: Map<string, unknown[]>;
 }
 
-export type RouteResult = { status: number; body?: unknown };
+type RouteResult = { status: number; body?: unknown };
 
 interface Route {
   method: string;
@@ -36,7 +36,7 @@ const route = (method: string, path: string, handle: Route["handle"], isPublic =
 });
 
 /** Discord's REST API, as much of it as the bot uses. Paths are relative to /api/v10 and already decoded. */
-export const routes: Route[] = [
+const routes: Route[] = [
   route("GET", "/gateway/bot", ({ gatewayUrl }) =>
     ok({ url: gatewayUrl, shards: 1, session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 } }),
   ),

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 
 /** Slack's request signature: v0= HMAC-SHA256 of "v0:{timestamp}:{body}" with the signing secret. */
-export function slackSignature(signingSecret: string, timestamp: number, body: string): string {
+function slackSignature(signingSecret: string, timestamp: number, body: string): string {
   return `v0=${createHmac("sha256", signingSecret).update(`v0:${timestamp}:${body}`).digest("hex")}`;
 }
 

@@ -16,7 +16,7 @@ export interface CurrencyToolOptions {
 }
 
 /** EUR-based reference rates: cached in SQLite, refreshed from the feed, the bundled snapshot when offline. */
-export class EcbRateSource {
+class EcbRateSource {
   constructor(private readonly options: CurrencyToolOptions) {}
 
   async current(ctx: Pick<ToolContext, "signal" | "logger">): Promise<RateTable & { note?: string }> {
@@ -35,7 +35,7 @@ export class EcbRateSource {
   }
 }
 
-export function convert(amount: number, from: string, to: string, table: RateTable): number {
+function convert(amount: number, from: string, to: string, table: RateTable): number {
   const perEur = (code: string) => (code === "EUR" ? 1 : table.rates[code]);
   const known = ["EUR", ...Object.keys(table.rates)].sort();
   for (const code of [from, to]) {

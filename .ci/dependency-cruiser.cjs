@@ -1,0 +1,56 @@
+/**
+ * The layering rules (issue "One platform contract"): the core never imports a platform;
+ * platforms get narrow services, never the store or the composition root; no import cycles,
+ * type-only imports included.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: "core-imports-no-platform",
+      comment: "The agent, tools, store, runner and presenter know nothing of Discord, Slack or the terminal.",
+      severity: "error",
+      from: { path: "^src/(agent|tools|store|runner|presenter)/" },
+      to: { path: "^src/platforms/" },
+    },
+    {
+      name: "platforms-import-no-store-or-root",
+      comment: "Platforms talk to the core through their PlatformLink only.",
+      severity: "error",
+      from: { path: "^src/platforms/" },
+      to: { path: "^src/(store/|app\\.ts$|main\\.ts$|start-platforms\\.ts$)" },
+    },
+    {
+      name: "platforms-import-no-sdk-of-another",
+      comment: "Each platform's SDK is loaded only by its own folder, when that platform starts.",
+      severity: "error",
+      from: { path: "^src/(?!platforms/discord/)" },
+      to: { path: "node_modules/discord\\.js/" },
+    },
+    {
+      name: "slack-sdk-only-in-slack",
+      severity: "error",
+      from: { path: "^src/(?!platforms/slack/)" },
+      to: { path: "node_modules/@slack/" },
+    },
+    {
+      name: "agent-knows-no-runner",
+      comment: "The agent loop is below the runner: it gets a request, tools and callbacks.",
+      severity: "error",
+      from: { path: "^src/agent/" },
+      to: { path: "^src/(runner|presenter|store)/" },
+    },
+    {
+      name: "no-circular",
+      comment: "No import cycles, type-only ones included.",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default"] },
+  },
+};
