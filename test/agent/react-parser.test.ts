@@ -62,11 +62,19 @@ describe("reading a text-protocol model's output", () => {
     });
   });
 
-  it("throws OutputParseError for a broken JSON action", () => {
-    expect(() => parseAgentOutput('```json\n{"action": "calculator", "action_input": {"expression": "2+2"\n```')).toThrow(
-      OutputParseError,
+  it("throws OutputParseError for a JSON action cut short", () => {
+    expect(() => parseAgentOutput('```json\n{"action": "calculator", "action_input": {"expression": "2+\n```')).toThrow(
+      /the JSON blob could not be read: it stops inside a string/,
     );
     expect(() => parseAgentOutput('{"action": "calculator", "action_input": ')).toThrow(OutputParseError);
+  });
+
+  it("closes the brackets a blob left open when nothing else can be missing", () => {
+    expect(parseAgentOutput('```json\n{"action": "calculator", "action_input": {"expression": "2+2"\n```')).toEqual({
+      kind: "action",
+      tool: "calculator",
+      input: { expression: "2+2" },
+    });
   });
 
   it("throws OutputParseError for a JSON blob without an action and for empty output", () => {
