@@ -18,7 +18,7 @@ export type BlobFind =
 const TOOL_KEYS = ["action", "tool", "toolname", "function", "name"];
 const INPUT_KEYS = ["actioninput", "toolinput", "input", "arguments", "args", "parameters", "params"];
 /** Text that shows a blob was meant as an action even when it cannot be read. */
-const ACTION_KEY = /["'](?:action|tool|tool_name|name)["'][ \t]{0,8}:/i;
+const ACTION_KEY = /(?:^|[{,\s"'])(?:action|tool|tool_name|name)["']?[ \t]{0,8}:/i;
 
 export function findActionBlob(text: string): BlobFind {
   let from = text.indexOf("{");
@@ -33,14 +33,14 @@ export function findActionBlob(text: string): BlobFind {
     first ??= { start: from, end };
     const strict = parseStrict(candidate);
     const action = strict.ok ? asAction(strict.value) : undefined;
-    if (action) return { kind: "blob", start: from, end, ...action };
+    if (action) return { kind: "blob", start: fenceBefore(text, from), end, ...action };
     if (!strict.ok && ACTION_KEY.test(candidate)) {
       const read =
-        candidate.length <= repairBudget ? readModelJson(candidate) : { ok: false as const, problem: "it is too long to repair" };
+        candidate.length <= repairBudget ? readModelJson(candidate, "finished") : { ok: false as const, problem: "it is too long to repair" };
       repairBudget -= candidate.length;
       const repaired = read.ok ? asAction(read.value) : undefined;
-      if (repaired) return { kind: "blob", start: from, end, ...repaired };
-      if (!read.ok) return { kind: "broken", start: from, problem: read.problem };
+      if (repaired) return { kind: "blob", start: fenceBefore(text, from), end, ...repaired };
+      if (!read.ok) return { kind: "broken", start: fenceBefore(text, from), problem: read.problem };
     }
     if (!closed) break;
     from = text.indexOf("{", scan.end);
@@ -56,6 +56,15 @@ export function findActionBlob(text: string): BlobFind {
 function unclosedEnd(text: string, from: number): number {
   const fence = text.lastIndexOf("\n```");
   return fence > from ? fence : text.length;
+}
+
+/** Where the blob's code block begins when the line before it opens one (```json), else the blob's start. */
+function fenceBefore(text: string, from: number): number {
+  let i = from;
+  while (i > 0 && text[i - 1]! <= " ") i--;
+  const lineStart = text.lastIndexOf("\n", i - 1) + 1;
+  if (i - lineStart > 40) return from;
+  return /^[ \t]{0,8}```[a-zA-Z0-9_-]{0,20}$/.test(text.slice(lineStart, i)) ? lineStart : from;
 }
 
 /** Whether nothing but white space, a code fence and "Thought:" lines surround the span. */

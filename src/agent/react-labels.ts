@@ -37,7 +37,7 @@ export function findSegments(text: string): Segment[] {
     if (leading) found.push(leading);
     const rest = leading ? leading.valueStart : lineStart;
     if (colon !== -1 && colon < rest) colon = text.indexOf(":", rest);
-    if (colon !== -1 && colon < lineEnd) found.push(...inlineLabels(text, rest, lineEnd, leading !== undefined));
+    if (colon !== -1 && colon < lineEnd) found.push(...inlineLabels(text, rest, lineEnd, leading?.label));
     lineStart = lineEnd + 1;
   }
   return found.map((segment, index) => ({ ...segment, end: found[index + 1]?.start ?? text.length }));
@@ -65,18 +65,24 @@ function leadingLabel(text: string, lineStart: number, lineEnd: number): Omit<Se
   return { label: labelOf(word[1]!), start: lineStart, valueStart: i };
 }
 
-/** Labels inside a line; `trusted` when the line began with one. */
-function inlineLabels(text: string, from: number, lineEnd: number, trusted: boolean): Omit<Segment, "end">[] {
+/**
+ * Labels inside a line, after the line's own label if it has one. In prose, and in an answer
+ * ("Final Answer: take Action: call your bank"), "Action:" counts only when "Action Input:"
+ * follows it on the line; in prose nothing before that pair counts.
+ */
+function inlineLabels(text: string, from: number, lineEnd: number, leading: Label | undefined): Omit<Segment, "end">[] {
   const line = text.slice(from, lineEnd);
   const labels: Omit<Segment, "end">[] = [];
   for (const match of line.matchAll(INLINE_LABEL)) {
     labels.push({ label: labelOf(match[1]!), start: from + match.index, valueStart: from + match.index + match[0].length });
   }
-  if (trusted) return labels;
-  // in prose, only the one-line MRKL form: "Action:" followed by "Action Input:"
-  const action = labels.findIndex((label) => label.label === "action");
-  if (action === -1 || !labels.slice(action + 1).some((label) => label.label === "input")) return [];
-  return labels.slice(action);
+  const lastInput = labels.findLastIndex((label) => label.label === "input");
+  const paired = (label: Omit<Segment, "end">, index: number) => label.label !== "action" || index < lastInput;
+  if (leading === undefined) {
+    const action = labels.findIndex((label, index) => label.label === "action" && paired(label, index));
+    return action === -1 ? [] : labels.slice(action);
+  }
+  return leading === "final" || leading === "ai" ? labels.filter(paired) : labels;
 }
 
 function labelOf(word: string): Label {

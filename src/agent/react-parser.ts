@@ -1,3 +1,4 @@
+import { scanJson } from "./json-scan.js";
 import { findActionBlob, type BlobFind } from "./react-blob.js";
 import { findSegments, type Segment } from "./react-labels.js";
 import { insideFence, readModelJson, unwrapJsonString } from "./tolerant-json.js";
@@ -38,6 +39,8 @@ export const MAX_READ_CHARS = 65_536;
 
 const FINAL_NAME = /^final[ _-]?answer(?![a-z])/i;
 const TOOL_NAME = /^[A-Za-z0-9_-]+/;
+/** "Action: None" is how some models say they need no tool. */
+const NO_TOOL = /^(?:none|null|nothing|no)$/i;
 const EMPTY_INPUT = /^(?:none|null|n\/a|no input)?$/i;
 
 export function parseAgentOutput(text: string): AgentOutput {
@@ -109,7 +112,7 @@ class Reader {
     if (name.kind === "none") throw new OutputParseError('"Action:" names no tool', this.text, "action");
     if (name.kind === "call") return { kind: "action", tool: name.tool, input: this.actionInput(name.args) };
     if (input === undefined && blobInSection) return this.blob();
-    const raw = input === undefined ? jsonLooking(rest) : this.valueOf(input);
+    const raw = input === undefined ? jsonLooking(rest) : this.inputText(input);
     return { kind: "action", tool: name.tool, input: this.actionInput(raw) };
   }
 
@@ -168,6 +171,20 @@ class Reader {
     const value = this.body.slice(segment.valueStart, end);
     return end === this.body.length ? withoutPartialObservation(value) : value;
   }
+
+  /**
+   * An input that starts as JSON runs to its closing brace, even past a line inside one of its
+   * strings that looks like a label; otherwise it ends where the next label begins.
+   */
+  private inputText(segment: Segment): string {
+    const start = this.body.slice(segment.valueStart, segment.end).search(/\S/);
+    const open = segment.valueStart + Math.max(start, 0);
+    if (start !== -1 && this.body[open] === "{") {
+      const scan = scanJson(this.body, open);
+      if (scan.end > segment.end) return this.body.slice(open, scan.end);
+    }
+    return this.valueOf(segment);
+  }
 }
 
 type ToolName =
@@ -185,7 +202,7 @@ function toolName(line: string): ToolName {
   const final = FINAL_NAME.exec(text);
   if (final) return { kind: "final", rest: text.slice(final[0].length).replace(/^[\s`'"*_\]:]+/, "") };
   const tool = TOOL_NAME.exec(text)?.[0];
-  if (tool === undefined) return { kind: "none" };
+  if (tool === undefined || NO_TOOL.test(tool)) return { kind: "none" };
   const after = text.slice(tool.length);
   if (after.startsWith("(") || (after.startsWith("[") && !after.startsWith("[]"))) {
     return { kind: "call", tool, args: withoutClosingBracket(after.slice(1)) };
@@ -214,7 +231,9 @@ export function readActionInput(raw: string): InputRead {
   if (text.length > 1 && text.startsWith("`") && text.endsWith("`")) text = text.slice(1, -1).trim();
   if (EMPTY_INPUT.test(text) || text === "{}") return { ok: true, value: {} };
   if (text.startsWith("{") || text.startsWith("[")) {
-    const json = readModelJson(text);
+    // the input ends where its object closes: lines the model added after it are not part of it
+    const scan = scanJson(text, 0);
+    const json = readModelJson(scan.end === -1 ? text : text.slice(0, scan.end), "finished");
     return json.ok ? { ok: true, value: unwrapJsonString(json.value).value } : json;
   }
   try {

@@ -6,11 +6,15 @@ import { scanJson, type JsonScan } from "./json-scan.js";
  * the repairs jsonrepair makes (raw line breaks and tabs in strings, unescaped inner quotes,
  * single quotes, trailing commas, comments, Python's True/None, missing closing brackets).
  *
- * A missing end is repaired only when nothing but closing brackets can be missing: the text
- * stops after a whole string, literal or bracket. Stopping inside a string, on a number
- * (7.8 may have been 7.85) or before a value is a reply cut short, and repairing it would guess.
+ * A missing end is repaired only when it is unambiguous, which depends on how the text ended:
+ * - "finished": the writer stopped there (a text reply ends where the model stopped or at a stop
+ *   sequence): a quote or bracket left open is closed; only a key with no value is refused.
+ * - "may-be-cut": the text may have been cut short (native tool arguments, assembled by the
+ *   server): only closing brackets may be missing, after a whole string, literal or bracket.
+ *   Stopping inside a string or on a number (7.8 may have been 7.85) would make the repair a guess.
  */
 export type JsonRead = { ok: true; value: unknown; repairs: string[] } | { ok: false; problem: string };
+export type JsonEnding = "finished" | "may-be-cut";
 
 /**
  * jsonrepair slows down with the square of the unescaped quotes in a string: 16k characters
@@ -22,7 +26,7 @@ const MAX_REPAIR_DEPTH = 64;
 
 const LITERAL_END = /(?:true|false|null|True|False|None)$/;
 
-export function readModelJson(raw: string): JsonRead {
+export function readModelJson(raw: string, ending: JsonEnding): JsonRead {
   const repairs: string[] = [];
   let text = raw.trim();
   const unfenced = insideFence(text);
@@ -45,14 +49,14 @@ export function readModelJson(raw: string): JsonRead {
   const scan = scanJson(text, 0);
   if (scan.depth > MAX_REPAIR_DEPTH) return { ok: false, problem: `${notJson}, and nested too deeply to repair` };
   if (scan.end === -1) {
-    const cut = cutShort(text, scan);
+    const cut = cutShort(text, scan, ending);
     if (cut) return { ok: false, problem: `it stops ${cut}, as if cut short: send the whole JSON again` };
     repairs.push(`closed ${scan.open.length || "a"} bracket${scan.open.length > 1 ? "s" : ""} left open`);
   }
 
   let repaired: string;
   try {
-    repaired = jsonrepair(text);
+    repaired = jsonrepair(scan.quirks.has("single quotes") ? escapeApostrophes(text) : text);
   } catch {
     return { ok: false, problem: notJson };
   }
@@ -61,13 +65,23 @@ export function readModelJson(raw: string): JsonRead {
   return { ok: true, value: JSON.parse(repaired), repairs };
 }
 
+/**
+ * An apostrophe between two letters ('It's sunny') is never a quote that opens or closes a
+ * string; escaped, jsonrepair keeps it instead of ending the single-quoted string there.
+ */
+function escapeApostrophes(text: string): string {
+  return text.replace(/(?<=\p{L})'(?=\p{L})/gu, "\\'");
+}
+
 /** Why an unclosed text looks cut short, or undefined when only closing brackets are missing. */
-function cutShort(text: string, scan: JsonScan): string | undefined {
+function cutShort(text: string, scan: JsonScan, ending: JsonEnding): string | undefined {
+  if (scan.last === ":") return 'after ":", before its value';
+  if (ending === "finished") return undefined;
   // A string whose last character is a closing bracket: the model forgot the quote, not the rest.
   if (scan.inString) return scan.last === "}" || scan.last === "]" ? undefined : "inside a string";
   if (scan.last === '"' || scan.last === "'" || scan.last === "}" || scan.last === "]") return undefined;
   if (/[0-9.]/.test(scan.last)) return "on a number";
-  if (/[:,[{]/.test(scan.last)) return `after "${scan.last}", before its value`;
+  if (/[,[{]/.test(scan.last)) return `after "${scan.last}", before its value`;
   return LITERAL_END.test(text) ? undefined : "on an unquoted word";
 }
 
