@@ -72,7 +72,7 @@ export class Agent {
     ];
     return react
       ? new ReactProtocolSession(caller, messages, run.logger)
-      : new ToolsProtocolSession(caller, messages, run.tools);
+      : new ToolsProtocolSession(caller, messages, run.tools, run.logger);
   }
 }
 

@@ -41,16 +41,15 @@ export function readModelJson(raw: string, ending: JsonEnding): JsonRead {
     strictError = (error as Error).message;
   }
 
-  const notJson = `it is not valid JSON (${strictError})`;
-  if (!text.startsWith("{") && !text.startsWith("[")) return { ok: false, problem: notJson };
+  if (!text.startsWith("{") && !text.startsWith("[")) return { ok: false, problem: strictError };
   if (text.length > MAX_REPAIR_CHARS) {
-    return { ok: false, problem: `${notJson}, and at ${text.length} characters too long to repair` };
+    return { ok: false, problem: `${strictError}; at ${text.length} characters it is too long to repair` };
   }
   const scan = scanJson(text, 0);
-  if (scan.depth > MAX_REPAIR_DEPTH) return { ok: false, problem: `${notJson}, and nested too deeply to repair` };
+  if (scan.depth > MAX_REPAIR_DEPTH) return { ok: false, problem: `${strictError}; it is nested too deeply to repair` };
   if (scan.end === -1) {
     const cut = cutShort(text, scan, ending);
-    if (cut) return { ok: false, problem: `it stops ${cut}, as if cut short: send the whole JSON again` };
+    if (cut) return { ok: false, problem: `it stops ${cut}, as if cut short; send the whole JSON again` };
     repairs.push(`closed ${scan.open.length || "a"} bracket${scan.open.length > 1 ? "s" : ""} left open`);
   }
 
@@ -58,7 +57,7 @@ export function readModelJson(raw: string, ending: JsonEnding): JsonRead {
   try {
     repaired = jsonrepair(scan.quirks.has("single quotes") ? escapeApostrophes(text) : text);
   } catch {
-    return { ok: false, problem: notJson };
+    return { ok: false, problem: strictError };
   }
   repairs.push(...scan.quirks);
   if (scan.quirks.size === 0 && scan.end !== -1) repairs.push("fixed JSON syntax");
