@@ -70,7 +70,9 @@ export class Agent {
       ...run.history.map((message): ChatMessage => ({ role: message.role, content: message.text })),
       { role: "user", content: run.input },
     ];
-    return react ? new ReactProtocolSession(caller, messages) : new ToolsProtocolSession(caller, messages, run.tools);
+    return react
+      ? new ReactProtocolSession(caller, messages, run.logger)
+      : new ToolsProtocolSession(caller, messages, run.tools, run.logger);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Tool } from "../tools/define-tool.js";
+import type { ExpectedForm } from "./react-parser.js";
 
 const BASE_PROMPT = [
   "You are a helpful assistant taking part in a chat with several people.",
@@ -42,3 +43,35 @@ export function reactInstructions(tools: Tool[]): string {
 
 export const reactObservation = (text: string): string =>
   `Observation: ${text}\n\nContinue: reply with one JSON blob, either another tool action or the Final Answer.`;
+
+/** One short example of the reply a format error asks for, fitted to what was wrong. */
+const FORMAT_EXAMPLES: Record<ExpectedForm, { example: string; other: string }> = {
+  action: {
+    example: '{"action": "<tool name>", "action_input": {"<argument>": "<value>"}}',
+    other: 'To answer the user instead, write "Final Answer" as the action and your answer as the action_input.',
+  },
+  final: {
+    example: '{"action": "Final Answer", "action_input": "<your answer to the user>"}',
+    other: 'To use a tool instead, write its name as the action and its arguments as the action_input.',
+  },
+  either: {
+    example: '{"action": "<tool name or Final Answer>", "action_input": <the tool\'s arguments, or your answer as a string>}',
+    other: "Write nothing else: no Thought, Action or Observation lines.",
+  },
+};
+
+/**
+ * The observation for a reply the text protocol could not read: what was wrong, and the
+ * exact format expected, so that a small model can correct itself on the next iteration.
+ */
+export function reactFormatError(problem: string, expected: ExpectedForm): string {
+  const { example, other } = FORMAT_EXAMPLES[expected];
+  return [
+    `Observation: your last reply could not be read: ${problem}.`,
+    "Reply with exactly one JSON blob in a markdown code block, in this format:",
+    "```json",
+    example,
+    "```",
+    other,
+  ].join("\n");
+}

@@ -1,147 +1,209 @@
+import { scanJson } from "./json-scan.js";
+import { findActionBlob, type BlobFind } from "./react-blob.js";
+import { findSegments, type Segment } from "./react-labels.js";
+import {
+  FINAL_NAME,
+  finalText,
+  finalValue,
+  jsonLooking,
+  readActionInput,
+  splitFirstLine,
+  toolName,
+  withoutPartialObservation,
+} from "./react-values.js";
+import { unwrapJsonString } from "./tolerant-json.js";
+
 /**
- * Reads what a model without native tool calling wrote. Tolerant by design: models wrap the
- * JSON blob in fences of any case, add prose around it, fall back to the MRKL
- * "Action: / Action Input:" form, or just answer in plain text.
+ * Reads what a model without native tool calling wrote: a JSON blob (fenced or bare, with the
+ * habits of hand-written JSON), the MRKL "Action: / Action Input:" form in its many spellings,
+ * a "Final Answer:", or plain prose, which is the answer. What comes first decides: a final
+ * answer followed by an action is the answer; an action followed by an observation, thought or
+ * final answer the model invented is the action, cut where the invention begins.
+ *
+ * A pure function of the whole text, and linear in it: only the first MAX_READ_CHARS are read,
+ * and nothing in the parser backtracks over a long run of one character.
  */
 export type AgentOutput =
   | { kind: "action"; tool: string; input: unknown }
   | { kind: "final"; output: string };
+
+/** What the model should have written instead: picks the example shown with the error. */
+export type ExpectedForm = "action" | "final" | "either";
 
 export class OutputParseError extends Error {
   override readonly name = "OutputParseError";
   constructor(
     message: string,
     readonly text: string,
+    readonly expected: ExpectedForm = "either",
   ) {
     super(message);
   }
 }
 
-const FINAL_ANSWER = /^final[\s_-]*answer$/i;
-const FENCE = /```[ \t]*([a-z0-9_-]*)[ \t]*\r?\n?([\s\S]*?)```/gi;
-const MRKL_ACTION = /^[ \t]*Action[ \t]*\d*[ \t]*:[ \t]*(.*)$/im;
-const MRKL_INPUT = /^[ \t]*Action[ \t]*\d*[ \t]*Input[ \t]*\d*[ \t]*:[ \t]*([\s\S]*)$/im;
-const MRKL_FINAL = /^[ \t]*Final[ \t]*Answer[ \t]*:[ \t]*([\s\S]*)$/im;
-const CAT_FINAL = /^[ \t]*AI[ \t]*:[ \t]*([\s\S]*)$/m;
+/**
+ * The parser reads this much of a reply and ignores the rest. 64k characters is some 16k
+ * tokens, more than any action or chat answer needs; past it, a local model is usually looping.
+ */
+export const MAX_READ_CHARS = 65_536;
+
 
 export function parseAgentOutput(text: string): AgentOutput {
-  const trimmed = text.trim();
-  if (trimmed === "") throw new OutputParseError("the reply was empty", text);
+  const body = withoutReasoning(text.slice(0, MAX_READ_CHARS), text).trim();
+  if (body === "") throw new OutputParseError("the reply was empty", text);
+  const segments = findSegments(body);
+  const blob = findActionBlob(body);
+  const blobStart = blob.kind === "blob" || blob.kind === "broken" ? blob.start : Infinity;
+  const action = segments.findIndex((segment) => segment.label === "action");
+  const final = segments.findIndex((segment) => segment.label === "final" || segment.label === "ai");
+  const actionStart = action === -1 ? Infinity : segments[action]!.start;
+  const finalStart = final === -1 ? Infinity : segments[final]!.start;
 
-  const blob = findJsonBlob(trimmed);
-  if (blob.kind === "object") return fromJsonBlob(blob.value, text);
-  if (blob.kind === "broken") {
-    throw new OutputParseError(`the JSON blob could not be read (${blob.reason})`, text);
+  const read = new Reader(body, segments, blob, text);
+  if (finalStart < actionStart && finalStart < blobStart) return read.finalAnswer(final);
+  if (actionStart < blobStart) return read.mrklAction(action);
+  if (blob.kind !== "none" && blob.kind !== "keyless") return read.blob();
+  if (segments.some((segment) => segment.label === "input")) {
+    throw new OutputParseError('it has an "Action Input:" but no "Action:" line naming the tool', text, "action");
   }
-
-  const mrkl = fromMrkl(trimmed);
-  if (mrkl) return mrkl;
-
-  const cat = CAT_FINAL.exec(trimmed);
-  if (cat && cat[1]!.trim()) return { kind: "final", output: cat[1]!.trim() };
-
-  return { kind: "final", output: stripLeadingThought(trimmed) };
-}
-
-function fromJsonBlob(value: Record<string, unknown>, text: string): AgentOutput {
-  const action = value.action ?? value.tool ?? value.name;
-  if (typeof action !== "string" || action.trim() === "") {
+  if (blob.kind === "keyless") {
     throw new OutputParseError('the JSON blob needs an "action" key naming a tool or "Final Answer"', text);
   }
-  const input = value.action_input ?? value.actionInput ?? value.input ?? value.arguments ?? value.args;
-  if (FINAL_ANSWER.test(action.trim())) {
-    return { kind: "final", output: typeof input === "string" ? input : JSON.stringify(input ?? "") };
-  }
-  return { kind: "action", tool: action.trim(), input: input ?? {} };
+  return read.prose();
 }
 
-function fromMrkl(text: string): AgentOutput | undefined {
-  const action = MRKL_ACTION.exec(text);
-  const final = MRKL_FINAL.exec(text);
-  if (action && (!final || action.index < final.index)) {
-    const tool = action[1]!.trim().replace(/^[`'"[]+|[`'"\]]+$/g, "");
-    const inputMatch = MRKL_INPUT.exec(text.slice(action.index));
-    // Anything after a hallucinated "Observation:" is the model talking to itself.
-    const rawInput = inputMatch ? inputMatch[1]!.split(/^\s*Observation\s*:/im)[0]!.trim() : "";
-    return { kind: "action", tool, input: readActionInput(rawInput) };
+class Reader {
+  constructor(
+    private readonly body: string,
+    private readonly segments: Segment[],
+    private readonly found: BlobFind,
+    private readonly text: string,
+  ) {}
+
+  /** "Final Answer: ..." up to the next label or action blob: what follows it is dropped. */
+  finalAnswer(index: number): AgentOutput {
+    const segment = this.segments[index]!;
+    const blob = this.found;
+    const blobInside = blob.kind === "blob" && blob.start >= segment.valueStart && blob.start < segment.end;
+    const output = finalText(this.valueOf(segment, blobInside ? blob.start : segment.end));
+    if (output !== "") return { kind: "final", output };
+    // "Final Answer:" with the answer given as a JSON blob after it
+    if (blobInside) return this.blob();
+    throw new OutputParseError('"Final Answer:" has no text for the user', this.text, "final");
   }
-  if (final) return { kind: "final", output: final[1]!.trim() };
-  return undefined;
-}
 
-function readActionInput(raw: string): unknown {
-  const unquoted = raw.replace(/^```[a-z]*\s*|```$/gi, "").trim();
-  if (unquoted === "" || /^none$/i.test(unquoted)) return {};
-  try {
-    return JSON.parse(unquoted);
-  } catch {
-    return unquoted.replace(/^(['"])([\s\S]*)\1$/, "$2");
-  }
-}
-
-type BlobSearch =
-  | { kind: "object"; value: Record<string, unknown> }
-  | { kind: "broken"; reason: string }
-  | { kind: "none" };
-
-/** A fenced block first (any language tag, any case), then a bare {...} anywhere in the text. */
-function findJsonBlob(text: string): BlobSearch {
-  for (const match of text.matchAll(FENCE)) {
-    const language = match[1]!.toLowerCase();
-    const body = match[2]!.trim();
-    if (language !== "" && language !== "json" && language !== "json5") continue;
-    if (!body.startsWith("{")) continue;
-    try {
-      const value = JSON.parse(body);
-      if (isObject(value)) return { kind: "object", value };
-    } catch (error) {
-      return { kind: "broken", reason: (error as Error).message };
+  mrklAction(index: number): AgentOutput {
+    const segment = this.segments[index]!;
+    const next = this.segments[index + 1];
+    if (next?.label === "final" && !this.body.slice(segment.valueStart, next.start).includes("\n")) {
+      throw new OutputParseError('it puts "Final Answer:" inside an "Action:" line', this.text, "final");
     }
-  }
-  for (const candidate of balancedObjects(text)) {
-    try {
-      const value = JSON.parse(candidate);
-      if (isObject(value) && ("action" in value || "action_input" in value)) return { kind: "object", value };
-    } catch {
-      if (/"action"\s*:/.test(candidate)) return { kind: "broken", reason: "it is not valid JSON" };
-    }
-  }
-  return { kind: "none" };
-}
+    const section = this.body.slice(segment.valueStart, segment.end);
+    let [line, rest] = splitFirstLine(section);
+    const blob = this.found;
+    const blobInSection = blob.kind !== "none" && blob.kind !== "keyless" && blob.start > segment.start && blob.start < segment.end;
+    // Structured-chat form: "Action:" followed by the JSON blob, on its line or the next
+    if (blobInSection && (line === "" || line.startsWith("```") || line.startsWith("{"))) return this.blob();
+    // "Action:" with the tool's name on the next line
+    if (line === "") [line, rest] = splitFirstLine(rest.trimStart());
 
-/** Every top-level {...} span, matching braces outside JSON strings. */
-function* balancedObjects(text: string): Generator<string> {
-  let start = text.indexOf("{");
-  while (start !== -1) {
-    let depth = 0;
-    let inString = false;
-    let end = -1;
-    for (let i = start; i < text.length; i++) {
-      const ch = text[i];
-      if (inString) {
-        if (ch === "\\") i++;
-        else if (ch === '"') inString = false;
-      } else if (ch === '"') inString = true;
-      else if (ch === "{") depth++;
-      else if (ch === "}" && --depth === 0) {
-        end = i;
-        break;
+    const name = toolName(line);
+    const input = this.inputAfter(index);
+    if (name.kind === "final") {
+      const output = finalText(input === undefined ? name.rest || rest : this.valueOf(input));
+      if (output !== "") return { kind: "final", output };
+      throw new OutputParseError('"Action: Final Answer" has no text for the user', this.text, "final");
+    }
+    if (name.kind === "none") throw new OutputParseError('"Action:" names no tool', this.text, "action");
+    if (name.kind === "call") return { kind: "action", tool: name.tool, input: this.actionInput(name.args) };
+    if (input === undefined && blobInSection) return this.blob();
+    const raw = input === undefined ? jsonLooking(rest) : this.inputText(input);
+    return { kind: "action", tool: name.tool, input: this.actionInput(raw) };
+  }
+
+  blob(): AgentOutput {
+    const blob = this.found;
+    if (blob.kind === "broken") {
+      throw new OutputParseError(`the JSON blob could not be read: ${blob.problem}`, this.text, "action");
+    }
+    if (blob.kind !== "blob") throw new Error("no blob to read");
+    if (FINAL_NAME.test(blob.tool)) {
+      const output = blob.hasInput ? finalValue(blob.input) : "";
+      if (output !== "") return { kind: "final", output };
+      throw new OutputParseError('the Final Answer blob has no "action_input" text for the user', this.text, "final");
+    }
+    const input = blob.input === undefined || blob.input === null ? {} : unwrapJsonString(blob.input).value;
+    return { kind: "action", tool: blob.tool, input };
+  }
+
+  /** Plain prose is the answer, without the lines that are only the model's scaffolding. */
+  prose(): AgentOutput {
+    const kept: string[] = [];
+    let next = 0;
+    let lineStart = 0;
+    for (const line of this.body.split("\n")) {
+      const lineEnd = lineStart + line.length;
+      let labelled = false;
+      while (next < this.segments.length && this.segments[next]!.start <= lineEnd) {
+        labelled = true;
+        next++;
       }
+      if (!labelled) kept.push(line);
+      lineStart = lineEnd + 1;
     }
-    if (end === -1) {
-      yield text.slice(start); // unterminated: reported as broken when it looks like an action
-      return;
+    const output = finalText(kept.join("\n"));
+    if (output !== "") return { kind: "final", output };
+    throw new OutputParseError("it has a Thought but no Action and no Final Answer", this.text);
+  }
+
+  /** The "Action Input:" that belongs to the action at `index`: before any other step label. */
+  private inputAfter(index: number): Segment | undefined {
+    for (const segment of this.segments.slice(index + 1)) {
+      if (segment.label === "input") return segment;
+      if (segment.label !== "thought") return undefined;
     }
-    yield text.slice(start, end + 1);
-    start = text.indexOf("{", end + 1);
+    return undefined;
+  }
+
+  private actionInput(raw: string): unknown {
+    const input = readActionInput(raw);
+    if (input.ok) return input.value;
+    throw new OutputParseError(`the Action Input could not be read: ${input.problem}`, this.text, "action");
+  }
+
+  /** A segment's text; at the very end of the reply, without a half-written "Obs" line. */
+  private valueOf(segment: Segment, end = segment.end): string {
+    const value = this.body.slice(segment.valueStart, end);
+    return end === this.body.length ? withoutPartialObservation(value) : value;
+  }
+
+  /**
+   * An input that starts as JSON runs to its closing brace, even past a line inside one of its
+   * strings that looks like a label; otherwise it ends where the next label begins.
+   */
+  private inputText(segment: Segment): string {
+    const start = this.body.slice(segment.valueStart, segment.end).search(/\S/);
+    const open = segment.valueStart + Math.max(start, 0);
+    if (start !== -1 && this.body[open] === "{") {
+      const scan = scanJson(this.body, open);
+      if (scan.end > segment.end) return this.body.slice(open, scan.end);
+    }
+    return this.valueOf(segment);
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function stripLeadingThought(text: string): string {
-  const rest = text.replace(/^\s*Thought\s*:[^\n]*\n+/i, "").trim();
-  return rest === "" ? text : rest;
+/**
+ * Reasoning models (DeepSeek-R1, Qwen3) write their thinking inside <think>...</think> first;
+ * some templates open the tag in the prompt, so only its end is in the reply.
+ */
+function withoutReasoning(text: string, original: string): string {
+  const close = text.indexOf("</think>");
+  const open = text.indexOf("<think>");
+  if (close !== -1 && (open === -1 || open < close) && text.slice(0, Math.max(open, 0)).trim() === "") {
+    return text.slice(close + "</think>".length);
+  }
+  if (open !== -1 && close === -1 && text.slice(0, open).trim() === "") {
+    throw new OutputParseError("the reply is only reasoning inside <think>, with no Action and no Final Answer", original);
+  }
+  return text;
 }

@@ -1,5 +1,6 @@
+import type { Logger } from "../log.js";
 import type { ModelCaller } from "./model-caller.js";
-import { LIMIT_REACHED_PROMPT, reactObservation } from "./prompts.js";
+import { LIMIT_REACHED_PROMPT, reactFormatError, reactObservation } from "./prompts.js";
 import type { Decision, ProtocolSession } from "./protocol.js";
 import { OutputParseError, parseAgentOutput } from "./react-parser.js";
 import type { ToolCallResult } from "./tool-invoker.js";
@@ -13,8 +14,10 @@ export class ReactProtocolSession implements ProtocolSession {
   constructor(
     private readonly caller: ModelCaller,
     private readonly messages: ChatMessage[],
+    private readonly logger: Logger,
   ) {}
 
+  /** A reply that cannot be read goes back to the model with what was wrong; the user never sees it. */
   async decide(signal: AbortSignal): Promise<Decision> {
     const text = await this.ask(signal);
     try {
@@ -23,10 +26,8 @@ export class ReactProtocolSession implements ProtocolSession {
       return { kind: "calls", calls: [{ tool: parsed.tool, args: parsed.input }] };
     } catch (error) {
       if (!(error instanceof OutputParseError)) throw error;
-      return {
-        kind: "invalid",
-        observation: reactObservation(`your last reply could not be read: ${error.message}.`),
-      };
+      this.logger.debug({ problem: error.message }, "text-protocol reply could not be read; sent back to the model");
+      return { kind: "invalid", observation: reactFormatError(error.message, error.expected) };
     }
   }
 

@@ -1,8 +1,10 @@
 import type OpenAI from "openai";
+import type { Logger } from "../log.js";
 import type { Tool } from "../tools/define-tool.js";
 import type { ModelCaller } from "./model-caller.js";
 import { LIMIT_REACHED_PROMPT } from "./prompts.js";
 import type { Decision, ProtocolSession } from "./protocol.js";
+import { readToolArguments } from "./tool-arguments.js";
 import type { ToolCallRequest, ToolCallResult } from "./tool-invoker.js";
 import type { ChatMessage } from "./types.js";
 
@@ -32,6 +34,7 @@ export class ToolsProtocolSession implements ProtocolSession {
     private readonly caller: ModelCaller,
     private readonly messages: ChatMessage[],
     tools: Tool[],
+    private readonly logger: Logger,
   ) {
     this.definitions = tools.map(toolDefinition);
   }
@@ -46,7 +49,7 @@ export class ToolsProtocolSession implements ProtocolSession {
 
     this.messages.push({ role: "assistant", content: message.content ?? null, tool_calls: toolCalls });
     this.pendingCallIds = toolCalls.map((call) => call.id);
-    return { kind: "calls", calls: toolCalls.map((call) => readCall(call.function)) };
+    return { kind: "calls", calls: toolCalls.map((call) => readCall(call.function, this.logger)) };
   }
 
   recordResults(results: ToolCallResult[]): void {
@@ -73,12 +76,10 @@ export class ToolsProtocolSession implements ProtocolSession {
   }
 }
 
-function readCall(fn: { name: string; arguments: string }): ToolCallRequest {
-  const raw = fn.arguments?.trim() ?? "";
-  if (raw === "") return { tool: fn.name, args: {} };
-  try {
-    return { tool: fn.name, args: JSON.parse(raw) };
-  } catch (error) {
-    return { tool: fn.name, args: raw, argsError: (error as Error).message };
-  }
+/** A native call's arguments, repaired when unambiguous; otherwise the model is told precisely what is wrong. */
+function readCall(fn: { name: string; arguments: string }, logger: Logger): ToolCallRequest {
+  const read = readToolArguments(fn.arguments);
+  if (!read.ok) return { tool: fn.name, args: fn.arguments, argsError: read.problem };
+  if (read.repairs.length > 0) logger.debug({ tool: fn.name, repairs: read.repairs }, "repaired tool arguments");
+  return { tool: fn.name, args: read.args };
 }

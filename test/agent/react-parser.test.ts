@@ -62,11 +62,24 @@ describe("reading a text-protocol model's output", () => {
     });
   });
 
-  it("throws OutputParseError for a broken JSON action", () => {
-    expect(() => parseAgentOutput('```json\n{"action": "calculator", "action_input": {"expression": "2+2"\n```')).toThrow(
-      OutputParseError,
+  it("throws OutputParseError for a JSON action that stops before a value", () => {
+    expect(() => parseAgentOutput('```json\n{"action": "calculator", "action_input": {"expression":\n```')).toThrow(
+      /the JSON blob could not be read: it stops after ":", before its value/,
     );
     expect(() => parseAgentOutput('{"action": "calculator", "action_input": ')).toThrow(OutputParseError);
+  });
+
+  it("closes the quote and the brackets a blob left open", () => {
+    expect(parseAgentOutput('```json\n{"action": "calculator", "action_input": {"expression": "2+2"\n```')).toEqual({
+      kind: "action",
+      tool: "calculator",
+      input: { expression: "2+2" },
+    });
+    expect(parseAgentOutput('{"action": "wikipedia", "action_input": {"query": "Alan Turing')).toEqual({
+      kind: "action",
+      tool: "wikipedia",
+      input: { query: "Alan Turing" },
+    });
   });
 
   it("throws OutputParseError for a JSON blob without an action and for empty output", () => {

@@ -36,7 +36,11 @@ describe("the benchmark, run small", () => {
     expect(report.concurrency_efficiency).toBeLessThanOrEqual(1.2);
     expect(report.figures.queue_keys_left).toBe(0);
     expect(report.figures.window_read_p99_ms).toBeGreaterThanOrEqual(report.figures.window_read_p50_ms);
-    expect(Object.keys(report.parts)).toEqual(["overhead", "store", "concurrency", "e2e", "footprint"]);
+    expect(Object.keys(report.parts)).toEqual(["overhead", "store", "concurrency", "e2e", "footprint", "parser"]);
+    // part 6 scored every group of the text-protocol corpus
+    for (const kind of ["json_blob", "invented_tail", "mrkl_form", "not_an_answer", "final_first", "other_forms", "as_today"]) {
+      expect(positive(report.figures[`react_parser_score_${kind}`]), kind).toBe(true);
+    }
   }, 120_000);
 
   it("prints a table for people, and refuses a part it does not know", async () => {

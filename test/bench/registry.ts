@@ -2,6 +2,7 @@ import { agentOverheadPart } from "./parts/agent-overhead.js";
 import { concurrencyPart } from "./parts/concurrency.js";
 import { endToEndPart } from "./parts/end-to-end.js";
 import { memoryFootprintPart } from "./parts/memory-footprint.js";
+import { reactParserPart } from "./parts/react-parser.js";
 import { storeScalePart } from "./parts/store-scale.js";
 import type { BenchPart } from "./types.js";
 
@@ -9,7 +10,14 @@ import type { BenchPart } from "./types.js";
  * Every part `npm run bench` runs, in order. A new part is one module under parts/ exporting a
  * BenchPart, added here.
  */
-export const benchParts: BenchPart[] = [agentOverheadPart, storeScalePart, concurrencyPart, endToEndPart, memoryFootprintPart];
+export const benchParts: BenchPart[] = [
+  agentOverheadPart,
+  storeScalePart,
+  concurrencyPart,
+  endToEndPart,
+  memoryFootprintPart,
+  reactParserPart,
+];
 
 /** The keys the JSON report always has; a figure no part measured is null. */
 export const REQUIRED_KEYS = [

@@ -1,0 +1,133 @@
+import { scanJson } from "./json-scan.js";
+import { insideFence, readModelJson, unwrapJsonString } from "./tolerant-json.js";
+
+/**
+ * The values a text-protocol reply holds, read from what its labels and blobs contain: the tool
+ * an "Action:" line names, an action's input, and the answer as the user will see it. Each
+ * function looks at its text a bounded number of times.
+ */
+
+export const FINAL_NAME = /^final[ _-]?answer(?![a-z])/i;
+const TOOL_NAME = /^[A-Za-z0-9_-]+/;
+/** "Action: None" is how some models say they need no tool. */
+const NO_TOOL = /^(?:none|null|nothing|no)$/i;
+const EMPTY_INPUT = /^(?:none|null|n\/a|no input)?$/i;
+
+export type ToolName =
+  | { kind: "tool"; tool: string }
+  | { kind: "call"; tool: string; args: string }
+  | { kind: "final"; rest: string }
+  | { kind: "none" };
+
+/**
+ * The tool an "Action:" line names: "calculator", "`calculator`", "[calculator]", "**calculator**",
+ * "calculator (to do the sum)", "calculator: adds numbers", or a call "calculator({...})".
+ */
+export function toolName(line: string): ToolName {
+  const text = line.replace(/^[\s`'"*_[]+/, "");
+  const final = FINAL_NAME.exec(text);
+  if (final) return { kind: "final", rest: text.slice(final[0].length).replace(/^[\s`'"*_\]:]+/, "") };
+  const tool = TOOL_NAME.exec(text)?.[0];
+  if (tool === undefined || NO_TOOL.test(tool)) return { kind: "none" };
+  const after = text.slice(tool.length);
+  if (after.startsWith("(") || (after.startsWith("[") && !after.startsWith("[]"))) {
+    return { kind: "call", tool, args: withoutClosingBracket(after.slice(1)) };
+  }
+  return { kind: "tool", tool };
+}
+
+function withoutClosingBracket(text: string): string {
+  let end = text.trimEnd().length;
+  while (end > 0 && (text[end - 1] === "`" || text[end - 1] === "*")) end--;
+  const trimmed = text.slice(0, end).trimEnd();
+  return trimmed.endsWith(")") || trimmed.endsWith("]") ? trimmed.slice(0, -1) : trimmed;
+}
+
+export function splitFirstLine(text: string): [string, string] {
+  const lineBreak = text.indexOf("\n");
+  return lineBreak === -1 ? [text.trim(), ""] : [text.slice(0, lineBreak).trim(), text.slice(lineBreak + 1)];
+}
+
+type InputRead = { ok: true; value: unknown } | { ok: false; problem: string };
+
+/** An action's input: JSON when it looks like JSON, else the text without quotes and markdown around it. */
+export function readActionInput(raw: string): InputRead {
+  let text = withoutEmphasis(raw.trim(), true);
+  text = insideFence(text) ?? withoutOpeningFence(text);
+  if (text.length > 1 && text.startsWith("`") && text.endsWith("`")) text = text.slice(1, -1).trim();
+  if (EMPTY_INPUT.test(text) || text === "{}") return { ok: true, value: {} };
+  if (text.startsWith("{") || text.startsWith("[")) {
+    // the input ends where its object closes: lines the model added after it are not part of it
+    const scan = scanJson(text, 0);
+    const json = readModelJson(scan.end === -1 ? text : text.slice(0, scan.end), "finished");
+    return json.ok ? { ok: true, value: unwrapJsonString(json.value).value } : json;
+  }
+  try {
+    return { ok: true, value: unwrapJsonString(JSON.parse(text)).value };
+  } catch {
+    return { ok: true, value: withoutQuotes(text) };
+  }
+}
+
+/** A stray `**` left on one side; with `wrapped`, also `**2+2**` around the whole text. */
+function withoutEmphasis(text: string, wrapped = false): string {
+  let result = text;
+  for (const mark of ["**", "__"]) {
+    const count = result.split(mark).length - 1;
+    const inner = result.slice(mark.length, -mark.length);
+    if (wrapped && count === 2 && result.startsWith(mark) && result.endsWith(mark)) result = inner;
+    else if (count === 1 && result.startsWith(mark)) result = result.slice(mark.length);
+    else if (count === 1 && result.endsWith(mark)) result = result.slice(0, -mark.length);
+  }
+  return result.trim();
+}
+
+/** A code block whose closing fence was cut off by a stop sequence. */
+function withoutOpeningFence(text: string): string {
+  if (!text.startsWith("```")) return text;
+  const lineBreak = text.indexOf("\n");
+  return lineBreak === -1 ? "" : text.slice(lineBreak + 1).trim();
+}
+
+/** 'Alan Turing', "Alan Turing", or a quote left open at either end. */
+function withoutQuotes(text: string): string {
+  const first = text[0];
+  const last = text.at(-1);
+  if ((first === '"' || first === "'") && text.length > 1 && last === first) return text.slice(1, -1);
+  if ((first === '"' || first === "'") && text.indexOf(first, 1) === -1) return text.slice(1).trim();
+  if ((last === '"' || last === "'") && text.indexOf(last) === text.length - 1) return text.slice(0, -1).trim();
+  return text;
+}
+
+/** Text after the tool line, taken as the input only when it is JSON or a code block. */
+export function jsonLooking(text: string): string {
+  const trimmed = text.trim();
+  return trimmed.startsWith("{") || trimmed.startsWith("```") ? trimmed : "";
+}
+
+/** The answer as the user sees it: no quotes around it, never a bare `""`. */
+export function finalText(raw: string): string {
+  const text = withoutEmphasis(raw.trim());
+  if (text.length >= 2 && text.startsWith('"') && text.endsWith('"') && !text.slice(1, -1).includes('"')) {
+    return text.slice(1, -1).trim();
+  }
+  return text === "''" ? "" : text;
+}
+
+/** A Final Answer blob's action_input: text, a number, or an object holding the text. */
+export function finalValue(value: unknown): string {
+  if (value === undefined || value === null) return "";
+  if (typeof value === "string") return finalText(value);
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  const strings = Object.values(value).filter((v): v is string => typeof v === "string");
+  if (strings.length === 1 && Object.keys(value).length === 1) return finalText(strings[0]!);
+  return Object.keys(value).length === 0 ? "" : JSON.stringify(value);
+}
+
+/** A last line that is the start of "Observation", written before a stop or a length limit cut it. */
+export function withoutPartialObservation(text: string): string {
+  const lineBreak = text.lastIndexOf("\n");
+  const last = text.slice(lineBreak + 1).trim().toLowerCase();
+  if (lineBreak === -1 || last.length < 3 || !"observation:".startsWith(last)) return text;
+  return text.slice(0, lineBreak);
+}
