@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   const chosen = choosePlatforms(config);
   // The terminal is a conversation, so its default keeps log lines out of it.
   const conversational = chosen.every((platform) => platform.fallback);
-  const logger = createLogger(config.LOG_LEVEL ?? (conversational ? "warn" : "info"));
+  const logger = createLogger(config.LOG_LEVEL ?? (conversational ? "warn" : "info"), 2, config.LOG_FORMAT ?? (conversational ? "text" : "json"));
   const metrics = new BotMetrics();
   const app = createApp(config, logger, { observer: metrics });
   metrics.bindGauges({

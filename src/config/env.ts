@@ -90,6 +90,8 @@ const coreConfigSchema = z.object({
     .default("./tools")
     .transform((dir) => (/^(none|off)$/i.test(dir) ? "" : dir)),
   MCP_CONFIG: optionalText,
+  /** "json" (lines for a log collector) or "text" (a readable line each); default: text for the terminal, json otherwise. */
+  LOG_FORMAT: z.enum(["json", "text"], { message: "json or text" }).optional(),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
       message: "one of fatal, error, warn, info, debug, trace, silent",

@@ -27,6 +27,21 @@ describe("the terminal adapter, run as the bot's own process", () => {
     expect(existsSync(join(scratch.dir, "data/bot.sqlite"))).toBe(true);
   });
 
+  it("answers a 20-line script without refusing its operator, and shows a failing tool's warning as one readable line", async () => {
+    let n = 0;
+    scratch.model.otherwise((req) =>
+      ++n === 1 ? reply.toolCalls({ name: "calculator", args: { expression: "1/(" } })(req) : reply.text(`answer ${n}`)(req),
+    );
+    const bot = startChildBot(env(), scratch.dir);
+    bot.process.stdin.end(Array.from({ length: 20 }, (_, i) => `question ${i + 1}`).join("\n") + "\n");
+    expect((await bot.exited).code).toBe(0);
+
+    expect(bot.stdout().match(/^bot: answer \d+$/gm)).toHaveLength(20);
+    expect(bot.stdout()).not.toMatch(/faster than I can take them/);
+    const warnings = bot.stderr().split("\n").filter((line) => line.trim() !== "");
+    expect(warnings).toEqual([expect.stringMatching(/^warning: tool failed \(calculator: could not evaluate "1\/\(":/)]);
+  });
+
   it("runs /tools commands and remembers the conversation in SQLite between runs", async () => {
     scratch.model.otherwise(reply.text("noted"));
     const first = startChildBot(env(), scratch.dir);
