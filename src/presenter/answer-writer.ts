@@ -31,8 +31,8 @@ export class AnswerWriter {
       else await surface.post(destination, part, options);
     }
     if (overflow) {
-      await surface.post(destination, surface.render(PRESENTER_TEXT.restInFile(shown.length, parts.length)), { kind: "answer" });
-      await surface.postFile!(destination, { name: "answer.md", text: markdown });
+      const note = surface.render(PRESENTER_TEXT.restInFile(shown.length, parts.length));
+      await surface.postFile!(destination, { name: "answer.md", text: markdown, note });
     }
   }
 }

@@ -55,6 +55,6 @@ export interface ChatSurface {
    * threads). Undefined where the platform or the channel has none; throws when the platform refuses.
    */
   openThread?(on: MessageRef, title: string): Promise<Location | undefined>;
-  /** Posts text as a file (the rest of an answer too long for a few messages). */
-  postFile?(to: Destination, file: { name: string; text: string }): Promise<void>;
+  /** Posts text as a file, with a short note as the message (an answer too long for a few messages). */
+  postFile?(to: Destination, file: { name: string; text: string; note: string }): Promise<void>;
 }

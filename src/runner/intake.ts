@@ -7,7 +7,7 @@ import type { Store } from "../store/store.js";
 import type { ConversationRef } from "../store/types.js";
 import { threadOf, type Actor, type IncomingMessage, type Location } from "./incoming.js";
 import { KeyedQueue } from "./keyed-queue.js";
-import type { TurnRunner } from "./turn-runner.js";
+import { RUNNER_TEXT, type TurnRunner } from "./turn-runner.js";
 import type { TurnReply, TurnRequest, TurnView } from "./types.js";
 
 /** What became of an incoming message. */
@@ -75,8 +75,21 @@ export class MessageIntake {
     const skip = ignoreReason(message, connection);
     if (skip) return this.ignore(message, skip);
     // Decided in arrival order per place; the turn itself then waits in its conversation's queue.
-    const queued = await this.arrivals.run(placeKey(message), () => this.admit(surface, message, placeholder));
+    const queued = await this.arrivals.run(placeKey(message), () =>
+      this.admit(surface, message, placeholder).catch((error) => this.failed(surface, message, placeholder, error)),
+    );
     return "turn" in queued ? queued.turn : queued;
+  }
+
+  /**
+   * The store or the platform failed before the turn was queued: the log gets the detail, and a
+   * message clearly addressed to the bot gets a short apology rather than silence.
+   */
+  private async failed(surface: ChatSurface, message: IncomingMessage, placeholder: PostedMessage | undefined, error: unknown): Promise<Receipt> {
+    this.options.logger.error({ err: error, platform: message.platform, messageId: message.messageId }, "could not take a message");
+    const reply: TurnReply = { turnId: "", status: "failed", outcome: "error", text: RUNNER_TEXT.unexpected };
+    if (message.viaCommand || message.isDm || message.mentionsBot) await this.presenterFor(surface, message, message.actor, placeholder).finish(reply);
+    return reply;
   }
 
   private async admit(surface: ChatSurface, message: IncomingMessage, placeholder?: PostedMessage): Promise<Receipt | { turn: Promise<TurnReply> }> {

@@ -40,7 +40,7 @@ type CancelReason = "timeout" | "shutdown";
 const conversationKey = (ref: ConversationRef): string =>
   JSON.stringify([ref.platform, ref.workspaceId, ref.channelId, ref.threadId ?? ""]);
 
-const RUNNER_TEXT = {
+export const RUNNER_TEXT = {
   timeout: (ms: number) =>
     `Sorry, that took longer than ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} seconds`}, so I stopped. Please try again, or ask something simpler.`,
   shutdown: "The bot restarted before I could finish this. Please ask again in a minute.",

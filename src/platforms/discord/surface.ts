@@ -64,10 +64,10 @@ export class DiscordSurface implements ChatSurface {
     return { channelId: thread.id, parentChannelId: channel.id };
   }
 
-  async postFile(to: Destination, file: { name: string; text: string }): Promise<void> {
+  async postFile(to: Destination, file: { name: string; text: string; note: string }): Promise<void> {
     const channel = await this.sendable(to.location.channelId);
     const attachment = new AttachmentBuilder(Buffer.from(file.text, "utf8"), { name: file.name });
-    await discordCall<Message>(() => channel.send({ files: [attachment], allowedMentions: NO_PINGS }));
+    await discordCall<Message>(() => channel.send({ content: file.note, files: [attachment], allowedMentions: NO_PINGS }));
   }
 
   private async sendable(channelId: string): Promise<SendableChannels> {

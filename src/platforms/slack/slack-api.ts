@@ -93,6 +93,14 @@ export class SlackApi {
     return this.call("chat.update", { channel }, () => this.client.chat.update({ channel, ts, text }));
   }
 
+  /** Shares text as a file in a channel or thread (files.getUploadURLExternal, the upload, files.completeUploadExternal). */
+  async uploadText({ channel, threadTs, name, text, note }: { channel: string; threadTs?: string; name: string; text: string; note: string }): Promise<SlackResult<unknown>> {
+    const file = { filename: name, title: name, content: text, initial_comment: note };
+    return this.call("files.uploadV2", { channel }, () =>
+      this.client.filesUploadV2(threadTs ? { ...file, channel_id: channel, thread_ts: threadTs } : { ...file, channel_id: channel }),
+    );
+  }
+
   async addReaction(channel: string, ts: string, name: string): Promise<SlackResult<unknown>> {
     return this.call("reactions.add", { channel }, () => this.client.reactions.add({ channel, timestamp: ts, name }));
   }

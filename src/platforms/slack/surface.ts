@@ -59,6 +59,12 @@ export class SlackSurface implements ChatSurface {
     this.expect(channel, await this.api.updateMessage(channel, id, text));
   }
 
+  async postFile(to: Destination, file: { name: string; text: string; note: string }): Promise<void> {
+    const channel = to.location.channelId;
+    this.checkUsable(channel);
+    this.expect(channel, await this.api.uploadText({ channel, threadTs: to.location.threadId, ...file }));
+  }
+
   startWorking(on: MessageRef): () => Promise<void> {
     const { channelId } = on.location;
     const added = this.api.addReaction(channelId, on.messageId, THINKING_REACTION);

@@ -18,6 +18,7 @@ import { interactionPayload } from "./interactions.js";
 import { findRoute } from "./rest-routes.js";
 import { snowflake } from "./snowflake.js";
 import { World, type FakeGuild, type InteractionRecord } from "./world.js";
+import { readMultipart, type UploadedFile } from "../multipart.js";
 import { closeServer } from "../close-server.js";
 
 /** One REST request as the fake received it. `path` is relative to /api/v10 and decoded. */
@@ -28,6 +29,8 @@ export interface RestCall {
   rawPath: string;
   query: Record<string, string>;
   body: any;
+  /** Files uploaded with the call (multipart requests). */
+  files: UploadedFile[];
   status: number;
   /** Arrival time, `performance.now()` clock. */
   at: number;
@@ -313,14 +316,18 @@ export class FakeDiscord {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString("utf8");
+    const raw = Buffer.concat(chunks);
+    const text = raw.toString("utf8");
+    const contentType = req.headers["content-type"] ?? "";
+    const multipart = contentType.startsWith("multipart/form-data") ? readMultipart(raw, contentType) : undefined;
     const rawPath = url.pathname.replace(/^\/api\/v10/, "");
     const call: RestCall = {
       method: req.method ?? "GET",
       path: rawPath.split("/").map(decodeURIComponent).join("/"),
       rawPath,
       query: Object.fromEntries(url.searchParams),
-      body: text && req.headers["content-type"]?.includes("json") ? JSON.parse(text) : text || undefined,
+      body: multipart ? multipart.payload : text && contentType.includes("json") ? JSON.parse(text) : text || undefined,
+      files: multipart?.files ?? [],
       status: 0,
       at,
     };

@@ -19,6 +19,8 @@ export interface OutgoingMessage {
   allowed_mentions?: AllowedMentions;
   message_reference?: { message_id: string; channel_id?: string; fail_if_not_exists?: boolean };
   embeds?: unknown[];
+  /** Files sent with the message (multipart), described in payload_json. */
+  attachments?: unknown[];
 }
 
 export class ApiError extends Error {
@@ -43,7 +45,7 @@ function checkContent(body: OutgoingMessage, creating: boolean): void {
       content: { _errors: [{ code: "BASE_TYPE_MAX_LENGTH", message: `Must be ${MAX_CONTENT} or fewer in length.` }] },
     });
   }
-  if (creating && content.trim() === "" && !(body.embeds?.length)) throw new ApiError(400, 50006, "Cannot send an empty message");
+  if (creating && content.trim() === "" && !body.embeds?.length && !body.attachments?.length) throw new ApiError(400, 50006, "Cannot send an empty message");
 }
 
 /**

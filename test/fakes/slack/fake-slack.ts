@@ -1,3 +1,4 @@
+import { readMultipart } from "../multipart.js";
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -66,6 +67,9 @@ export class FakeSlack {
   /** Bodies posted to response_url endpoints (slash command answers), in order. */
   readonly responses: { path: string; body: any }[] = [];
   readonly messages: FakeMessage[] = [];
+  /** Files shared through the upload flow (files.getUploadURLExternal, the upload, files.completeUploadExternal). */
+  readonly files: { id: string; name: string; channel?: string; threadTs?: string; text: string; note?: string }[] = [];
+  private readonly uploads = new Map<string, { name: string; bytes?: Buffer }>();
   /** Socket Mode acknowledgements received, in order. */
   readonly acks: { envelopeId: string; payload?: unknown }[] = [];
   readonly users = new Map<string, FakeUser>();
@@ -226,6 +230,16 @@ export class FakeSlack {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req);
     const path = new URL(req.url ?? "/", this.baseUrl).pathname;
+    if (path.startsWith("/upload/")) {
+      const upload = this.uploads.get(path.slice("/upload/".length));
+      if (!upload) return send(res, 404, { ok: false });
+      // The SDK posts the file as a multipart form; its one file part is the content.
+      const type = String(req.headers["content-type"] ?? "");
+      upload.bytes = type.startsWith("multipart/form-data") ? Buffer.from(readMultipart(Buffer.from(raw, "utf8"), type).files[0]?.text ?? "", "utf8") : Buffer.from(raw, "utf8");
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.end("OK - 1");
+      return;
+    }
     if (path.startsWith("/response/")) {
       this.responses.push({ path, body: parseBody(raw, req.headers["content-type"]) });
       return send(res, 200, { ok: true });
@@ -280,6 +294,13 @@ export class FakeSlack {
         return this.react(method === "reactions.add", params);
       case "users.info":
         return this.userInfo(String(params.user ?? ""));
+      case "files.getUploadURLExternal": {
+        const id = `F${randomUUID().slice(0, 8).toUpperCase()}`;
+        this.uploads.set(id, { name: String(params.filename ?? "file") });
+        return { ok: true, upload_url: `${this.baseUrl}/upload/${id}`, file_id: id };
+      }
+      case "files.completeUploadExternal":
+        return this.completeUpload(params);
       default:
         return { ok: false, error: "unknown_method" };
     }
@@ -302,6 +323,20 @@ export class FakeSlack {
     };
     this.messages.push(message);
     return { ok: true, channel: message.channel, ts: message.ts, message: { type: "message", text, user: this.botUserId, bot_id: this.botId, ts: message.ts, thread_ts: threadTs } };
+  }
+
+  private completeUpload(params: Record<string, any>): Record<string, any> {
+    const entries = (typeof params.files === "string" ? JSON.parse(params.files) : params.files) as { id: string; title?: string }[];
+    const shared = [];
+    for (const entry of entries ?? []) {
+      const upload = this.uploads.get(entry.id);
+      if (!upload?.bytes) return { ok: false, error: "file_not_found" };
+      const channel = params.channel_id ? String(params.channel_id) : undefined;
+      const threadTs = params.thread_ts ? String(params.thread_ts) : undefined;
+      this.files.push({ id: entry.id, name: upload.name, channel, threadTs, text: upload.bytes.toString("utf8"), note: params.initial_comment ? String(params.initial_comment) : undefined });
+      shared.push({ id: entry.id, title: entry.title ?? upload.name });
+    }
+    return { ok: true, files: shared };
   }
 
   private updateMessage(params: Record<string, any>): Record<string, any> {

@@ -1,0 +1,45 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { FakeDiscord } from "../fakes/discord/fake-discord.js";
+import { reply } from "../fakes/fake-openai.js";
+import { isAnswerTo, startDiscordBot, type DiscordBot } from "../support/discord-bot.js";
+
+describe("Discord direct messages keep the servers' rules", () => {
+  let bot: DiscordBot;
+  afterEach(() => bot?.close());
+
+  it("does not answer in a DM a user the admins of a server ignore", async () => {
+    bot = await startDiscordBot();
+    const { discord } = bot;
+    bot.model.otherwise(reply.text("hello"));
+    bot.app.store.workspaceSettings.set({ platform: "discord", workspaceId: discord.guild.id }, "ignoredUsers", [discord.member.id], "an admin");
+    const dm = discord.openDm(discord.member);
+    await discord.dispatchMessage({ author: discord.member, channelId: dm.id, content: "answer me here then" });
+    // another user's DM is answered: the first one was looked at and dropped, not lost in a queue
+    const other = discord.openDm(discord.moderator);
+    const question = await discord.dispatchMessage({ author: discord.moderator, channelId: other.id, content: "hi" });
+    await discord.waitFor((call) => isAnswerTo(call, question));
+
+    expect(bot.model.chatRequests).toHaveLength(1);
+    expect(discord.messagesIn(dm.id).filter((m) => m.author.id === discord.bot.id)).toEqual([]);
+  });
+
+  it("counts every DM against one daily budget, so DMs cannot spend what the servers may not", async () => {
+    bot = await startDiscordBot({ DAILY_TOKEN_BUDGET: "10" });
+    const { discord } = bot;
+    bot.model.otherwise(reply.text("an answer", { prompt_tokens: 1_000, completion_tokens: 333, total_tokens: 1_333 }));
+    const users = [discord.member, discord.moderator, discord.admin];
+    const answers: string[] = [];
+    for (const user of users) {
+      const dm = discord.openDm(user);
+      const question = await discord.dispatchMessage({ author: user, channelId: dm.id, content: "spend some tokens" });
+      answers.push((await discord.waitFor((call) => isAnswerTo(call, question))).body.content);
+    }
+    const inServer = await discord.dispatchMessage({ author: discord.member, content: `${FakeDiscord.mention(discord.bot)} and here?`, mentions: [discord.bot] });
+    await discord.waitFor((call) => isAnswerTo(call, inServer));
+
+    expect(answers[0]).toBe("an answer");
+    expect(answers.slice(1)).toEqual([expect.stringMatching(/used up today's budget/), expect.stringMatching(/used up today's budget/)]);
+    // the spend of all DMs together: one turn
+    expect(bot.model.chatRequests).toHaveLength(2);
+  });
+});
