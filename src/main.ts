@@ -7,6 +7,7 @@ import { BotMetrics } from "./ops/metrics.js";
 import { runConsole } from "./platforms/console/console-adapter.js";
 import { platforms } from "./platforms/index.js";
 import type { PlatformAdapter, PlatformContext } from "./platforms/platform.js";
+import { closeCpuPool } from "./tools/cpu/cpu-pool.js";
 import { loadToolExtensions, type ToolExtensions } from "./tools/extensions.js";
 import { McpConfigError } from "./tools/mcp/mcp-config.js";
 
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
       await Promise.allSettled(adapters.map((adapter) => adapter.stop()));
       healthServer?.close();
       await extensions.close();
+      await closeCpuPool();
       app.store.close();
     })());
 
