@@ -43,11 +43,11 @@ export function createApp(config: Config, logger: Logger, options: AppOptions = 
   const client = createOpenAIClient({
     apiKey: config.OPENAI_API_KEY,
     baseURL: config.OPENAI_BASE_URL,
-    maxRetries: config.OPENAI_MAX_RETRIES,
     timeoutMs: config.OPENAI_TIMEOUT_MS,
   });
   const agent = new Agent(client, {
     model: config.OPENAI_MODEL,
+    retry: { maxRetries: config.OPENAI_MAX_RETRIES, maxDelayMs: config.OPENAI_MAX_RETRY_DELAY_MS },
     protocol: config.AGENT_PROTOCOL,
     maxIterations: config.AGENT_MAX_ITERATIONS,
     earlyStopping: config.AGENT_EARLY_STOPPING,

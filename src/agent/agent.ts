@@ -22,7 +22,7 @@ export class Agent {
 
   async run(run: AgentRun): Promise<AgentResult> {
     const usage = run.usage ?? emptyUsage();
-    const caller = new ModelCaller(this.client, this.settings.model, usage);
+    const caller = new ModelCaller(this.client, this.settings.model, usage, this.settings.retry);
     const session = this.openSession(caller, run);
     let seq = 0;
     const deps: InvokerDeps = {

@@ -73,6 +73,8 @@ export const configSchema = z.object({
     .int({ message: "a whole number, 0 or more" })
     .min(0, { message: "a whole number, 0 or more" })
     .default(2),
+  /** The longest wait before retrying a model call; a longer Retry-After is cut to this. */
+  OPENAI_MAX_RETRY_DELAY_MS: positiveInt(10_000),
   OPENAI_TIMEOUT_MS: positiveInt(60_000),
   AGENT_PROTOCOL: z.enum(["tools", "react"], { message: "tools or react" }).default("tools"),
   AGENT_MAX_ITERATIONS: positiveInt(5),
