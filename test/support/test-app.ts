@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp, type App, type AppOptions } from "../../src/app.js";
 import { loadConfig } from "../../src/config/env.js";
-import { silentLogger } from "../../src/log.js";
+import { silentLogger, type Logger } from "../../src/log.js";
 import type { ReplySink, StepEvent, TurnReply, TurnRequest } from "../../src/runner/types.js";
 import { Store } from "../../src/store/store.js";
 import { FakeOpenAI } from "../fakes/fake-openai.js";
@@ -19,7 +19,11 @@ export interface TestApp {
 }
 
 /** A real app (real openai client, real SQLite file) talking to a fake model on 127.0.0.1. */
-export async function startTestApp(env: Record<string, string> = {}, options: AppOptions = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: AppOptions = {},
+  logger: Logger = silentLogger(),
+): Promise<TestApp> {
   const model = await FakeOpenAI.start();
   const dir = mkdtempSync(join(tmpdir(), "agent-bot-test-"));
   const dbPath = join(dir, "bot.sqlite");
@@ -36,7 +40,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ap
     DUCKDUCKGO_URL: "http://127.0.0.1:9/unreachable",
     ...env,
   });
-  const apps: App[] = [createApp(config, silentLogger(), options)];
+  const apps: App[] = [createApp(config, logger, options)];
   return {
     app: apps[0]!,
     model,
@@ -44,7 +48,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ap
     dbPath,
     restart() {
       apps.at(-1)!.store.close();
-      const next = createApp(config, silentLogger(), { ...options, store: Store.open(dbPath) });
+      const next = createApp(config, logger, { ...options, store: Store.open(dbPath) });
       apps.push(next);
       return next;
     },
