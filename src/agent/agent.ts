@@ -1,4 +1,5 @@
 import type OpenAI from "openai";
+import { cleanAnswer, hasVisibleText } from "./answer-text.js";
 import { ModelCaller } from "./model-caller.js";
 import { FORCED_STOP_ANSWER, reactInstructions, systemPrompt } from "./prompts.js";
 import type { ProtocolSession } from "./protocol.js";
@@ -39,8 +40,8 @@ export class Agent {
     let iterations = 0;
     while (iterations < this.settings.maxIterations) {
       const decision = await session.decide(run.signal);
-      if (decision.kind === "final" && decision.text.trim() !== "") {
-        return { output: decision.text.trim(), outcome: "answer", iterations, usage };
+      if (decision.kind === "final" && hasVisibleText(decision.text)) {
+        return { output: cleanAnswer(decision.text), outcome: "answer", iterations, usage };
       }
       iterations++;
       if (decision.kind !== "calls") {
@@ -50,14 +51,14 @@ export class Agent {
       const results = await Promise.all(decision.calls.map((call) => invokeTool(call, deps)));
       const direct = results.filter((result) => result.ok && result.returnDirect);
       if (direct.length > 0) {
-        return { output: direct.map((result) => result.observation).join("\n\n"), outcome: "direct", iterations, usage };
+        return { output: cleanAnswer(direct.map((result) => result.observation).join("\n\n")), outcome: "direct", iterations, usage };
       }
       session.recordResults(results);
     }
 
     if (this.settings.earlyStopping === "generate") {
       const text = await session.finalAttempt(run.signal);
-      if (text?.trim()) return { output: text.trim(), outcome: "iteration_limit_generated", iterations, usage };
+      if (text && hasVisibleText(text)) return { output: cleanAnswer(text), outcome: "iteration_limit_generated", iterations, usage };
     }
     return { output: FORCED_STOP_ANSWER, outcome: "iteration_limit_forced", iterations, usage };
   }
