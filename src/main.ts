@@ -38,7 +38,8 @@ async function main(): Promise<void> {
   const chosen = platforms.filter((platform) => platform.configured(config));
   // The terminal is a conversation, so its default keeps log lines out of it.
   const logger = createLogger(config.LOG_LEVEL ?? (chosen.length === 0 ? "warn" : "info"));
-  const metrics = new BotMetrics();
+  // Called only once turns run, when `app` exists.
+  const metrics = new BotMetrics({ isKnownTool: (name) => app.registry.has(name) });
   const app = createApp(config, logger, { observer: metrics });
   metrics.bindGauges({
     inFlightTurns: () => app.runner.inFlight,

@@ -1,5 +1,6 @@
 import type { Logger } from "../log.js";
 import type { Tool, ToolContext, ToolRequestInfo } from "../tools/define-tool.js";
+import { displayToolName } from "../tools/display-name.js";
 import type { StepEvent } from "./types.js";
 
 /** Tool output is untrusted text of any size: the model gets at most this much of it. */
@@ -42,16 +43,17 @@ export interface InvokerDeps {
 export async function invokeTool(call: ToolCallRequest, deps: InvokerDeps): Promise<ToolCallResult> {
   const seq = deps.nextSeq();
   const started = performance.now();
-  deps.onStep({ type: "tool_started", seq, tool: call.tool, args: call.args });
+  const shown = displayToolName(call.tool);
+  deps.onStep({ type: "tool_started", seq, tool: shown, args: call.args });
   const fail = (error: string): ToolCallResult => {
-    deps.onStep({ type: "tool_failed", seq, tool: call.tool, args: call.args, error, durationMs: elapsed(started) });
+    deps.onStep({ type: "tool_failed", seq, tool: shown, args: call.args, error, durationMs: elapsed(started) });
     return { ok: false, observation: `Error: ${error}`, returnDirect: false };
   };
 
   const tool = deps.tools.get(call.tool);
   if (!tool) {
     const available = [...deps.tools.keys()].join(", ") || "none";
-    return fail(`there is no tool named "${call.tool}" available here. Available tools: ${available}.`);
+    return fail(`there is no tool named "${shown}" available here. Available tools: ${available}.`);
   }
   if (call.argsError) return fail(`the arguments for ${tool.name} are not valid JSON (${call.argsError}).`);
   const parsed = tool.parseArgs(call.args);
