@@ -52,6 +52,7 @@ export function createApp(config: Config, logger: Logger, options: AppOptions = 
     maxIterations: config.AGENT_MAX_ITERATIONS,
     earlyStopping: config.AGENT_EARLY_STOPPING,
     toolTimeoutMs: config.TOOL_TIMEOUT_MS,
+    maxToolCallsPerStep: config.MAX_TOOL_CALLS_PER_STEP,
     systemPrompt: config.SYSTEM_PROMPT,
   });
   const runner = new TurnRunner({

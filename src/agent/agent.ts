@@ -4,7 +4,7 @@ import { ModelCaller } from "./model-caller.js";
 import { FORCED_STOP_ANSWER, reactInstructions, systemPrompt } from "./prompts.js";
 import type { ProtocolSession } from "./protocol.js";
 import { ReactProtocolSession } from "./react-protocol.js";
-import { invokeTool, type InvokerDeps } from "./tool-invoker.js";
+import { invokeTool, tooManyCallsResult, type InvokerDeps } from "./tool-invoker.js";
 import { ToolsProtocolSession } from "./tools-protocol.js";
 import { emptyUsage, type AgentResult, type AgentRun, type AgentSettings, type ChatMessage } from "./types.js";
 
@@ -48,7 +48,10 @@ export class Agent {
         session.recordInvalid(decision.kind === "invalid" ? decision.observation : EMPTY_REPLY);
         continue;
       }
-      const results = await Promise.all(decision.calls.map((call) => invokeTool(call, deps)));
+      const cap = this.settings.maxToolCallsPerStep;
+      const results = await Promise.all(
+        decision.calls.map((call, index) => (index < cap ? invokeTool(call, deps) : tooManyCallsResult(cap))),
+      );
       const direct = results.filter((result) => result.ok && result.returnDirect);
       if (direct.length > 0) {
         return { output: cleanAnswer(direct.map((result) => result.observation).join("\n\n")), outcome: "direct", iterations, usage };

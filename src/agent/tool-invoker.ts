@@ -84,6 +84,18 @@ export async function invokeTool(call: ToolCallRequest, deps: InvokerDeps): Prom
 }
 
 /**
+ * What the model gets for a call past MAX_TOOL_CALLS_PER_STEP: the call does not run and posts
+ * no step (fifty parallel calls would otherwise be fifty chat messages in one turn).
+ */
+export function tooManyCallsResult(maxCallsPerStep: number): ToolCallResult {
+  return {
+    ok: false,
+    observation: `Error: too many tool calls in one step; at most ${maxCallsPerStep} run, so this one did not. Call it again in a later step if you still need it.`,
+    returnDirect: false,
+  };
+}
+
+/**
  * The tool's signal: aborts when the turn is cancelled or the tool's time is up. A controller and
  * a timer released when the tool settles: AbortSignal.any with AbortSignal.timeout cost several
  * times more per call and leave their timer and weak references behind until it fires.

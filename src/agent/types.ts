@@ -38,6 +38,8 @@ export interface AgentSettings {
   maxIterations: number;
   earlyStopping: "generate" | "force";
   toolTimeoutMs: number;
+  /** Tool calls run from one model response; the rest get an error observation (MAX_TOOL_CALLS_PER_STEP). */
+  maxToolCallsPerStep: number;
   systemPrompt?: string;
 }
 

@@ -80,6 +80,8 @@ export const configSchema = z.object({
   AGENT_MAX_ITERATIONS: positiveInt(5),
   AGENT_EARLY_STOPPING: z.enum(["generate", "force"], { message: "generate or force" }).default("generate"),
   TOOL_TIMEOUT_MS: positiveInt(15_000),
+  /** Tool calls run from one model response; the model is told the rest did not run. */
+  MAX_TOOL_CALLS_PER_STEP: positiveInt(8),
   /**
    * A tool step is posted as "running" only if the tool takes longer than this; quicker steps are
    * posted once, with their result (half the chat API calls). 0 posts every step at its start.
