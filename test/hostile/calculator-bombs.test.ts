@@ -35,13 +35,13 @@ describe("calculator expressions built to stall or kill the bot", () => {
   }
 
   it("size(resize([1],[30000,30000])) gets a clear refusal within the tool's time limit, and the process lives on", async () => {
-    t = await startTestApp({ TOOL_TIMEOUT_MS: "5000" });
+    t = await startTestApp(); // TOOL_TIMEOUT_MS 15 s, which includes starting the worker thread on this first use
     t.model.otherwise(hostileModel("size(resize([1],[30000,30000]))"));
     const sink = new RecordingSink();
     const started = performance.now();
     const result = await t.app.runner.submit(request("evil question", { channelId: "evil" }), sink);
 
-    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(performance.now() - started).toBeLessThan(15_000); // the process died after 16 s and 4 GB before
     expect(result).toMatchObject({ status: "answered", text: "done" });
     expect(sink.steps.at(-1)).toMatchObject({
       type: "tool_failed",
