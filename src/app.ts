@@ -50,15 +50,16 @@ export function createApp(config: Config, logger: Logger, options: AppOptions = 
   const client = createOpenAIClient({
     apiKey: config.OPENAI_API_KEY,
     baseURL: config.OPENAI_BASE_URL,
-    maxRetries: config.OPENAI_MAX_RETRIES,
     timeoutMs: config.OPENAI_TIMEOUT_MS,
   });
   const agent = new Agent(client, {
     model: config.OPENAI_MODEL,
+    retry: { maxRetries: config.OPENAI_MAX_RETRIES, maxDelayMs: config.OPENAI_MAX_RETRY_DELAY_MS },
     protocol: config.AGENT_PROTOCOL,
     maxIterations: config.AGENT_MAX_ITERATIONS,
     earlyStopping: config.AGENT_EARLY_STOPPING,
     toolTimeoutMs: config.TOOL_TIMEOUT_MS,
+    maxToolCallsPerStep: config.MAX_TOOL_CALLS_PER_STEP,
     systemPrompt: config.SYSTEM_PROMPT,
   });
   const runner = new TurnRunner({

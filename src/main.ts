@@ -6,6 +6,7 @@ import { createHealthHandler, startHealthServer } from "./ops/health.js";
 import { BotMetrics } from "./ops/metrics.js";
 import type { PlatformAdapter } from "./platforms/platform.js";
 import { choosePlatforms, createPlatform, servicesFor, type SharedServices } from "./start-platforms.js";
+import { closeCpuPool } from "./tools/cpu/cpu-pool.js";
 import { loadToolExtensions, type ToolExtensions } from "./tools/extensions.js";
 import { McpConfigError } from "./tools/mcp/mcp-config.js";
 
@@ -37,7 +38,8 @@ async function main(): Promise<void> {
   // The terminal is a conversation, so its default keeps log lines out of it.
   const conversational = chosen.every((platform) => platform.fallback);
   const logger = createLogger(config.LOG_LEVEL ?? (conversational ? "warn" : "info"), 2, config.LOG_FORMAT ?? (conversational ? "text" : "json"));
-  const metrics = new BotMetrics();
+  // Called only once turns run, when `app` exists.
+  const metrics = new BotMetrics({ isKnownTool: (name) => app.registry.has(name) });
   const app = createApp(config, logger, { observer: metrics });
   metrics.bindGauges({
     inFlightTurns: () => app.runner.inFlight,
@@ -56,6 +58,7 @@ async function main(): Promise<void> {
       await Promise.allSettled(adapters.map((adapter) => adapter.stop()));
       healthServer?.close();
       await extensions.close();
+      await closeCpuPool();
       app.store.close();
     })());
 

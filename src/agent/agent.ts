@@ -1,9 +1,10 @@
 import type OpenAI from "openai";
+import { cleanAnswer, hasVisibleText } from "../text.js";
 import { ModelCaller } from "./model-caller.js";
 import { FORCED_STOP_ANSWER, reactInstructions, systemPrompt } from "./prompts.js";
 import type { ProtocolSession } from "./protocol.js";
 import { ReactProtocolSession } from "./react-protocol.js";
-import { invokeTool, type InvokerDeps } from "./tool-invoker.js";
+import { invokeTool, tooManyCallsResult, type InvokerDeps } from "./tool-invoker.js";
 import { ToolsProtocolSession } from "./tools-protocol.js";
 import { emptyUsage, type AgentResult, type AgentRun, type AgentSettings, type ChatMessage } from "./types.js";
 
@@ -22,7 +23,7 @@ export class Agent {
 
   async run(run: AgentRun): Promise<AgentResult> {
     const usage = run.usage ?? emptyUsage();
-    const caller = new ModelCaller(this.client, this.settings.model, usage);
+    const caller = new ModelCaller(this.client, this.settings.model, usage, this.settings.retry);
     const session = this.openSession(caller, run);
     let seq = 0;
     const deps: InvokerDeps = {
@@ -39,25 +40,28 @@ export class Agent {
     let iterations = 0;
     while (iterations < this.settings.maxIterations) {
       const decision = await session.decide(run.signal);
-      if (decision.kind === "final" && decision.text.trim() !== "") {
-        return { output: decision.text.trim(), outcome: "answer", iterations, usage };
+      if (decision.kind === "final" && hasVisibleText(decision.text)) {
+        return { output: cleanAnswer(decision.text), outcome: "answer", iterations, usage };
       }
       iterations++;
       if (decision.kind !== "calls") {
         session.recordInvalid(decision.kind === "invalid" ? decision.observation : EMPTY_REPLY);
         continue;
       }
-      const results = await Promise.all(decision.calls.map((call) => invokeTool(call, deps)));
+      const cap = this.settings.maxToolCallsPerStep;
+      const results = await Promise.all(
+        decision.calls.map((call, index) => (index < cap ? invokeTool(call, deps) : tooManyCallsResult(cap))),
+      );
       const direct = results.filter((result) => result.ok && result.returnDirect);
       if (direct.length > 0) {
-        return { output: direct.map((result) => result.observation).join("\n\n"), outcome: "direct", iterations, usage };
+        return { output: cleanAnswer(direct.map((result) => result.observation).join("\n\n")), outcome: "direct", iterations, usage };
       }
       session.recordResults(results);
     }
 
     if (this.settings.earlyStopping === "generate") {
       const text = await session.finalAttempt(run.signal);
-      if (text?.trim()) return { output: text.trim(), outcome: "iteration_limit_generated", iterations, usage };
+      if (text && hasVisibleText(text)) return { output: cleanAnswer(text), outcome: "iteration_limit_generated", iterations, usage };
     }
     return { output: FORCED_STOP_ANSWER, outcome: "iteration_limit_forced", iterations, usage };
   }

@@ -2,7 +2,7 @@ import OpenAI from "openai";
 
 export type LlmFailure = "unreachable" | "timeout" | "rate_limited" | "server_error" | "auth" | "bad_request";
 
-/** A model call that failed for good (after the SDK's retries): carries a message fit for users. */
+/** A model call that failed for good (after ModelCaller's retries): carries a message fit for users. */
 export class LlmError extends Error {
   override readonly name = "LlmError";
   constructor(

@@ -3,19 +3,19 @@ import OpenAI from "openai";
 export interface ModelConnection {
   apiKey?: string;
   baseURL?: string;
-  maxRetries: number;
   timeoutMs: number;
 }
 
 /**
  * The openai client, for OpenAI itself or any compatible server (Ollama, vLLM, llama.cpp, LM Studio).
- * Local servers ignore the key, but the client insists on one.
+ * Local servers ignore the key, but the client insists on one. The client does not retry:
+ * ModelCaller does, with waits a turn can cancel and a cap on what Retry-After may ask.
  */
 export function createOpenAIClient(connection: ModelConnection): OpenAI {
   return new OpenAI({
     apiKey: connection.apiKey ?? "not-needed",
     baseURL: connection.baseURL,
-    maxRetries: connection.maxRetries,
+    maxRetries: 0,
     timeout: connection.timeoutMs,
   });
 }

@@ -1,9 +1,15 @@
 import type { Logger } from "../log.js";
 import type { Tool, ToolContext, ToolRequestInfo } from "../tools/define-tool.js";
+import { displayToolName, shorten } from "../text.js";
 import type { StepEvent } from "./types.js";
 
 /** Tool output is untrusted text of any size: the model gets at most this much of it. */
 const MAX_OBSERVATION_CHARS = 4_000;
+/**
+ * Arguments come from the model, of any size: a step event (shown in chat, written to the
+ * audit) carries them whole only up to this length as JSON, else as shortened JSON text.
+ */
+const MAX_STEP_ARGS_CHARS = 2_000;
 
 export interface ToolCallRequest {
   tool: string;
@@ -42,16 +48,19 @@ export interface InvokerDeps {
 export async function invokeTool(call: ToolCallRequest, deps: InvokerDeps): Promise<ToolCallResult> {
   const seq = deps.nextSeq();
   const started = performance.now();
-  deps.onStep({ type: "tool_started", seq, tool: call.tool, args: call.args });
-  const fail = (error: string): ToolCallResult => {
-    deps.onStep({ type: "tool_failed", seq, tool: call.tool, args: call.args, error, durationMs: elapsed(started) });
+  const shown = displayToolName(call.tool);
+  const args = argsForStep(call.args);
+  deps.onStep({ type: "tool_started", seq, tool: shown, args });
+  const fail = (reason: string): ToolCallResult => {
+    const error = capObservation(reason);
+    deps.onStep({ type: "tool_failed", seq, tool: shown, args, error, durationMs: elapsed(started) });
     return { ok: false, observation: `Error: ${error}`, returnDirect: false };
   };
 
   const tool = deps.tools.get(call.tool);
   if (!tool) {
     const available = [...deps.tools.keys()].join(", ") || "none";
-    return fail(`there is no tool named "${call.tool}" available here. Available tools: ${available}.`);
+    return fail(`there is no tool named "${shown}" available here. Available tools: ${available}.`);
   }
   if (call.argsError) return fail(`the arguments for ${tool.name} are not valid JSON (${call.argsError}).`);
   const parsed = tool.parseArgs(call.args);
@@ -69,7 +78,7 @@ export async function invokeTool(call: ToolCallRequest, deps: InvokerDeps): Prom
   try {
     const value = await untilAborted(tool.run(parsed.value, ctx), toolSignal);
     const output = capObservation(stringify(value));
-    deps.onStep({ type: "tool_finished", seq, tool: tool.name, args: call.args, output, durationMs: elapsed(started) });
+    deps.onStep({ type: "tool_finished", seq, tool: tool.name, args, output, durationMs: elapsed(started) });
     return { ok: true, observation: output, returnDirect: tool.returnDirect };
   } catch (error) {
     if (deps.signal.aborted) throw new TurnCancelled("the turn was cancelled", { cause: error });
@@ -79,6 +88,24 @@ export async function invokeTool(call: ToolCallRequest, deps: InvokerDeps): Prom
   } finally {
     deadline.release();
   }
+}
+
+/**
+ * What the model gets for a call past MAX_TOOL_CALLS_PER_STEP: the call does not run and posts
+ * no step (fifty parallel calls would otherwise be fifty chat messages in one turn).
+ */
+export function tooManyCallsResult(maxCallsPerStep: number): ToolCallResult {
+  return {
+    ok: false,
+    observation: `Error: too many tool calls in one step; at most ${maxCallsPerStep} run, so this one did not. Call it again in a later step if you still need it.`,
+    returnDirect: false,
+  };
+}
+
+/** The arguments as the step shows them: whole when small, else their JSON shortened. */
+function argsForStep(args: unknown): unknown {
+  const json = typeof args === "string" ? args : (JSON.stringify(args) ?? "");
+  return json.length <= MAX_STEP_ARGS_CHARS ? args : shorten(json, MAX_STEP_ARGS_CHARS);
 }
 
 /**

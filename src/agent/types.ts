@@ -1,6 +1,7 @@
 import type OpenAI from "openai";
 import type { Logger } from "../log.js";
 import type { Tool, ToolRequestInfo } from "../tools/define-tool.js";
+import type { RetryPolicy } from "./model-retry.js";
 
 export type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
@@ -31,10 +32,14 @@ export interface AgentResult {
 
 export interface AgentSettings {
   model: string;
+  /** Retries of a failed model call within a turn. */
+  retry: RetryPolicy;
   protocol: "tools" | "react";
   maxIterations: number;
   earlyStopping: "generate" | "force";
   toolTimeoutMs: number;
+  /** Tool calls run from one model response; the rest get an error observation (MAX_TOOL_CALLS_PER_STEP). */
+  maxToolCallsPerStep: number;
   systemPrompt?: string;
 }
 

@@ -12,11 +12,15 @@ const coreConfigSchema = z.object({
     .int({ message: "a whole number, 0 or more" })
     .min(0, { message: "a whole number, 0 or more" })
     .default(2),
+  /** The longest wait before retrying a model call; a longer Retry-After is cut to this. */
+  OPENAI_MAX_RETRY_DELAY_MS: positiveInt(10_000),
   OPENAI_TIMEOUT_MS: positiveInt(60_000),
   AGENT_PROTOCOL: z.enum(["tools", "react"], { message: "tools or react" }).default("tools"),
   AGENT_MAX_ITERATIONS: positiveInt(5),
   AGENT_EARLY_STOPPING: z.enum(["generate", "force"], { message: "generate or force" }).default("generate"),
   TOOL_TIMEOUT_MS: positiveInt(15_000),
+  /** Tool calls run from one model response; the model is told the rest did not run. */
+  MAX_TOOL_CALLS_PER_STEP: positiveInt(8),
   /**
    * A tool step is posted as "running" only if the tool takes longer than this; quicker steps are
    * posted once, with their result (half the chat API calls). 0 posts every step at its start.

@@ -55,7 +55,6 @@ async function checkModel(config: Config): Promise<Verdict> {
     const client = createOpenAIClient({
       apiKey: config.OPENAI_API_KEY,
       baseURL: config.OPENAI_BASE_URL,
-      maxRetries: 0,
       timeoutMs: CHECK_TIMEOUT_MS,
     });
     const models: string[] = [];

@@ -1,4 +1,5 @@
 import type { TurnObserver } from "../runner/turn-observer.js";
+import { displayToolName } from "../text.js";
 
 type Labels = Record<string, string>;
 
@@ -50,6 +51,14 @@ class Histogram {
   }
 }
 
+export interface BotMetricsOptions {
+  /**
+   * Whether a tool name is one the bot has (the registry). Others are labelled "unknown":
+   * a model inventing names must not add a dozen series per name to every scrape.
+   */
+  isKnownTool?(name: string): boolean;
+}
+
 export interface GaugeSource {
   inFlightTurns(): number;
   activeConversationQueues(): number;
@@ -64,6 +73,8 @@ export class BotMetrics implements TurnObserver {
   private readonly toolSeconds = new Histogram("bot_tool_duration_seconds", "Time a tool call took.", TOOL_BUCKETS);
   private readonly tokens = new Counter("bot_tokens_total", "Model tokens used, by platform.");
   private gauges?: GaugeSource;
+
+  constructor(private readonly options: BotMetricsOptions = {}) {}
 
   bindGauges(source: GaugeSource): void {
     this.gauges = source;
@@ -80,8 +91,9 @@ export class BotMetrics implements TurnObserver {
   }
 
   toolFinished(info: { tool: string; ok: boolean; durationMs: number }): void {
-    this.toolCalls.inc({ tool: info.tool, result: info.ok ? "ok" : "error" });
-    this.toolSeconds.observe({ tool: info.tool }, info.durationMs / 1000);
+    const tool = this.options.isKnownTool?.(info.tool) === false ? "unknown" : displayToolName(info.tool);
+    this.toolCalls.inc({ tool, result: info.ok ? "ok" : "error" });
+    this.toolSeconds.observe({ tool }, info.durationMs / 1000);
   }
 
   /** Prometheus text exposition format 0.0.4. */

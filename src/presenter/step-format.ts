@@ -1,5 +1,5 @@
 import type { StepEvent } from "../agent/types.js";
-import { displayName } from "./display-text.js";
+import { displayToolName } from "../text.js";
 
 /** Caps that keep every step message well under the smallest platform limit (Discord's 2,000). */
 const MAX_ARGS_CHARS = 400;
@@ -10,12 +10,12 @@ type Ended = Exclude<StepEvent, Started>;
 
 /** A step while its tool runs, in Markdown: the tool and its arguments. */
 export function formatStepStarted(event: Started): string {
-  return `🔧 ${inlineCode(displayName(event.tool))} ${inlineCode(argsText(event.args))} …`;
+  return `🔧 ${inlineCode(displayToolName(event.tool))} ${inlineCode(argsText(event.args))} …`;
 }
 
 /** The same step once the tool is done: arguments, then the result or the error. */
 export function formatStepEnded(event: Ended): string {
-  const head = `${inlineCode(displayName(event.tool))} ${inlineCode(argsText(event.args))}`;
+  const head = `${inlineCode(displayToolName(event.tool))} ${inlineCode(argsText(event.args))}`;
   if (event.type === "tool_failed") return `⚠️ ${head} failed: ${inlineCode(truncate(oneLine(event.error), MAX_OUTPUT_CHARS))}`;
   const output = truncate(event.output, MAX_OUTPUT_CHARS);
   const rendered = output.includes("\n") ? `\n${codeBlock(output)}` : ` → ${inlineCode(output)}`;

@@ -2,7 +2,7 @@ import type { StepEvent } from "../agent/types.js";
 import type { Logger } from "../log.js";
 import type { Location } from "../runner/incoming.js";
 import type { TurnReply, TurnView } from "../runner/types.js";
-import { isBlank, withoutControls } from "./display-text.js";
+import { cleanAnswer, hasVisibleText } from "../text.js";
 import { AnswerWriter } from "./answer-writer.js";
 import { formatStepEnded, formatStepStarted } from "./step-format.js";
 import type { ChatSurface, Destination, PostedMessage } from "./surface.js";
@@ -111,7 +111,7 @@ export class TurnPresenter implements TurnView {
       return;
     }
     const text = reply.status === "failed" ? `⚠️ ${reply.text}` : reply.text;
-    const shown = isBlank(text) ? PRESENTER_TEXT.emptyAnswer : withoutControls(text);
+    const shown = !hasVisibleText(text) ? PRESENTER_TEXT.emptyAnswer : cleanAnswer(text);
     const writer = new AnswerWriter({
       surface: this.surface,
       destination: await this.answerDestination(),

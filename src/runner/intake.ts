@@ -1,5 +1,5 @@
 import type { Logger } from "../log.js";
-import { isBlank } from "../presenter/display-text.js";
+import { hasVisibleText } from "../text.js";
 import type { ChatSurface, PostedMessage } from "../presenter/surface.js";
 import { PRESENTER_TEXT } from "../presenter/texts.js";
 import { TurnPresenter } from "../presenter/turn-presenter.js";
@@ -107,7 +107,7 @@ export class MessageIntake {
 
     const actor = message.resolveActor ? await message.resolveActor() : message.actor;
     const presenter = this.presenterFor(surface, message, actor, placeholder);
-    if (isBlank(message.text) && message.attachments.length === 0) {
+    if (!hasVisibleText(message.text) && message.attachments.length === 0) {
       await presenter.finish({ turnId: "", status: "refused", outcome: "empty_question", text: PRESENTER_TEXT.emptyQuestion });
       return { status: "hinted" };
     }

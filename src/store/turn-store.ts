@@ -1,4 +1,14 @@
+import { shorten } from "../text.js";
 import type { Db } from "./database.js";
+
+/**
+ * The most characters of a step's input, output or error the audit keeps. The agent already
+ * caps what a step carries; this bounds every row whatever the caller passes.
+ */
+const MAX_STORED_STEP_CHARS = 8_000;
+const MAX_STORED_TOOL_NAME = 200;
+
+const capped = (text: string | undefined) => (text === undefined ? null : shorten(text, MAX_STORED_STEP_CHARS));
 
 type TurnStatus = "running" | "answered" | "failed" | "interrupted";
 
@@ -87,10 +97,10 @@ export class TurnStore {
       this.insertStep.run(
         turnId,
         step.seq,
-        step.tool,
-        JSON.stringify(step.input ?? null),
-        step.output ?? null,
-        step.error ?? null,
+        shorten(step.tool, MAX_STORED_TOOL_NAME),
+        shorten(JSON.stringify(step.input ?? null), MAX_STORED_STEP_CHARS),
+        capped(step.output),
+        capped(step.error),
         step.startedAt,
         step.durationMs ?? null,
       );

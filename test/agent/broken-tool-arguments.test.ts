@@ -69,12 +69,14 @@ describe("the repair of native arguments, in the log", () => {
       reply.text("About 6.28."),
     );
     const logs = captureLogs("debug");
-    const agent = new Agent(createOpenAIClient({ baseURL: model.url, maxRetries: 0, timeoutMs: 5_000 }), {
+    const agent = new Agent(createOpenAIClient({ baseURL: model.url, timeoutMs: 5_000 }), {
       model: "fake-model",
       protocol: "tools",
       maxIterations: 3,
       earlyStopping: "force",
       toolTimeoutMs: 1_000,
+      retry: { maxRetries: 0, maxDelayMs: 0 },
+      maxToolCallsPerStep: 8,
     });
     const steps: StepEvent[] = [];
     const result = await agent.run({

@@ -33,7 +33,7 @@ describe("step messages", () => {
     const text = formatStepStarted({ type: "tool_started", seq: 1, tool: `<!channel>\n${"x".repeat(3_000)}\u0000`, args: {} });
     expect(text.length).toBeLessThan(120);
     expect(text).not.toMatch(/\n|\u0000/);
-    expect(text).toMatch(/^🔧 `<!channel> x+…` `\{\}` …$/);
+    expect(text).toMatch(/^🔧 `<!channel>x+…` `\{\}` …$/);
   });
 
   it("keep backticks in arguments from breaking the code span", () => {

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 /** tsx's loader, for `node --import` (how `npm start` runs TypeScript). */
 export const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 

@@ -1,5 +1,4 @@
-import { pino } from "pino";
-import type { Logger } from "../../src/log.js";
+import { createLogger, type Logger } from "../../src/log.js";
 
 export interface CapturedLogs {
   logger: Logger;
@@ -9,11 +8,14 @@ export interface CapturedLogs {
   text(): string;
 }
 
-/** A real pino logger whose JSON lines are kept in memory, for asserting what an operator would read. */
+/**
+ * The production logger (createLogger: same redaction of keys and tokens), with its JSON lines
+ * kept in memory, for asserting what an operator would read.
+ */
 export function captureLogs(level = "debug"): CapturedLogs {
   const raw: string[] = [];
   const lines: Record<string, any>[] = [];
-  const logger = pino({ level }, {
+  const logger = createLogger(level, {
     write: (line: string) => {
       raw.push(line);
       lines.push(JSON.parse(line));

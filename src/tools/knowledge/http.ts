@@ -80,9 +80,15 @@ async function fetchFollowingSameHost(request: HttpRequest, settings: HttpSettin
   }
 }
 
-/** The configured host and port, or the same host upgraded to https. */
+/**
+ * The configured scheme, host and port; or, for a service configured as plain http on its default
+ * port, the same host upgraded to https on its default port. Another port of the same host is
+ * another service (an admin panel, a metadata endpoint), so a redirect there is not followed.
+ */
 function sameService(configured: URL, next: URL): boolean {
-  return next.host === configured.host || (next.hostname === configured.hostname && next.protocol === "https:");
+  if (next.origin === configured.origin) return true;
+  const upgrade = configured.protocol === "http:" && next.protocol === "https:";
+  return upgrade && next.hostname === configured.hostname && configured.port === "" && next.port === "";
 }
 
 async function readCapped(response: Response, service: string, maxBytes: number): Promise<string> {

@@ -22,9 +22,9 @@ export class FloorAgent {
   constructor(
     baseURL: string,
     tools: Tool[],
-    private readonly config: Pick<Config, "OPENAI_MODEL" | "OPENAI_MAX_RETRIES" | "OPENAI_TIMEOUT_MS" | "MEMORY_WINDOW">,
+    private readonly config: Pick<Config, "OPENAI_MODEL" | "OPENAI_TIMEOUT_MS" | "MEMORY_WINDOW">,
   ) {
-    this.client = createOpenAIClient({ baseURL, maxRetries: config.OPENAI_MAX_RETRIES, timeoutMs: config.OPENAI_TIMEOUT_MS });
+    this.client = createOpenAIClient({ baseURL, timeoutMs: config.OPENAI_TIMEOUT_MS });
     this.tools = tools.map((tool) => ({
       type: "function",
       function: { name: tool.name, description: tool.description, parameters: tool.jsonSchema },
