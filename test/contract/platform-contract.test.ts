@@ -12,8 +12,10 @@ import { terminalDriver } from "./drivers/terminal.js";
  * name says why.
  */
 
-const userTexts = (request: RecordedRequest): string[] =>
-  request.body.messages.filter((m: { role: string }) => m.role === "user").map((m: { content: string }) => m.content);
+/** The texts of the messages of one role (user, assistant) in a request to the model, oldest first. */
+const texts = (request: RecordedRequest, role: string): string[] =>
+  request.body.messages.filter((m: { role: string; content: unknown }) => m.role === role && m.content).map((m: { content: string }) => m.content);
+const userTexts = (request: RecordedRequest) => texts(request, "user");
 
 /** Answers "re: <the question>", so every answer says which question it answers. */
 const echo: Responder = (request) => ({ kind: "message", content: `re: ${userTexts(request).at(-1)}` });
@@ -62,11 +64,11 @@ describe.each([discordDriver, slackDriver, terminalDriver])("the platform contra
   it("answers a follow-up in the bot's thread without a mention, remembering the first question", async () => {
     const d = await start();
     const { question } = await askWithTool(d);
-    d.model.script((request) => ({ kind: "message", content: `Earlier you asked: ${userTexts(request)[0]}` }));
+    d.model.script((request) => ({ kind: "message", content: `You asked: ${userTexts(request)[0]} I said: ${texts(request, "assistant")[0]}` }));
 
-    const followUp = await d.followUp(question, "and what did I ask before?");
+    const followUp = await d.followUp(question, "and what did we say before?");
 
-    expect((await d.seen(followUp)).answer).toEqual([`Earlier you asked: ${CIRCLE}`]);
+    expect((await d.seen(followUp)).answer).toEqual([`You asked: ${CIRCLE} I said: The circumference is about 49.07.`]);
   });
 
   it.skipIf(!platform.can.redelivery)("answers a message delivered twice once (not on the terminal: it reads each line once)", async () => {
