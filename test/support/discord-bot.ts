@@ -3,7 +3,7 @@ import type { App, AppOptions } from "../../src/app.js";
 import type { Logger } from "../../src/log.js";
 import { DiscordAdapter } from "../../src/platforms/discord/discord-adapter.js";
 import { servicesFor } from "../../src/start-platforms.js";
-import { FakeDiscord, type RestCall } from "../fakes/discord/fake-discord.js";
+import { FakeDiscord, type FakeDiscordOptions, type RestCall } from "../fakes/discord/fake-discord.js";
 import type { MessagePayload } from "../fakes/discord/payloads.js";
 import type { FakeOpenAI } from "../fakes/fake-openai.js";
 import { captureLogs, type CapturedLogs } from "./log-capture.js";
@@ -27,8 +27,9 @@ export interface DiscordBot {
 export async function startDiscordBot(
   env: Record<string, string> | ((discord: FakeDiscord) => Record<string, string>) = {},
   options: AppOptions = {},
+  fake: FakeDiscordOptions = {},
 ): Promise<DiscordBot> {
-  const discord = await FakeDiscord.start();
+  const discord = await FakeDiscord.start(fake);
   const extraEnv = typeof env === "function" ? env(discord) : env;
   const logs = captureLogs();
   const test = await startTestApp({ DISCORD_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl, ...extraEnv }, options, logs.logger);

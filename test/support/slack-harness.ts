@@ -17,7 +17,7 @@ export interface SlackHarnessOptions {
   adapter?: SlackAdapterOptions;
   /** Passed to the app (e.g. extra tools). */
   app?: AppOptions;
-  /** The adapter logs here instead of the app's silent logger. */
+  /** The app and the adapter log here instead of to a silent logger. */
   logger?: Logger;
 }
 
@@ -47,7 +47,7 @@ export class SlackHarness {
       SLACK_API_URL: slack.apiUrl,
       ...(options.mode === "socket" ? { SLACK_APP_TOKEN: slack.appToken } : { SLACK_SIGNING_SECRET: SIGNING_SECRET }),
       ...options.env,
-    }, options.app);
+    }, options.app, options.logger);
     const harness = new SlackHarness(t, slack, options);
     await harness.startAdapter();
     return harness;

@@ -65,6 +65,22 @@ export interface InteractionInput {
   channelId?: string;
 }
 
+/** Ids to use instead of fresh snowflakes, for payloads recorded against a known world. */
+export interface FixedIds {
+  /** The bot's user id, which is also its application's id. */
+  bot?: string;
+  guild?: string;
+  /** Text channels: the first is #general, the others are added as #second, #third, … */
+  channels?: string[];
+}
+
+export interface FakeDiscordOptions {
+  token?: string;
+  ids?: FixedIds;
+}
+
+const CHANNEL_NAMES = ["general", "second", "third"];
+
 /**
  * A local Discord for tests and benchmarks: REST under /api/v10 and a gateway WebSocket, on
  * 127.0.0.1. The real discord.js Client logs into it (`rest.api` = `apiUrl`; the gateway URL
@@ -101,24 +117,29 @@ export class FakeDiscord {
   private readonly waiters = new Set<() => void>();
   private readonly callListeners = new Set<(call: RestCall) => void>();
 
-  private constructor(readonly token: string) {
-    this.world = new World("Agent Bot");
+  private constructor(
+    readonly token: string,
+    ids: FixedIds = {},
+  ) {
+    this.world = new World("Agent Bot", ids.bot);
     this.member = this.world.addUser("alice");
     this.admin = this.world.addUser("bob");
     this.moderator = this.world.addUser("mona");
     const owner = this.world.addUser("owner");
-    this.guild = this.world.addGuild("Test Server", owner.id);
+    this.guild = this.world.addGuild("Test Server", owner.id, ids.guild);
     this.adminRole = this.world.addRole(this.guild.id, "Admin", Permission.ManageGuild);
     const modRole = this.world.addRole(this.guild.id, "Moderator", Permission.ManageMessages);
     this.world.addMember(this.guild.id, owner.id);
     this.world.addMember(this.guild.id, this.member.id);
     this.world.addMember(this.guild.id, this.admin.id, [this.adminRole.id]);
     this.world.addMember(this.guild.id, this.moderator.id, [modRole.id]);
-    this.general = this.world.addTextChannel(this.guild.id, "general");
+    const [generalId, ...others] = ids.channels ?? [];
+    this.general = this.world.addTextChannel(this.guild.id, "general", generalId);
+    others.forEach((id, i) => this.world.addTextChannel(this.guild.id, CHANNEL_NAMES[i + 1] ?? `channel-${i + 2}`, id));
   }
 
-  static async start(options: { token?: string } = {}): Promise<FakeDiscord> {
-    const fake = new FakeDiscord(options.token ?? "fake-discord-token");
+  static async start(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
+    const fake = new FakeDiscord(options.token ?? "fake-discord-token", options.ids);
     await fake.listen();
     return fake;
   }
@@ -151,6 +172,8 @@ export class FakeDiscord {
     channelId?: string;
     mentions?: UserPayload[];
     mentionEveryone?: boolean;
+    /** A message type other than a plain message (a system message such as a pin notice). */
+    type?: number;
   }): Promise<MessagePayload> {
     const channelId = input.channelId ?? this.general.id;
     const channel = this.world.channels.get(channelId);
@@ -163,6 +186,7 @@ export class FakeDiscord {
       content: input.content,
       mentions: input.mentions ?? [],
       mention_everyone: input.mentionEveryone ?? false,
+      ...(input.type !== undefined ? { type: input.type } : {}),
       ...(guildId ? { guild_id: guildId, member: member(this.world.guild(guildId).members.get(input.author.id) ?? []) } : {}),
     });
     this.world.channelMessages(channelId).set(created.id, created);

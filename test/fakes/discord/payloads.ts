@@ -4,7 +4,7 @@
  */
 
 export const ChannelKind = { GuildText: 0, DM: 1, PublicThread: 11 } as const;
-export const MessageKind = { Default: 0, Reply: 19, ChatInputCommand: 20 } as const;
+export const MessageKind = { Default: 0, ChannelPinnedMessage: 6, Reply: 19, ChatInputCommand: 20 } as const;
 export const MessageFlag = { Ephemeral: 1 << 6, Loading: 1 << 7 } as const;
 export const InteractionKind = { ApplicationCommand: 2, Autocomplete: 4 } as const;
 export const CallbackKind = { ChannelMessage: 4, DeferredChannelMessage: 5, AutocompleteResult: 8 } as const;
@@ -53,6 +53,8 @@ export interface RolePayload {
   managed: boolean;
   mentionable: boolean;
   flags: number;
+  /** A managed role's owner: `bot_id` for the role Discord gives every bot. */
+  tags?: { bot_id?: string };
 }
 
 export interface ChannelPayload {

@@ -44,8 +44,7 @@ export class World {
   readonly messages = new Map<string, Map<string, MessagePayload>>();
   readonly interactions = new Map<string, InteractionRecord>();
 
-  constructor(botName: string) {
-    const botId = snowflake();
+  constructor(botName: string, botId = snowflake()) {
     this.application = { id: botId, name: botName };
     this.bot = this.addUser(botName, true, botId);
   }
@@ -57,8 +56,7 @@ export class World {
   }
 
   /** A guild with an @everyone role (member permissions), the bot as a member, and no channels yet. */
-  addGuild(name: string, ownerId: string): FakeGuild {
-    const id = snowflake();
+  addGuild(name: string, ownerId: string, id = snowflake()): FakeGuild {
     const guild: FakeGuild = {
       id,
       name,
@@ -81,19 +79,19 @@ export class World {
     this.guild(guildId).members.set(userId, roleIds);
   }
 
-  addTextChannel(guildId: string, name: string): ChannelPayload {
+  addTextChannel(guildId: string, name: string, id = snowflake()): ChannelPayload {
     const position = [...this.channels.values()].filter((c) => c.guild_id === guildId).length;
-    const channel = textChannel(snowflake(), guildId, name, position);
+    const channel = textChannel(id, guildId, name, position);
     this.channels.set(channel.id, channel);
     return channel;
   }
 
-  openDm(recipient: UserPayload): ChannelPayload {
+  openDm(recipient: UserPayload, id = snowflake()): ChannelPayload {
     const existing = [...this.channels.values()].find(
       (c) => c.type === ChannelKind.DM && c.recipients?.some((r) => r.id === recipient.id),
     );
     if (existing) return existing;
-    const channel = dmChannel(snowflake(), recipient);
+    const channel = dmChannel(id, recipient);
     this.channels.set(channel.id, channel);
     return channel;
   }

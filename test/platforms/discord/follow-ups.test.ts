@@ -24,22 +24,6 @@ describe("Discord: follow-ups in the bot's threads", () => {
   let bot: DiscordBot;
   afterEach(() => bot?.close());
 
-  it("answers a follow-up in its thread without a mention, with the opening question as context", async () => {
-    bot = await startDiscordBot();
-    const { discord } = bot;
-    const opening = await askWithTool(bot);
-    const threadId = opening.id;
-
-    bot.model.script(reply.text("Double it: 12.57."));
-    const followUp = await discord.dispatchMessage({ author: discord.member, channelId: threadId, content: "and for radius 2?" });
-    await discord.waitFor((call) => isAnswerTo(call, followUp));
-
-    const history = historyOf(bot, 2);
-    expect(history.map((m: any) => m.content)).toEqual(["circumference of radius 1?", "It is 6.28.", "and for radius 2?"]);
-    const answers = discord.messagesIn(threadId).filter((m) => m.message_reference?.message_id === followUp.id);
-    expect(answers.map((m) => m.content)).toEqual(["Double it: 12.57."]);
-  });
-
   it("still answers follow-ups in its thread after a restart (new client, same database)", async () => {
     bot = await startDiscordBot();
     const { discord } = bot;

@@ -56,16 +56,6 @@ describe("Slack slash commands", () => {
     expect(h.slack.callsTo("chat.postMessage").map((c) => c.params.text)).not.toContainEqual(expect.stringMatching(/admin/));
   });
 
-  it("lets a workspace admin's /tools disable remove the tool from the next turn's model request", async () => {
-    await start();
-    expect(await toolsOfferedToNextTurn()).toContain("calculator");
-    const { responseUrl } = await h.command("/tools", "disable calculator", "UADMIN");
-    expect(await h.answersAt(responseUrl)).toEqual(["`calculator` is now disabled here."]);
-    const offered = await toolsOfferedToNextTurn();
-    expect(offered).not.toContain("calculator");
-    expect(offered).toContain("circumference");
-  });
-
   it("treats workspace owners and SLACK_ADMIN_USER_IDS as admins, and caches users.info", async () => {
     await start({ SLACK_ADMIN_USER_IDS: "UMEMBER", DEFAULT_TOOLS: "calculator" });
     const byOwner = await h.command("/tools", "enable circumference", "UOWNER");

@@ -26,16 +26,6 @@ describe("Slack follow-ups in the bot's threads and direct messages", () => {
   describe("with the default settings", () => {
     beforeEach(() => start());
 
-    it("answers a follow-up without a mention in the bot's thread, remembering the first question", async () => {
-      const thread = await askAtTopLevel("My name is Alice.", "Nice to meet you, Alice.");
-      h.model.script(reply.text("Your name is Alice."));
-      await h.message({ user: "U1", channel: "C1", ts: h.slack.nextTs(), threadTs: thread, text: "What is my name?" });
-      await h.slack.waitFor(() => h.slack.thread("C1", thread).length === 2, { what: "the follow-up's answer" });
-      await h.idle();
-      expect(h.slack.thread("C1", thread).map((m) => m.text)).toEqual(["Nice to meet you, Alice.", "Your name is Alice."]);
-      expect(contents(h.model.chatRequests[1]!)).toEqual(expect.arrayContaining(["My name is Alice.", "Nice to meet you, Alice.", "What is my name?"]));
-    });
-
     it("answers a follow-up in the bot's thread after a restart", async () => {
       const thread = await askAtTopLevel("My name is Alice.", "Nice to meet you, Alice.");
       await h.restart();

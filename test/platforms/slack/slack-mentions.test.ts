@@ -106,15 +106,4 @@ describe("Slack over HTTP: a mention becomes a threaded turn", () => {
     expect(step!.broadcast).toBe(false);
     expect(answer).toMatchObject({ text: "It is 4.", broadcast: true });
   });
-
-  it("starts no turn for messages from bots, edits and deletions", async () => {
-    const ts = h.slack.nextTs();
-    await h.mention({ user: "U2", channel: "C1", ts, text: "from a bot", botId: "B2" });
-    await h.deliver({ type: "message", subtype: "message_changed", channel: "C1", ts: h.slack.nextTs(), channel_type: "channel", message: { text: "edited" } });
-    await h.deliver({ type: "message", subtype: "message_deleted", channel: "C1", ts: h.slack.nextTs(), channel_type: "channel" });
-    await h.idle();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(h.model.chatRequests).toHaveLength(0);
-    expect(h.slack.callsTo("chat.postMessage")).toHaveLength(0);
-  });
 });

@@ -1,0 +1,82 @@
+import { PassThrough, Writable } from "node:stream";
+import { TerminalAdapter } from "../../../src/platforms/terminal/terminal-adapter.js";
+import { servicesFor } from "../../../src/start-platforms.js";
+import { startTestApp } from "../../support/test-app.js";
+import { eventually, type DriverFactory, type PlatformDriver, type Seen, type Sent } from "./driver.js";
+
+interface TerminalSent extends Sent {
+  /** How many messages stdout had when the line was typed. */
+  from: number;
+}
+
+const unsupported = (what: string) => () => Promise.reject(new Error(`the terminal has no ${what}`));
+
+/**
+ * The real TerminalAdapter, started as `npm start` starts it (through `servicesFor`), reading
+ * lines from a stream and writing to one. Each write is one message as the operator sees it:
+ * steps indented, answers after "bot: ".
+ */
+export const terminalDriver: DriverFactory = {
+  name: "terminal",
+  can: { redelivery: false, edits: false, otherSenders: false, members: false },
+  async start(env = {}) {
+    const test = await startTestApp(env);
+    const input = new PassThrough();
+    const printed: string[] = [];
+    const output = new Writable({
+      write(chunk, _encoding, done) {
+        printed.push(String(chunk).replace(/\n$/, ""));
+        done();
+      },
+    });
+    const adapter = new TerminalAdapter(servicesFor(test.app, { streams: { input, output } }));
+    await adapter.start();
+    const typed: number[] = [];
+
+    const type = (line: string): TerminalSent => {
+      const from = printed.length;
+      typed.push(from);
+      input.write(`${line}\n`);
+      return { text: line, from };
+    };
+
+    const driver: PlatformDriver = {
+      model: test.model,
+      messageLimit: Number.POSITIVE_INFINITY,
+      ask: async (text) => type(text),
+      // The terminal is one conversation: the next line follows up.
+      followUp: async (_first, text) => type(text),
+      deliverAgain: unsupported("redelivery"),
+      edit: unsupported("edits"),
+      askAsOtherBot: unsupported("other senders"),
+      systemMessage: unsupported("system messages"),
+      async command(text, as) {
+        if (as !== "admin") throw new Error("the terminal has no members: its operator is an admin");
+        const { from } = type(`/${text}`);
+        return eventually(() => printed[from], `the reply to /${text}`);
+      },
+      async seen(sent) {
+        const { from } = sent as TerminalSent;
+        const until = () => typed.find((start) => start > from) ?? printed.length;
+        await eventually(() => printed.slice(from, until()).some((line) => line.startsWith("bot: ")), `the answer to "${sent.text}"`);
+        await test.app.intake.idle();
+        return classify(printed.slice(from, until()));
+      },
+      shown: () => [...printed],
+      async close() {
+        input.end();
+        await adapter.finished;
+        await adapter.stop();
+        await test.close();
+      },
+    };
+    return driver;
+  },
+};
+
+function classify(lines: string[]): Seen {
+  return {
+    steps: lines.filter((line) => line.startsWith("  ")).map((line) => line.slice(2)),
+    answer: lines.filter((line) => line.startsWith("bot: ")).map((line) => line.slice("bot: ".length)),
+  };
+}
