@@ -49,7 +49,7 @@ export interface Seen {
 }
 
 /** What a platform has at all; a scenario that needs what a platform lacks is skipped there. */
-export interface Capabilities {
+interface Capabilities {
   /** Delivers a message more than once. */
   redelivery: boolean;
   /** Lets users edit messages. */

@@ -5,7 +5,7 @@ import { isAnswerTo, startDiscordBot, type DiscordBot } from "../../support/disc
 import { echo, errorsSince, type Outcome, type ReplayFile } from "./outcome.js";
 
 /** The ids the payloads were adapted to (the MANIFEST's fake-discord world). */
-export const DISCORD_IDS = {
+const DISCORD_IDS = {
   bot: "1180000000000000001",
   guild: "1180000000000000100",
   channels: ["1180000000000001000", "1180000000000001001", "1180000000000001002"],

@@ -5,7 +5,7 @@ import { eventually } from "../drivers/driver.js";
 import { echo, errorsSince, type Outcome, type ReplayFile } from "./outcome.js";
 
 /** The bot user the payloads were adapted to (the MANIFEST's fake-slack world). */
-export const SLACK_BOT_USER = "UBOTSELF";
+const SLACK_BOT_USER = "UBOTSELF";
 /** Who asks the last question, after the payloads, and where. */
 const CHECKER = { user: "UCHECKER", channel: "CCHECK" };
 
