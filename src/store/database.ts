@@ -6,7 +6,7 @@ import { createPrivateFile, makePrivateFolder, restrictFiles } from "./private-f
 
 export type Db = Database.Database;
 
-export const MIGRATIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../migrations");
+export const MIGRATIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../migrations/sqlite");
 
 /**
  * Opens (creating if needed) the SQLite file, sets the pragmas every connection needs
