@@ -33,6 +33,13 @@ module.exports = {
       to: { path: "node_modules/@slack/" },
     },
     {
+      name: "postgres-client-only-in-its-store",
+      comment: "Only the PostgreSQL store talks to pg; the rest of the bot sees the Store interface (and starts without loading pg on SQLite).",
+      severity: "error",
+      from: { path: "^src/(?!store/postgres/)" },
+      to: { path: "node_modules/pg/" },
+    },
+    {
       name: "agent-knows-no-runner",
       comment: "The agent loop is below the runner: it gets a request, tools and callbacks.",
       severity: "error",

@@ -3,12 +3,14 @@ import { createOpenAIClient } from "./agent/openai-client.js";
 import type { Config } from "./config/env.js";
 import type { Logger } from "./log.js";
 import { BotCommands } from "./runner/commands/bot-commands.js";
+import { InstanceLease } from "./runner/instance-lease.js";
 import { MessageIntake } from "./runner/intake.js";
 import { PlatformLinks } from "./runner/platform-link.js";
 import { ToolAccess } from "./runner/tool-access.js";
 import type { TurnObserver } from "./runner/turn-observer.js";
 import { TurnRunner } from "./runner/turn-runner.js";
-import { Store } from "./store/store.js";
+import { openStore } from "./store/open-store.js";
+import type { Store } from "./store/store.js";
 import type { Tool } from "./tools/define-tool.js";
 import { builtinTools } from "./tools/builtin/index.js";
 import { ToolRegistry } from "./tools/registry.js";
@@ -24,11 +26,16 @@ export interface App {
   commands: BotCommands;
   intake: MessageIntake;
   links: PlatformLinks;
+  /** This process's lease in the database (its id names its turns). */
+  lease: InstanceLease;
+  /** Gives up the lease (turns still running are marked interrupted) and closes the store; once is enough. */
+  close(): Promise<void>;
 }
 
 export interface AppOptions {
   /** Tools added after the built-ins (plugins, MCP, tests). */
   extraTools?: Tool[];
+  /** A store already open (tests); else the configured one is opened, and closed by `close()` either way. */
   store?: Store;
   observer?: TurnObserver;
 }
@@ -36,11 +43,17 @@ export interface AppOptions {
 /** Answers longer than this many messages send the rest as a file. */
 const MAX_ANSWER_MESSAGES = 5;
 
-export function createApp(config: Config, logger: Logger, options: AppOptions = {}): App {
-  const store = options.store ?? Store.open(config.DATABASE_PATH);
-  const instance = config.INSTANCE_ID ?? (config.SHARDS ? `shard-${config.SHARDS}` : "main");
-  const interrupted = store.turns.markInterrupted(instance);
-  if (interrupted > 0) logger.warn({ turns: interrupted }, "marked turns left running by the previous process as interrupted");
+export async function createApp(config: Config, logger: Logger, options: AppOptions = {}): Promise<App> {
+  const store =
+    options.store ??
+    (await openStore({ path: config.DATABASE_PATH, url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, timeoutMs: config.DATABASE_TIMEOUT_MS, logger }));
+  const lease = new InstanceLease(store, config.INSTANCE_ID ?? (config.SHARDS ? `shard-${config.SHARDS}` : "main"), config.INSTANCE_LEASE_MS, logger);
+  try {
+    await lease.start();
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
 
   const registry = new ToolRegistry([
     ...builtinTools({ currency: { store: store.currencyRates, ratesUrl: config.CURRENCY_RATES_URL }, knowledge: config }),
@@ -71,7 +84,7 @@ export function createApp(config: Config, logger: Logger, options: AppOptions = 
     memoryWindowMax: config.MEMORY_WINDOW_MAX,
     memoryTokenBudget: config.MEMORY_TOKEN_BUDGET,
     turnTimeoutMs: config.TURN_TIMEOUT_MS,
-    instance,
+    instance: lease.run.id,
     limits: {
       ratePerUserPerMinute: config.RATE_LIMIT_PER_USER,
       dailyTokenBudget: config.DAILY_TOKEN_BUDGET,
@@ -82,7 +95,7 @@ export function createApp(config: Config, logger: Logger, options: AppOptions = 
   });
   const commands = new BotCommands({
     access,
-    memory: store.memory,
+    memory: store.conversations,
     workspaceSettings: store.workspaceSettings,
     memoryWindow: config.MEMORY_WINDOW,
     memoryWindowMax: config.MEMORY_WINDOW_MAX,
@@ -96,5 +109,11 @@ export function createApp(config: Config, logger: Logger, options: AppOptions = 
     maxAnswerMessages: MAX_ANSWER_MESSAGES,
   });
   const links = new PlatformLinks(intake, commands, access);
-  return { config, logger, store, registry, access, runner, commands, intake, links };
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await lease.stop().catch((error: unknown) => logger.warn({ err: error }, "could not give up this process's lease"));
+      await store.close();
+    })());
+  return { config, logger, store, registry, access, runner, commands, intake, links, lease, close };
 }

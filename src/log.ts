@@ -15,6 +15,9 @@ const SECRET_PATHS = [
   "config.SLACK_BOT_TOKEN",
   "config.SLACK_APP_TOKEN",
   "config.SLACK_SIGNING_SECRET",
+  "config.DATABASE_URL",
+  "connectionString",
+  "*.connectionString",
 ];
 
 /**

@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.LOG_LEVEL ?? (conversational ? "warn" : "info"), 2, config.LOG_FORMAT ?? (conversational ? "text" : "json"));
   // Called only once turns run, when `app` exists.
   const metrics = new BotMetrics({ isKnownTool: (name) => app.registry.has(name) });
-  const app = createApp(config, logger, { observer: metrics });
+  const app = await createApp(config, logger, { observer: metrics });
   metrics.bindGauges({
     inFlightTurns: () => app.runner.inFlight,
     activeConversationQueues: () => app.runner.activeConversations,
@@ -59,7 +59,7 @@ async function main(): Promise<void> {
       healthServer?.close();
       await extensions.close();
       await closeCpuPool();
-      app.store.close();
+      await app.close();
     })());
 
   const shared: SharedServices = { streams: { input: process.stdin, output: process.stdout } };
@@ -95,7 +95,7 @@ async function loadExtensions(app: App): Promise<ToolExtensions> {
   try {
     return await loadToolExtensions(app.config, app.registry, app.logger);
   } catch (error) {
-    app.store.close();
+    await app.close();
     if (error instanceof McpConfigError) exitWith(error.message);
     throw error;
   }

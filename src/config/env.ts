@@ -47,8 +47,8 @@ const coreConfigSchema = z.object({
   MAX_QUEUED_TURNS: positiveInt(5),
   SHUTDOWN_GRACE_MS: positiveInt(10_000),
   /**
-   * Names this process in the turns table; processes sharing one database need different names.
-   * Default: "shard-N" under discord.js's ShardingManager (from SHARDS), else "main".
+   * Names this process in the turns table and the database's list of processes (a random suffix
+   * tells its runs apart). Default: "shard-N" under discord.js's ShardingManager (from SHARDS), else "main".
    */
   INSTANCE_ID: z
     .string()
@@ -58,6 +58,23 @@ const coreConfigSchema = z.object({
   /** Port of the /healthz and /metrics endpoint; off when unset. */
   HEALTH_PORT: z.coerce.number({ message: "a port number" }).int({ message: "a port number" }).min(1, { message: "a port number" }).max(65535, { message: "a port number" }).optional(),
   DATABASE_PATH: z.string().trim().min(1).default("./data/bot.sqlite"),
+  /** PostgreSQL instead of the SQLite file, for several processes on several hosts: postgres://user:password@host:5432/db. */
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .transform((s) => (s === "" ? undefined : s))
+    .refine((s) => s === undefined || isPostgresUrl(s), { message: "a postgres:// or postgresql:// URL" })
+    .optional(),
+  /** Connections each process keeps to PostgreSQL at most. */
+  DATABASE_POOL_SIZE: positiveInt(10),
+  /** The longest wait for PostgreSQL: a connection, a statement, a lock. */
+  DATABASE_TIMEOUT_MS: positiveInt(10_000),
+  /** A process that has not renewed its lease for this long is taken for dead by the others sharing the database. */
+  INSTANCE_LEASE_MS: z.coerce
+    .number({ message: "a whole number of ms, 1000 or more" })
+    .int({ message: "a whole number of ms, 1000 or more" })
+    .min(1_000, { message: "a whole number of ms, 1000 or more" })
+    .default(30_000),
   DEFAULT_TOOLS: z
     .string()
     .default("calculator,circumference,hypotenuse,get_time,convert_currency,wikipedia,arxiv,web_search")
@@ -129,12 +146,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (parsed.success) return parsed.data;
   const lines = parsed.error.issues.map((issue) => {
     const name = String(issue.path[0] ?? "configuration");
-    const secret = /(_KEY|_TOKEN|_SECRET)$/.test(name);
+    // DATABASE_URL may hold a password.
+    const secret = /(_KEY|_TOKEN|_SECRET)$/.test(name) || name === "DATABASE_URL";
     const got = secret ? undefined : env[name];
     const expected = issue.message.replace(/^Invalid (input|option): expected /i, "");
     return `${name} must be ${expected}${got === undefined ? "" : ` (got "${got}")`}`;
   });
   throw new ConfigError(`Configuration error:\n  ${lines.join("\n  ")}`);
+}
+
+function isPostgresUrl(text: string): boolean {
+  try {
+    return ["postgres:", "postgresql:"].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
 }
 
 /** Loads `.env` from the working directory when present, without overriding the real environment. */

@@ -1,7 +1,10 @@
 import { createOpenAIClient } from "../agent/openai-client.js";
 import { ConfigError, loadConfig, type Config } from "../config/env.js";
 import { platformDefinitions } from "../platforms/index.js";
-import { openDatabase } from "../store/database.js";
+import { silentLogger } from "../log.js";
+import { openStore } from "../store/open-store.js";
+import { redactUrl } from "../store/redact-url.js";
+import type { Store } from "../store/store.js";
 
 /** `npm run doctor`: checks what the bot needs, one verdict per item, without starting the bot. */
 
@@ -22,7 +25,7 @@ export async function runDoctor(env: NodeJS.ProcessEnv = process.env): Promise<V
     return [{ item: "configuration", ok: false, detail }];
   }
   const verdicts: Verdict[] = [{ item: "configuration", ok: true, detail: "every variable is valid" }];
-  verdicts.push(checkDatabase(config));
+  verdicts.push(await checkDatabase(config));
   verdicts.push(await checkModel(config));
   for (const platform of platformDefinitions) {
     if (platform.fallback || !platform.configured(config)) continue;
@@ -32,17 +35,18 @@ export async function runDoctor(env: NodeJS.ProcessEnv = process.env): Promise<V
   return verdicts;
 }
 
-function checkDatabase(config: Config): Verdict {
+async function checkDatabase(config: Config): Promise<Verdict> {
+  const where = config.DATABASE_URL ? redactUrl(config.DATABASE_URL) : config.DATABASE_PATH;
+  let store: Store | undefined;
   try {
-    const db = openDatabase(config.DATABASE_PATH);
-    const version = db.prepare("SELECT MAX(version) FROM schema_migrations").pluck().get();
-    const integrity = db.pragma("quick_check", { simple: true });
-    const turns = db.prepare("SELECT COUNT(*) FROM turns").pluck().get();
-    db.close();
-    if (integrity !== "ok") return { item: "database", ok: false, detail: `integrity check says: ${integrity}` };
-    return { item: "database", ok: true, detail: `${config.DATABASE_PATH} at schema version ${version}, ${turns} turns recorded` };
+    store = await openStore({ path: config.DATABASE_PATH, url: config.DATABASE_URL, poolSize: 1, timeoutMs: CHECK_TIMEOUT_MS, logger: silentLogger() });
+    const report = await store.inspect();
+    if (report.problem) return { item: "database", ok: false, detail: report.problem };
+    return { item: "database", ok: true, detail: `${report.location} at schema version ${report.schemaVersion}, ${report.turns} turns recorded` };
   } catch (error) {
-    return { item: "database", ok: false, detail: `cannot open ${config.DATABASE_PATH}: ${(error as Error).message}` };
+    return { item: "database", ok: false, detail: `cannot open ${where}: ${(error as Error).message}` };
+  } finally {
+    await store?.close();
   }
 }
 

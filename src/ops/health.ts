@@ -9,7 +9,7 @@ interface PlatformHealth {
 }
 
 export interface HealthSources {
-  store: Store;
+  store: Pick<Store, "ping">;
   metrics: BotMetrics;
   platforms: () => PlatformHealth[];
   startedAt?: number;
@@ -22,12 +22,21 @@ export interface HealthReport {
   platforms: Record<string, { connected: boolean; detail?: string }>;
 }
 
-function healthReport(sources: HealthSources): HealthReport {
+/** A database that does not answer within this long counts as unreachable. */
+const PING_TIMEOUT_MS = 2_000;
+
+async function healthReport(sources: HealthSources): Promise<HealthReport> {
   let database: HealthReport["database"] = "ok";
+  let timer: NodeJS.Timeout | undefined;
   try {
-    sources.store.db.prepare("SELECT 1").get();
+    await Promise.race([
+      sources.store.ping(),
+      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("no answer")), PING_TIMEOUT_MS))),
+    ]);
   } catch {
     database = "unreachable";
+  } finally {
+    clearTimeout(timer);
   }
   const platforms = Object.fromEntries(sources.platforms().map((platform) => [platform.name, platform.health()]));
   const healthy = database === "ok" && Object.values(platforms).every((platform) => platform.connected);
@@ -54,9 +63,10 @@ export function createHealthHandler(sources: HealthSources) {
       res.end(body);
       return true;
     }
-    const report = healthReport(withStart);
-    res.writeHead(report.status === "ok" ? 200 : 503, { "content-type": "application/json" });
-    res.end(JSON.stringify(report));
+    void healthReport(withStart).then((report) => {
+      res.writeHead(report.status === "ok" ? 200 : 503, { "content-type": "application/json" });
+      res.end(JSON.stringify(report));
+    });
     return true;
   };
 }

@@ -1,22 +1,22 @@
-import type { WorkspaceSettings } from "../store/workspace-settings-store.js";
+import type { WorkspaceSettings } from "../store/workspace-settings.js";
 import type { TurnRequest } from "./types.js";
 
 export interface AdmissionLimits {
-  /** Turns one user may start per minute. */
+  /** Turns one user may start per minute, across every process sharing the database. */
   ratePerUserPerMinute: number;
   /** Tokens a workspace may spend per UTC day; undefined = no limit. */
   dailyTokenBudget?: number;
   maxQuestionChars: number;
-  /** Turns waiting or running per conversation. */
+  /** Turns waiting or running per conversation, across every process. */
   maxQueuedTurns: number;
 }
 
-export type Admission =
-  | { admitted: true }
+export type Admission<Place> =
+  | { admitted: true; place: Place }
   /** `text` undefined: refused silently (ignored users, repeated notices in a flood). */
   | { admitted: false; outcome: RefusalOutcome; text?: string };
 
-export type RefusalOutcome =
+type RefusalOutcome =
   | "ignored_user"
   | "channel_not_allowed"
   | "too_long"
@@ -24,27 +24,38 @@ export type RefusalOutcome =
   | "budget_exhausted"
   | "queue_full";
 
-const MINUTE_MS = 60_000;
-/** A user hears about the same kind of refusal at most once in this long. */
-const NOTICE_EVERY_MS = MINUTE_MS;
+/** A place in line, or why there is none (counted in the database, so the limits hold across processes). */
+type PlaceResult<Place> = { place: Place } | { refused: "queue_full" | "rate_limited" };
 
-export interface AdmissionInput {
+export interface AdmissionInput<Place> {
   request: TurnRequest;
   settings: WorkspaceSettings;
-  queueDepth: number;
-  tokensToday: () => number;
+  tokensToday: () => Promise<number>;
   /** For direct messages: whether the admins of any workspace ignore this user. */
-  ignoredAnywhere: () => boolean;
+  ignoredAnywhere: () => Promise<boolean>;
+  /** Takes the turn's place in its conversation's line, counting the queue and the user's rate. */
+  takePlace: () => Promise<PlaceResult<Place>>;
 }
+
+const MINUTE_MS = 60_000;
+/** A user hears about the same kind of refusal at most once in this long (per process). */
+const NOTICE_EVERY_MS = MINUTE_MS;
+
+const REFUSAL_TEXT: Record<Exclude<RefusalOutcome, "ignored_user" | "too_long">, string> = {
+  channel_not_allowed: "I'm not enabled in this channel. An admin can change that in the bot's settings.",
+  queue_full: "I'm still working through earlier messages here. Please wait a moment, then ask again.",
+  budget_exhausted: "This workspace has used up today's budget for me. I'll be back tomorrow (UTC).",
+  rate_limited: "You're sending me messages faster than I can take them. Please wait a minute.",
+};
 
 /**
  * Decides, in code and before any model call, whether a turn may run: ignored users and roles,
- * the channel allow list, question length, per-user rate, the workspace's daily token budget
- * and the conversation's queue. Refusals are told once per minute per user and kind, so a flood
- * gets one polite message, not one per message.
+ * the channel allow list, question length, the workspace's daily token budget, then the
+ * conversation's queue and the per-user rate, which the store counts for every process at once.
+ * Refusals are told once per minute per user and kind, so a flood gets one polite message, not
+ * one per message.
  */
 export class TurnAdmission {
-  private readonly recentTurns = new Map<string, SlidingWindow>();
   private readonly lastNotice = new Map<string, number>();
   private lastPrune: number;
 
@@ -55,12 +66,10 @@ export class TurnAdmission {
     this.lastPrune = now();
   }
 
-  check({ request, settings, queueDepth, tokensToday, ignoredAnywhere }: AdmissionInput): Admission {
+  async check<Place>({ request, settings, tokensToday, ignoredAnywhere, takePlace }: AdmissionInput<Place>): Promise<Admission<Place>> {
     if (this.now() - this.lastPrune >= MINUTE_MS) this.prune();
-    if (isIgnored(request, settings) || (request.isDm && ignoredAnywhere())) return { admitted: false, outcome: "ignored_user" };
-    if (!channelAllowed(request, settings)) {
-      return this.refuse(request, "channel_not_allowed", "I'm not enabled in this channel. An admin can change that in the bot's settings.");
-    }
+    if (isIgnored(request, settings) || (request.isDm && (await ignoredAnywhere()))) return { admitted: false, outcome: "ignored_user" };
+    if (!channelAllowed(request, settings)) return this.refuse(request, "channel_not_allowed");
     if (request.text.length > this.limits.maxQuestionChars) {
       return {
         admitted: false,
@@ -68,50 +77,33 @@ export class TurnAdmission {
         text: `Your message is too long for me (${request.text.length} characters; the limit is ${this.limits.maxQuestionChars}). Could you shorten it?`,
       };
     }
-    if (queueDepth >= this.limits.maxQueuedTurns) {
-      return this.refuse(request, "queue_full", "I'm still working through earlier messages here. Please wait a moment, then ask again.");
+    if (this.limits.dailyTokenBudget !== undefined && (await tokensToday()) >= this.limits.dailyTokenBudget) {
+      return this.refuse(request, "budget_exhausted");
     }
-    if (this.limits.dailyTokenBudget !== undefined && tokensToday() >= this.limits.dailyTokenBudget) {
-      return this.refuse(request, "budget_exhausted", "This workspace has used up today's budget for me. I'll be back tomorrow (UTC).");
-    }
-    if (!request.operator && !this.takeRateSlot(request)) {
-      return this.refuse(request, "rate_limited", "You're sending me messages faster than I can take them. Please wait a minute.");
-    }
-    return { admitted: true };
+    const taken = await takePlace();
+    if ("refused" in taken) return this.refuse(request, taken.refused);
+    return { admitted: true, place: taken.place };
   }
 
-  private takeRateSlot(request: TurnRequest): boolean {
-    const key = `${request.platform}\u0000${request.userId}`;
-    let recent = this.recentTurns.get(key);
-    if (!recent) {
-      recent = new SlidingWindow(MINUTE_MS);
-      this.recentTurns.set(key, recent);
-    }
-    return recent.take(this.now(), this.limits.ratePerUserPerMinute);
-  }
-
-  private refuse(request: TurnRequest, outcome: RefusalOutcome, text: string): Admission {
+  private refuse(request: TurnRequest, outcome: keyof typeof REFUSAL_TEXT): Admission<never> {
     const key = `${request.platform}\u0000${request.workspaceId}\u0000${request.userId}\u0000${outcome}`;
     const now = this.now();
     const last = this.lastNotice.get(key);
     if (last !== undefined && now - last < NOTICE_EVERY_MS) return { admitted: false, outcome };
     this.lastNotice.set(key, now);
-    return { admitted: false, outcome, text };
+    return { admitted: false, outcome, text: REFUSAL_TEXT[outcome] };
   }
 
-  /** Keeps the maps bounded: once a minute, forget users with no turn and no notice in the last minute. */
+  /** Keeps the map bounded: once a minute, forget notices older than a minute. */
   private prune(): void {
     const now = this.now();
     this.lastPrune = now;
-    for (const [key, window] of this.recentTurns) {
-      if (window.count(now) === 0) this.recentTurns.delete(key);
-    }
     for (const [key, time] of this.lastNotice) if (now - time >= NOTICE_EVERY_MS) this.lastNotice.delete(key);
   }
 
   /** Entries held in memory (for tests and the benchmark's leak check). */
   get trackedEntries(): number {
-    return this.recentTurns.size + this.lastNotice.size;
+    return this.lastNotice.size;
   }
 }
 
@@ -123,28 +115,4 @@ function isIgnored(request: TurnRequest, settings: WorkspaceSettings): boolean {
 function channelAllowed(request: TurnRequest, settings: WorkspaceSettings): boolean {
   if (!settings.channels) return true;
   return settings.channels.includes(request.channelId) || (request.parentChannelId !== undefined && settings.channels.includes(request.parentChannelId));
-}
-
-/** Times of recent events, oldest first; expired ones are dropped from the front in O(1) each. */
-class SlidingWindow {
-  private times: number[] = [];
-  private head = 0;
-
-  constructor(private readonly spanMs: number) {}
-
-  count(now: number): number {
-    while (this.head < this.times.length && now - this.times[this.head]! >= this.spanMs) this.head++;
-    if (this.head > 1024 && this.head * 2 > this.times.length) {
-      this.times = this.times.slice(this.head);
-      this.head = 0;
-    }
-    return this.times.length - this.head;
-  }
-
-  /** Records an event at `now` unless `limit` events already happened within the span. */
-  take(now: number, limit: number): boolean {
-    if (this.count(now) >= limit) return false;
-    this.times.push(now);
-    return true;
-  }
 }

@@ -95,15 +95,16 @@ export class MessageIntake {
   private async admit(surface: ChatSurface, message: IncomingMessage, placeholder?: PostedMessage): Promise<Receipt | { turn: Promise<TurnReply> }> {
     const { store, logger } = this.options;
     const thread = threadOf(message);
-    const scope = thread && !message.isDm ? store.threads.scopeOf(message.platform, thread.channelId, thread.threadId) : undefined;
+    const scope = thread && !message.isDm ? await store.threads.scopeOf(message.platform, thread.channelId, thread.threadId) : undefined;
     if (!message.viaCommand && !message.isDm && !message.mentionsBot && !scope) return this.ignore(message, "not addressed to the bot");
     // A message id is unique within its channel on every platform (Slack's ts is not unique across channels).
-    if (!store.events.firstDelivery(message.platform, `${message.channelId}:${message.messageId}`)) {
+    // The claim is a unique insert: of several processes receiving the message, one wins.
+    if (!(await store.events.claim(message.platform, `${message.channelId}:${message.messageId}`))) {
       logger.debug({ platform: message.platform, messageId: message.messageId, eventId: message.eventId }, "ignored a repeated delivery of a message");
       return { status: "duplicate" };
     }
     // Mentioned in a thread, the bot follows the thread from then on, as in the threads it opens.
-    if (thread && !scope && !message.isDm) store.threads.remember({ platform: message.platform, workspaceId: message.workspaceId, ...thread });
+    if (thread && !scope && !message.isDm) await store.threads.remember({ platform: message.platform, workspaceId: message.workspaceId, ...thread });
 
     const actor = message.resolveActor ? await message.resolveActor() : message.actor;
     const presenter = this.presenterFor(surface, message, actor, placeholder);
@@ -111,7 +112,9 @@ export class MessageIntake {
       await presenter.finish({ turnId: "", status: "refused", outcome: "empty_question", text: PRESENTER_TEXT.emptyQuestion });
       return { status: "hinted" };
     }
-    return { turn: this.options.runner.submit(turnRequest(message, actor, scope === "channel"), presenter) };
+    // Resolves once the turn has its place in line, so the next message of this place lines up behind it.
+    const accepted = await this.options.runner.accept(turnRequest(message, actor, scope === "channel"), presenter);
+    return { turn: accepted.reply };
   }
 
   private presenterFor(surface: ChatSurface, message: IncomingMessage, actor: Actor, placeholder?: PostedMessage): TurnView {
@@ -125,11 +128,9 @@ export class MessageIntake {
       onThreadOpened: (opened: Location) => {
         const thread = threadOf(opened);
         if (!thread || message.isDm) return;
-        try {
-          store.threads.remember({ platform: message.platform, workspaceId: message.workspaceId, ...thread });
-        } catch (error) {
+        store.threads.remember({ platform: message.platform, workspaceId: message.workspaceId, ...thread }).catch((error: unknown) => {
           logger.warn({ err: error }, "could not remember the bot's new thread");
-        }
+        });
       },
     });
   }

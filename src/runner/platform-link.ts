@@ -25,11 +25,11 @@ export interface PlatformLink extends PlatformInbox {
   /** Reads the text form of a command ("tools enable NAME"); undefined when it is not one. */
   parseCommand(text: string): BotCommand | undefined;
   /** Runs a command for the person who gave it; Markdown meant for them alone. */
-  runCommand(command: BotCommand, from: IncomingCommand): CommandResult;
+  runCommand(command: BotCommand, from: IncomingCommand): Promise<CommandResult>;
   /** Every command, one line each, in this platform's spelling. */
   help(): string;
   /** The tools and their state in a workspace (for autocomplete). */
-  toolStates(from: IncomingCommand): ToolState[];
+  toolStates(from: IncomingCommand): Promise<ToolState[]>;
 }
 
 /** Connects platforms to the core: one intake, one set of commands, one tool catalogue. */
@@ -48,10 +48,10 @@ export class PlatformLinks {
       parseCommand: (text) => parseCommandText(text, { roles: connection.hasRoles }),
       help,
       toolStates: (from) => this.access.states(from),
-      runCommand: (command, from) => {
+      runCommand: async (command, from) => {
         if (command.kind === "help") return { ok: true, text: help() };
         const where = conversationOf(from, false);
-        const result = this.commands.execute(command, where, { userId: from.actor.id, role: from.actor.operator ? "admin" : from.actor.role, isDm: from.isDm });
+        const result = await this.commands.execute(command, where, { userId: from.actor.id, role: from.actor.operator ? "admin" : from.actor.role, isDm: from.isDm });
         return result.denied ? { ...result, text: `${result.text} ${connection.roleNames[result.denied]}` } : result;
       },
     };

@@ -1,6 +1,6 @@
 import type { StepEvent } from "../agent/types.js";
 import type { Logger } from "../log.js";
-import type { StepRecord } from "../store/turn-store.js";
+import type { StepRecord } from "../store/turn-records.js";
 import type { TurnObserver } from "./turn-observer.js";
 import type { TurnView } from "./types.js";
 

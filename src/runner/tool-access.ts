@@ -1,6 +1,6 @@
 import type { Tool, ToolOrigin } from "../tools/define-tool.js";
 import type { ToolRegistry } from "../tools/registry.js";
-import type { ToolSettingsStore } from "../store/tool-settings-store.js";
+import type { ToolSettingsStore } from "../store/store.js";
 import type { WorkspaceRef } from "../store/types.js";
 
 export interface ToolState {
@@ -26,8 +26,8 @@ export class ToolAccess {
     private readonly defaults: "all" | readonly string[],
   ) {}
 
-  states(workspace: WorkspaceRef): ToolState[] {
-    const overrides = this.settings.overrides(workspace);
+  async states(workspace: WorkspaceRef): Promise<ToolState[]> {
+    const overrides = await this.settings.overrides(workspace);
     return this.registry.list().map((tool) => {
       const override = overrides.get(tool.name);
       return {
@@ -43,13 +43,13 @@ export class ToolAccess {
   }
 
   /** The tools offered to the model for a turn in this workspace; a call to any other is refused. */
-  enabledTools(workspace: WorkspaceRef): Tool[] {
-    const overrides = this.settings.overrides(workspace);
+  async enabledTools(workspace: WorkspaceRef): Promise<Tool[]> {
+    const overrides = await this.settings.overrides(workspace);
     return this.registry.list().filter((tool) => overrides.get(tool.name)?.enabled ?? this.enabledByDefault(tool));
   }
 
-  setEnabled(workspace: WorkspaceRef, toolName: string, enabled: boolean, changedBy: string): void {
-    this.settings.set(workspace, toolName, enabled, changedBy);
+  async setEnabled(workspace: WorkspaceRef, toolName: string, enabled: boolean, changedBy: string): Promise<void> {
+    await this.settings.set(workspace, toolName, enabled, changedBy);
   }
 
   hasTool(name: string): boolean {

@@ -4,9 +4,9 @@ import { LlmError } from "../agent/llm-error.js";
 import { TurnCancelled } from "../agent/tool-invoker.js";
 import { emptyUsage, type AgentResult, type Usage } from "../agent/types.js";
 import type { Logger } from "../log.js";
-import type { Store } from "../store/store.js";
-import type { ConversationRef } from "../store/types.js";
-import type { WorkspaceSettings } from "../store/workspace-settings-store.js";
+import type { QueueTicket, Store } from "../store/store.js";
+import { conversationKey, type Conversation, type ConversationRef } from "../store/types.js";
+import type { WorkspaceSettings } from "../store/workspace-settings.js";
 import { TurnAdmission, type AdmissionLimits } from "./admission.js";
 import type { Location } from "./incoming.js";
 import { KeyedQueue } from "./keyed-queue.js";
@@ -27,18 +27,21 @@ export interface TurnRunnerOptions {
   turnTimeoutMs: number;
   limits: AdmissionLimits;
   observer?: TurnObserver;
-  /** This process's name in the turns table (see INSTANCE_ID). */
-  instance?: string;
+  /** This process run's id in the store (see InstanceLease): its turns and places in line carry it. */
+  instance: string;
 }
 
 /** The end of the shutdown grace kept for cancelled turns to tell their users. */
 const SAY_RESTARTED_MS = 1_000;
+/**
+ * A place first in line for longer than a turn may take plus this was lost by its process (it
+ * holds it while the turn runs and its answer is posted, with the platform's retries).
+ */
+const POSTING_MARGIN_MS = 60_000;
+const RATE_WINDOW_MS = 60_000;
 
 /** Why a running turn was cancelled; decides what the user is told. */
 type CancelReason = "timeout" | "shutdown";
-
-const conversationKey = (ref: ConversationRef): string =>
-  JSON.stringify([ref.platform, ref.workspaceId, ref.channelId, ref.threadId ?? ""]);
 
 export const RUNNER_TEXT = {
   timeout: (ms: number) =>
@@ -47,14 +50,25 @@ export const RUNNER_TEXT = {
   unexpected: "Sorry, something went wrong on my side. The details are in the bot's log.",
 };
 
+/** A turn that may run: its settings and its place in the conversation's line. */
+interface AdmittedTurn {
+  settings: WorkspaceSettings;
+  ticket: QueueTicket;
+}
+
 /**
- * Runs turns for every platform: one at a time per conversation in arrival order, concurrently
- * across conversations. Loads the memory window, offers only the tools the workspace allows,
- * shows steps through the turn's view, and stores the exchange and the audit in one transaction.
+ * Runs turns for every platform: one at a time per conversation in arrival order (also across
+ * processes sharing the database, through the store's turn queue), concurrently across
+ * conversations. Loads the memory window, offers only the tools the workspace allows, shows steps
+ * through the turn's view, and stores the exchange and the audit as one unit of work.
  */
 export class TurnRunner {
+  /** Admission per conversation in call order, so places in line are taken in arrival order. */
+  private readonly arrivals = new KeyedQueue();
   private readonly queue = new KeyedQueue();
   private readonly running = new Map<string, AbortController>();
+  /** Turns waiting for another process's turn in their conversation. */
+  private readonly waiting = new Set<AbortController>();
   private readonly admission: TurnAdmission;
   private accepting = true;
 
@@ -68,55 +82,70 @@ export class TurnRunner {
    * store, the platform) ends as a short message to the user and a line in the log.
    */
   async submit(request: TurnRequest, view: TurnView): Promise<TurnReply> {
-    if (!this.accepting) return this.refuseForShutdown(view);
-    let settings: WorkspaceSettings;
-    try {
-      settings = this.options.store.workspaceSettings.get(request);
-      const refusal = this.refusal(request, settings);
-      if (refusal) {
-        await finish(view, refusal, this.options.logger);
-        return refusal;
-      }
-    } catch (error) {
-      this.options.logger.error({ err: error, platform: request.platform, workspace: request.workspaceId }, "could not admit a turn");
-      const reply: TurnReply = { turnId: "", status: "failed", outcome: "error", text: RUNNER_TEXT.unexpected };
-      await finish(view, reply, this.options.logger);
-      return reply;
-    }
-    try {
-      view.begin?.();
-    } catch (error) {
-      this.options.logger.warn({ err: error }, "could not show that the bot is working");
-    }
-    return this.queue.run(conversationKey(request), () => this.runTurn(request, view, settings));
+    return (await this.accept(request, view)).reply;
   }
 
-  /** The reply to show when the turn may not run (see TurnAdmission), else undefined. */
-  private refusal(request: TurnRequest, settings: WorkspaceSettings): TurnReply | undefined {
-    const { store, logger, observer } = this.options;
-    const admission = this.admission.check({
-      request,
-      settings,
-      queueDepth: this.queueDepth(request),
-      tokensToday: () => store.usage.tokensToday(request),
-      ignoredAnywhere: () => store.workspaceSettings.isIgnoredAnywhere(request.platform, request.userId),
+  /**
+   * Admits a turn and takes its place in line; resolves once it has one (or was refused), with the
+   * reply to come. Calls for one conversation are admitted in the order they were made. Never rejects.
+   */
+  accept(request: TurnRequest, view: TurnView): Promise<{ reply: Promise<TurnReply> }> {
+    const key = conversationKey(request);
+    return this.arrivals.run(key, async () => {
+      const admitted = await this.admit(request, view);
+      if ("reply" in admitted) return { reply: Promise.resolve(admitted.reply) };
+      return { reply: this.queue.run(key, () => this.runQueued(request, view, admitted)) };
     });
-    if (admission.admitted) return undefined;
-    observer?.turnRefused?.({ platform: request.platform, outcome: admission.outcome });
-    logger.info({ platform: request.platform, workspace: request.workspaceId, outcome: admission.outcome }, "turn refused");
-    return admission.text === undefined
-      ? { turnId: "", status: "ignored", outcome: admission.outcome, text: "" }
-      : { turnId: "", status: "refused", outcome: admission.outcome, text: admission.text };
+  }
+
+  /** The turn's settings and place, or the reply already shown when it may not run. */
+  private async admit(request: TurnRequest, view: TurnView): Promise<AdmittedTurn | { reply: TurnReply }> {
+    if (!this.accepting) return { reply: await this.refuseForShutdown(view) };
+    const { store, logger, observer, instance, limits } = this.options;
+    try {
+      const settings = await store.workspaceSettings.get(request);
+      const admission = await this.admission.check({
+        request,
+        settings,
+        tokensToday: () => store.usage.tokensToday(request),
+        ignoredAnywhere: () => store.workspaceSettings.isIgnoredAnywhere(request.platform, request.userId),
+        takePlace: async () => {
+          const entered = await store.queue.enter({
+            conversation: request,
+            instance,
+            maxDepth: limits.maxQueuedTurns,
+            rate: request.operator ? undefined : { key: JSON.stringify([request.platform, request.userId]), limit: limits.ratePerUserPerMinute, windowMs: RATE_WINDOW_MS },
+          });
+          return "ticket" in entered ? { place: entered.ticket } : entered;
+        },
+      });
+      if (!admission.admitted) {
+        observer?.turnRefused?.({ platform: request.platform, outcome: admission.outcome });
+        logger.info({ platform: request.platform, workspace: request.workspaceId, outcome: admission.outcome }, "turn refused");
+        const reply: TurnReply =
+          admission.text === undefined
+            ? { turnId: "", status: "ignored", outcome: admission.outcome, text: "" }
+            : { turnId: "", status: "refused", outcome: admission.outcome, text: admission.text };
+        await finish(view, reply, logger);
+        return { reply };
+      }
+      try {
+        view.begin?.();
+      } catch (error) {
+        logger.warn({ err: error }, "could not show that the bot is working");
+      }
+      return { settings, ticket: admission.place };
+    } catch (error) {
+      logger.error({ err: error, platform: request.platform, workspace: request.workspaceId }, "could not admit a turn");
+      const reply: TurnReply = { turnId: "", status: "failed", outcome: "error", text: RUNNER_TEXT.unexpected };
+      await finish(view, reply, logger);
+      return { reply };
+    }
   }
 
   /** Entries held in memory by admission (for the leak checks). */
   get trackedEntries(): number {
     return this.admission.trackedEntries;
-  }
-
-  /** Turns waiting or running in this conversation. */
-  queueDepth(ref: ConversationRef): number {
-    return this.queue.depth(conversationKey(ref));
   }
 
   get inFlight(): number {
@@ -134,23 +163,25 @@ export class TurnRunner {
 
   /** Resolves once no turn is waiting or running. */
   async idle(): Promise<void> {
-    while (this.queue.activeKeys > 0) await sleep(10);
+    while (this.queue.activeKeys > 0 || this.arrivals.activeKeys > 0) await sleep(10);
   }
 
   /**
    * Stops taking turns, lets running ones finish, then cancels the rest (their users are told the
-   * bot restarted). Resolves within `graceMs` (at least half a second, for the cancelled turns to say
-   * so) whatever is still running: the last second of the grace is kept for those messages.
+   * bot restarted). Turns waiting for another process's turn are cancelled at once. Resolves
+   * within `graceMs` (at least half a second, for the cancelled turns to say so) whatever is still
+   * running: the last second of the grace is kept for those messages.
    */
   async shutdown(graceMs: number): Promise<void> {
     this.accepting = false;
+    for (const controller of this.waiting) controller.abort("shutdown" satisfies CancelReason);
     const start = Date.now();
     const abortAt = start + Math.max(0, graceMs - SAY_RESTARTED_MS);
     const deadline = Math.max(start + graceMs, abortAt + SAY_RESTARTED_MS / 2);
     while (this.running.size > 0 && Date.now() < abortAt) await sleep(25);
     for (const controller of this.running.values()) controller.abort("shutdown" satisfies CancelReason);
     // Turns still queued behind them answer "restarted" without touching the store, which closes next.
-    while (this.queue.activeKeys > 0 && Date.now() < deadline) await sleep(10);
+    while ((this.queue.activeKeys > 0 || this.arrivals.activeKeys > 0) && Date.now() < deadline) await sleep(10);
     if (this.queue.activeKeys > 0) {
       this.options.logger.warn({ turns: this.running.size, conversations: this.queue.activeKeys }, "shutdown grace over; leaving turns that did not stop");
     }
@@ -162,12 +193,42 @@ export class TurnRunner {
     return reply;
   }
 
-  private async runTurn(request: TurnRequest, view: TurnView, settings: WorkspaceSettings): Promise<TurnReply> {
-    if (!this.accepting) return this.refuseForShutdown(view);
-    const { store, logger: baseLogger } = this.options;
+  /**
+   * First in this process's line: waits for earlier turns of other processes, runs, and gives the
+   * place up once the reply was shown, so the next turn's answer comes after this one's.
+   */
+  private async runQueued(request: TurnRequest, view: TurnView, admitted: AdmittedTurn): Promise<TurnReply> {
+    try {
+      if (!this.accepting) return await this.refuseForShutdown(view);
+      const controller = new AbortController();
+      if (!(await this.waitForTurn(admitted.ticket, controller))) return await this.refuseForShutdown(view);
+      return await this.runTurn(request, view, admitted.settings, controller);
+    } finally {
+      await this.options.store.queue.leave(admitted.ticket).catch((error: unknown) => {
+        this.options.logger.warn({ err: error }, "could not give up a turn's place in line (it expires on its own)");
+      });
+    }
+  }
+
+  /** False when shutdown cancelled the wait. A store failure while waiting lets the turn run rather than hang. */
+  private async waitForTurn(ticket: QueueTicket, controller: AbortController): Promise<boolean> {
+    this.waiting.add(controller);
+    try {
+      await this.options.store.queue.waitForTurn(ticket, { signal: controller.signal, staleAfterMs: this.options.turnTimeoutMs + POSTING_MARGIN_MS });
+      return true;
+    } catch (error) {
+      if (controller.signal.aborted) return false;
+      this.options.logger.warn({ err: error }, "could not check the conversation's line; running the turn anyway");
+      return true;
+    } finally {
+      this.waiting.delete(controller);
+    }
+  }
+
+  private async runTurn(request: TurnRequest, view: TurnView, settings: WorkspaceSettings, controller: AbortController): Promise<TurnReply> {
+    const { store, logger: baseLogger, instance } = this.options;
     const turnId = randomUUID();
     const logger = baseLogger.child({ turnId, platform: request.platform, workspace: request.workspaceId });
-    const controller = new AbortController();
     const timer = setTimeout(() => controller.abort("timeout" satisfies CancelReason), this.options.turnTimeoutMs);
     this.running.set(turnId, controller);
     const steps = new StepRecorder(view, logger, this.options.observer);
@@ -176,19 +237,18 @@ export class TurnRunner {
     let opened = false;
     let reply: TurnReply;
     try {
-      const conversation = store.memory.conversation(request);
-      store.turns.start(turnId, conversation.id, request.userId, this.options.instance);
+      const conversation = await store.turns.start({ id: turnId, conversation: request, userId: request.userId, instance });
       opened = true;
       logger.debug({ user: request.userId, text: request.text }, "turn started");
       const result = await this.ask(request, settings, conversation, controller.signal, steps, usage, logger);
       const thread = await this.threadToSeed(view, request);
       reply = { turnId, status: "answered", outcome: result.outcome, text: result.output };
-      store.turns.finish(turnId, endOf(result), () => {
-        store.turns.saveSteps(turnId, steps.records());
-        const question = { author: request.userName ?? request.userId, text: request.text };
-        store.memory.appendExchange(conversation.id, turnId, question, result.output);
-        if (thread) store.memory.appendExchange(store.memory.conversation(thread).id, turnId, question, result.output);
-        store.usage.addTokens(request, usage.totalTokens);
+      await store.turns.finish({
+        turnId,
+        end: { status: "answered", outcome: result.outcome, iterations: result.iterations, usage: result.usage },
+        steps: steps.records(),
+        workspace: request,
+        exchange: { conversationId: conversation.id, question: { author: request.userName ?? request.userId, text: request.text }, answer: result.output, alsoIn: thread },
       });
       logger.info(
         { outcome: result.outcome, iterations: result.iterations, tools: steps.toolsUsed, tokens: usage.totalTokens, ms: elapsedMs(started) },
@@ -197,7 +257,7 @@ export class TurnRunner {
       logger.debug({ text: result.output }, "turn answer");
     } catch (error) {
       reply = { turnId, status: "failed", ...this.describeFailure(error, controller.signal) };
-      if (opened) this.recordFailure(turnId, reply, error, steps, usage, request, logger);
+      if (opened) await this.recordFailure(turnId, reply, error, steps, usage, request, logger);
       const level = reply.outcome === "error" ? "error" : "warn";
       logger[level]({ err: error, outcome: reply.outcome, tools: steps.toolsUsed, tokens: usage.totalTokens, ms: elapsedMs(started) }, "turn failed");
     } finally {
@@ -215,10 +275,10 @@ export class TurnRunner {
     return reply;
   }
 
-  private ask(
+  private async ask(
     request: TurnRequest,
     settings: WorkspaceSettings,
-    conversation: ReturnType<Store["memory"]["conversation"]>,
+    conversation: Conversation,
     signal: AbortSignal,
     steps: StepRecorder,
     usage: Usage,
@@ -226,11 +286,12 @@ export class TurnRunner {
   ): Promise<AgentResult> {
     const { store, access, agent, memoryWindow, memoryWindowMax, memoryTokenBudget } = this.options;
     const window = Math.min(settings.memoryWindow ?? memoryWindow, memoryWindowMax);
+    const [history, tools] = await Promise.all([store.conversations.window(conversation, window, memoryTokenBudget), access.enabledTools(request)]);
     return agent.run({
-      history: store.memory.window(conversation, window, memoryTokenBudget),
+      history,
       input: request.text,
       instructions: settings.systemPrompt,
-      tools: access.enabledTools(request),
+      tools,
       request: {
         platform: request.platform,
         workspaceId: request.workspaceId,
@@ -259,17 +320,14 @@ export class TurnRunner {
   }
 
   /** The failed turn's row, steps and tokens; a store that fails here too is only logged (the user still hears). */
-  private recordFailure(turnId: string, reply: TurnReply, error: unknown, steps: StepRecorder, usage: Usage, request: TurnRequest, logger: Logger): void {
-    const { store } = this.options;
+  private async recordFailure(turnId: string, reply: TurnReply, error: unknown, steps: StepRecorder, usage: Usage, request: TurnRequest, logger: Logger): Promise<void> {
     try {
-      store.turns.finish(
+      await this.options.store.turns.finish({
         turnId,
-        { status: reply.outcome === "shutdown" ? "interrupted" : "failed", outcome: reply.outcome, iterations: 0, usage, error: errorDetail(error) },
-        () => {
-          store.turns.saveSteps(turnId, steps.records());
-          store.usage.addTokens(request, usage.totalTokens);
-        },
-      );
+        end: { status: reply.outcome === "shutdown" ? "interrupted" : "failed", outcome: reply.outcome, iterations: 0, usage, error: errorDetail(error) },
+        steps: steps.records(),
+        workspace: request,
+      });
     } catch (storeError) {
       logger.error({ err: storeError }, "could not record the failed turn");
     }
@@ -292,10 +350,6 @@ async function finish(view: TurnView, reply: TurnReply, logger: Logger): Promise
   } catch (error) {
     logger.error({ err: error, turnId: reply.turnId }, "could not deliver the reply");
   }
-}
-
-function endOf(result: AgentResult) {
-  return { status: "answered" as const, outcome: result.outcome, iterations: result.iterations, usage: result.usage };
 }
 
 function errorDetail(error: unknown): string {

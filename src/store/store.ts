@@ -1,40 +1,190 @@
-import { openDatabase, type Db } from "./database.js";
-import { CurrencyRateStore } from "./currency-rate-store.js";
-import { EventStore } from "./event-store.js";
-import { MemoryStore } from "./memory-store.js";
-import { ThreadStore } from "./thread-store.js";
-import { ToolSettingsStore } from "./tool-settings-store.js";
-import { TurnStore } from "./turn-store.js";
-import { UsageStore } from "./usage-store.js";
-import { WorkspaceSettingsStore } from "./workspace-settings-store.js";
+import type { RateTable, CachedRates } from "./currency-rates.js";
+import type { TurnClosing, TurnStart } from "./turn-records.js";
+import type { Conversation, ConversationRef, StoredMessage, WorkspaceRef } from "./types.js";
+import type { WorkspaceSettingKey, WorkspaceSettings } from "./workspace-settings.js";
 
-/** Everything the bot keeps, over one SQLite connection. */
-export class Store {
-  readonly memory: MemoryStore;
-  readonly turns: TurnStore;
+/**
+ * Everything the bot keeps, as the core needs it (not as SQL). Two implementations: SQLite
+ * (src/store/sqlite/, the default) and PostgreSQL (src/store/postgres/, for several processes on
+ * several hosts). Every method may be called by several processes sharing one database at once.
+ */
+export interface Store {
+  /** Which engine, for logs and `npm run doctor`. */
+  readonly engine: "sqlite" | "postgres";
+  readonly conversations: ConversationStore;
+  readonly turns: TurnLog;
+  readonly queue: TurnQueue;
+  readonly events: EventClaims;
+  readonly threads: BotThreads;
   readonly toolSettings: ToolSettingsStore;
-  readonly threads: ThreadStore;
-  readonly events: EventStore;
-  readonly currencyRates: CurrencyRateStore;
   readonly workspaceSettings: WorkspaceSettingsStore;
-  readonly usage: UsageStore;
+  readonly usage: TokenUsage;
+  readonly currencyRates: CurrencyRateStore;
+  readonly instances: InstanceRegistry;
+  /** Resolves when the database answers (health checks); rejects otherwise. */
+  ping(): Promise<void>;
+  /** What `npm run doctor` reports. */
+  inspect(): Promise<StoreReport>;
+  /** Closes the connections; idempotent. */
+  close(): Promise<void>;
+}
 
-  constructor(readonly db: Db) {
-    this.memory = new MemoryStore(db);
-    this.turns = new TurnStore(db);
-    this.toolSettings = new ToolSettingsStore(db);
-    this.threads = new ThreadStore(db);
-    this.events = new EventStore(db);
-    this.currencyRates = new CurrencyRateStore(db);
-    this.workspaceSettings = new WorkspaceSettingsStore(db);
-    this.usage = new UsageStore(db);
-  }
+export interface StoreReport {
+  /** The SQLite file, or the PostgreSQL server and database (never a password). */
+  location: string;
+  schemaVersion: number;
+  turns: number;
+  /** Set when the database is damaged (SQLite's quick check). */
+  problem?: string;
+}
 
-  static open(path: string): Store {
-    return new Store(openDatabase(path));
-  }
+/** Conversations and their memory windows. */
+export interface ConversationStore {
+  /** The conversation's row, created on first use. */
+  open(ref: ConversationRef): Promise<Conversation>;
+  /**
+   * The newest `exchanges` exchanges, oldest first, trimmed to about `tokenBudget` tokens: older
+   * exchanges go first; an exchange that alone exceeds the budget is shortened.
+   */
+  window(where: ConversationRef | Conversation, exchanges: number, tokenBudget: number): Promise<StoredMessage[]>;
+  /** Forgets the window (the messages stay stored for the audit trail, outside any window). */
+  clear(ref: ConversationRef): Promise<void>;
+}
 
-  close(): void {
-    if (this.db.open) this.db.close();
-  }
+/** The audit trail: one row per turn, one per tool step; a turn's exchange is written when it closes. */
+export interface TurnLog {
+  /** Records a turn as running, in its conversation (created if needed), and returns that conversation. */
+  start(turn: TurnStart): Promise<Conversation>;
+  /**
+   * Closes a turn as one unit of work: its outcome, steps, token usage and the exchange (also
+   * copied into a thread opened for the turn) commit together or not at all, so no memory window
+   * ever holds half an exchange.
+   */
+  finish(closing: TurnClosing): Promise<void>;
+}
+
+/** A turn's place in its conversation's line, across every process sharing the database. */
+export interface QueueTicket {
+  id: number;
+  conversationKey: string;
+}
+
+export interface QueueEntry {
+  conversation: ConversationRef;
+  /** The process run taking the place (see InstanceRegistry). */
+  instance: string;
+  /** Refuse when this many turns already wait or run in the conversation (MAX_QUEUED_TURNS). */
+  maxDepth: number;
+  /** Counts one turn for this user against the limit per window (RATE_LIMIT_PER_USER); none for the operator. */
+  rate?: { key: string; limit: number; windowMs: number };
+}
+
+export type QueueAdmission = { ticket: QueueTicket } | { refused: "queue_full" | "rate_limited" };
+
+/**
+ * Turns of one conversation run one at a time, in the order they took their place, whichever
+ * process received them. Places are handed out atomically with the queue-depth and per-user rate
+ * checks, so the limits hold across processes.
+ */
+export interface TurnQueue {
+  enter(entry: QueueEntry): Promise<QueueAdmission>;
+  /**
+   * Resolves once every earlier place in the conversation is gone (its turn finished, or its
+   * process died and was reaped). Rejects with the signal's reason when it aborts. A place seen
+   * first in line for longer than `staleAfterMs` (longer than any turn may take) is dropped as
+   * abandoned, so the wait is bounded even if a live process lost track of a place.
+   */
+  waitForTurn(ticket: QueueTicket, options: { signal: AbortSignal; staleAfterMs: number }): Promise<void>;
+  /** Gives the place up: the turn's answer was shown (or it failed, or never ran); the next turn may start. */
+  leave(ticket: QueueTicket): Promise<void>;
+}
+
+/** Platform event ids already handled, so a redelivered event (also to another process) starts no second turn. */
+export interface EventClaims {
+  /** True for the one caller that claims the id first (a unique insert), false for every other. */
+  claim(platform: string, eventId: string): Promise<boolean>;
+}
+
+/**
+ * Which conversation a follow-up in a bot thread continues: its own ("thread") or, for Slack
+ * threads of earlier versions, its channel's ("channel").
+ */
+export type ThreadScope = "thread" | "channel";
+
+export interface BotThread {
+  platform: string;
+  workspaceId: string;
+  /** The channel the thread belongs to. */
+  channelId: string;
+  threadId: string;
+}
+
+/** Threads the bot opened or was mentioned in: people may keep talking there without mentioning it, across restarts. */
+export interface BotThreads {
+  remember(thread: BotThread, scope?: ThreadScope): Promise<void>;
+  /** The thread's scope when it is one of the bot's, else undefined. */
+  scopeOf(platform: string, channelId: string, threadId: string): Promise<ThreadScope | undefined>;
+}
+
+export interface ToolSetting {
+  tool: string;
+  enabled: boolean;
+  changedBy: string;
+  changedAt: number;
+}
+
+/** Per-workspace overrides of the default tool set; absent means "use the default". */
+export interface ToolSettingsStore {
+  /** The workspace's overrides by tool name; callers must not change the map. */
+  overrides(workspace: WorkspaceRef): Promise<ReadonlyMap<string, ToolSetting>>;
+  /** Records the change in the settings audit too; every process sees it from its next message. */
+  set(workspace: WorkspaceRef, tool: string, enabled: boolean, changedBy: string): Promise<void>;
+}
+
+/** What admins set per workspace, with an audit of every change. */
+export interface WorkspaceSettingsStore {
+  get(workspace: WorkspaceRef): Promise<WorkspaceSettings>;
+  /** Sets (or with `undefined`, resets to the default) one setting, and records the change; every process sees it from its next message. */
+  set<K extends WorkspaceSettingKey>(workspace: WorkspaceRef, key: K, value: WorkspaceSettings[K], changedBy: string): Promise<void>;
+  /** True when the admins of any workspace of the platform ignore this user (their direct messages go unanswered too). */
+  isIgnoredAnywhere(platform: string, userId: string): Promise<boolean>;
+}
+
+/** Tokens spent per workspace per UTC day, for the daily budget (written when a turn closes). */
+export interface TokenUsage {
+  tokensToday(workspace: WorkspaceRef, time?: number): Promise<number>;
+}
+
+/** The currency tool's cached reference rates, newest fetch per source. */
+export interface CurrencyRateStore {
+  get(source: string): Promise<CachedRates | undefined>;
+  put(source: string, table: RateTable): Promise<void>;
+}
+
+/**
+ * The bot processes sharing the database. Each process run registers and renews a lease; a run
+ * whose lease ran out (or whose process is gone) is reaped by whichever process notices: its
+ * running turns are marked interrupted and its places in line are released.
+ */
+export interface InstanceRegistry {
+  /** Registers this process run (its id is INSTANCE_ID's name and a random suffix) with a fresh lease. */
+  register(run: InstanceRun): Promise<void>;
+  /** Renews the lease; false when the run had been reaped meanwhile (it is registered again). */
+  renew(run: InstanceRun): Promise<boolean>;
+  /** The other runs on this host, to check their process ids. */
+  othersOnHost(run: InstanceRun): Promise<{ id: string; pid: number }[]>;
+  /**
+   * Reaps runs whose lease is older than `leaseMs` by the database's clock, the runs named in
+   * `dead`, and turns or places left by runs no longer registered. Returns what it marked.
+   */
+  reap(options: { leaseMs: number; dead?: string[] }): Promise<{ runs: number; turns: number }>;
+  /** A clean stop: turns the run leaves running are marked interrupted, its places in line released, its record removed. */
+  leave(run: InstanceRun): Promise<void>;
+}
+
+export interface InstanceRun {
+  id: string;
+  name: string;
+  host: string;
+  pid: number;
 }

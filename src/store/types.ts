@@ -16,3 +16,13 @@ export interface StoredMessage {
   author: string | null;
   text: string;
 }
+
+/** A conversation's row: its id, and the last message id outside its memory window ("memory clear"). */
+export interface Conversation {
+  id: number;
+  windowStart: number;
+}
+
+/** One string per conversation, the same in every process: the turn queue's key. */
+export const conversationKey = (ref: ConversationRef): string =>
+  JSON.stringify([ref.platform, ref.workspaceId, ref.channelId, ref.threadId ?? ""]);

@@ -29,9 +29,9 @@ describe("when the model fails", () => {
     expect(result.outcome).toBe("llm_server_error");
     expect(sink.replies[0]!.text).toBe("The language model had an internal error. Please try again in a moment.");
     expect(sink.replies[0]!.text).not.toContain("secret-internal-detail");
-    const window = t.app.store.memory.window(request(""), 5, 10_000);
+    const window = await t.app.store.conversations.window(request(""), 5, 10_000);
     expect(window.map((m) => m.text)).toEqual(["first question", "First answer."]);
-    const turn = t.app.store.db.prepare("SELECT status, error FROM turns WHERE id = ?").get(result.turnId) as any;
+    const turn = t.store.db.prepare("SELECT status, error FROM turns WHERE id = ?").get(result.turnId) as any;
     expect(turn.status).toBe("failed");
     expect(turn.error).toMatch(/503/);
   });

@@ -21,13 +21,13 @@ const CHILD_SCRIPT = `
   const { loadConfig } = await import("./src/config/env.ts");
   const { silentLogger } = await import("./src/log.ts");
   const { closeCpuPool } = await import("./src/tools/cpu/cpu-pool.ts");
-  const app = createApp(loadConfig({ OPENAI_BASE_URL: "http://127.0.0.1:9/v1", DATABASE_PATH: ":memory:" }), silentLogger());
+  const app = await createApp(loadConfig({ OPENAI_BASE_URL: "http://127.0.0.1:9/v1", DATABASE_PATH: ":memory:" }), silentLogger());
   const ctx = { signal: new AbortController().signal, request: {}, logger: silentLogger(), llm: async () => "" };
   const answer = await app.registry.get("calculator").run({ expression: "6 * 7" }, ctx);
   const mathjsOnMainThread = Object.keys(require.cache).filter((path) => path.includes("node_modules/mathjs/")).length;
   console.log(JSON.stringify({ answer, mathjsOnMainThread }));
   await closeCpuPool();
-  app.store.close();
+  await app.close();
 })().catch((error) => { console.error(error.message); process.exit(1); });
 `;
 

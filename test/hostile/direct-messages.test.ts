@@ -11,7 +11,7 @@ describe("Discord direct messages keep the servers' rules", () => {
     bot = await startDiscordBot();
     const { discord } = bot;
     bot.model.otherwise(reply.text("hello"));
-    bot.app.store.workspaceSettings.set({ platform: "discord", workspaceId: discord.guild.id }, "ignoredUsers", [discord.member.id], "an admin");
+    await bot.app.store.workspaceSettings.set({ platform: "discord", workspaceId: discord.guild.id }, "ignoredUsers", [discord.member.id], "an admin");
     const dm = discord.openDm(discord.member);
     await discord.dispatchMessage({ author: discord.member, channelId: dm.id, content: "answer me here then" });
     // another user's DM is answered: the first one was looked at and dropped, not lost in a queue

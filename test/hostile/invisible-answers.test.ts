@@ -26,7 +26,7 @@ describe("a model answer that shows nothing", () => {
     const result = await t.app.runner.submit(request("hi"), new RecordingSink());
 
     expect(result.text).toBe("A family: 👨\u200D👩\u200D👧");
-    const stored = t.app.store.memory.window(request(""), 5, 10_000).map((message) => message.text);
+    const stored = (await t.app.store.conversations.window(request(""), 5, 10_000)).map((message) => message.text);
     expect(stored).toEqual(["hi", "A family: 👨\u200D👩\u200D👧"]);
   });
 });

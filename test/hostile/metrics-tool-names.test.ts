@@ -35,7 +35,7 @@ describe("a model that invents tool names", () => {
     expect(shown).toEqual([displayToolName(hostile), displayToolName(hostile)]);
     expect([...shown[0]!]).toHaveLength(64);
     expect(shown[0]).toMatch(/^<!channel>y+…$/);
-    const stored = t.app.store.db.prepare("SELECT tool FROM turn_steps").pluck().get() as string;
+    const stored = t.store.db.prepare("SELECT tool FROM turn_steps").pluck().get() as string;
     expect(stored).toBe(shown[0]);
     const lastPrompt = t.model.chatRequests[1]!.body.messages.at(-1).content as string;
     expect(lastPrompt.length).toBeLessThan(500);

@@ -39,7 +39,7 @@ describe("a store that fails inside a turn", () => {
     const next = await t.app.runner.submit(request("and now?"), new RecordingSink());
     expect(next).toMatchObject({ status: "answered", text: "fine" });
     // the failed turn left no half exchange behind
-    expect(t.app.store.db.prepare("SELECT text FROM messages ORDER BY id").pluck().all()).toEqual(["and now?", "fine"]);
+    expect(t.store.db.prepare("SELECT text FROM messages ORDER BY id").pluck().all()).toEqual(["and now?", "fine"]);
   });
 
   it("answers a Slack mention with the short message instead of silence", async () => {

@@ -22,7 +22,7 @@ describe("a model response with fifty parallel tool calls", () => {
     expect(result).toMatchObject({ status: "answered", text: "done" });
     expect(sink.steps.filter((step) => step.type === "tool_finished")).toHaveLength(8);
     expect(sink.steps).toHaveLength(16); // started and ended, 8 times; 100 before
-    expect(t.app.store.db.prepare("SELECT COUNT(*) FROM turn_steps").pluck().get()).toBe(8);
+    expect(t.store.db.prepare("SELECT COUNT(*) FROM turn_steps").pluck().get()).toBe(8);
     const toolMessages = t.model.chatRequests[1]!.body.messages.filter((m: any) => m.role === "tool");
     expect(toolMessages).toHaveLength(50); // every call is answered, as the API requires
     expect(toolMessages[7].content).toBe("43.9822971503");

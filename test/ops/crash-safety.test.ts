@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { openDatabase } from "../../src/store/database.js";
+import { openDatabase } from "../../src/store/sqlite/database.js";
 import { reply } from "../fakes/fake-openai.js";
 import { startChildBot } from "../support/child-bot.js";
 import { useModelAndFolder } from "../support/model-and-folder.js";

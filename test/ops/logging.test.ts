@@ -1,9 +1,9 @@
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { createApp } from "../../src/app.js";
+import { createApp, type App } from "../../src/app.js";
 import { loadConfig } from "../../src/config/env.js";
 import { createLogger } from "../../src/log.js";
-import { Store } from "../../src/store/store.js";
+import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { FakeOpenAI, reply } from "../fakes/fake-openai.js";
 import { RecordingSink, request } from "../support/test-app.js";
 
@@ -20,9 +20,9 @@ function capture() {
 
 describe("the bot's logs", () => {
   let model: FakeOpenAI;
-  let store: Store;
+  let app: App;
   afterEach(async () => {
-    store.close();
+    await app.close();
     await model.close();
   });
 
@@ -31,8 +31,7 @@ describe("the bot's logs", () => {
     model.script(reply.toolCalls({ name: "calculator", args: { expression: "1/0 +" } }), reply.text("The private answer"));
     const { lines, stream } = capture();
     const config = loadConfig({ OPENAI_BASE_URL: model.url, OPENAI_API_KEY: "sk-very-secret", OPENAI_MAX_RETRIES: "0" });
-    store = Store.open(":memory:");
-    const app = createApp(config, createLogger(level, stream), { store });
+    app = await createApp(config, createLogger(level, stream), { store: SqliteStore.open(":memory:") });
     await app.runner.submit(request("my private question"), new RecordingSink());
     await new Promise((resolve) => setImmediate(resolve));
     return lines;

@@ -55,7 +55,7 @@ describe("showing tool steps", () => {
     expect(surface.calls[2]!.to).toEqual({ location: { channelId: "thread-of-q1", parentChannelId: "c1" } });
     expect(surface.calls.at(-2)!.to).toEqual({ location: { channelId: "c1" }, replyTo: "q1" });
     // the audit keeps both ends of every step whatever the platform was shown
-    const audit = t.app.store.db.prepare("SELECT tool, input, output FROM turn_steps ORDER BY seq").all();
+    const audit = t.store.db.prepare("SELECT tool, input, output FROM turn_steps ORDER BY seq").all();
     expect(audit).toEqual([
       { tool: "circumference", input: '{"radius":1}', output: "6.28318530718" },
       { tool: "slow_lookup", input: '{"key":"k"}', output: "value of k" },

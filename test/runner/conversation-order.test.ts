@@ -58,7 +58,7 @@ describe("stopping the runner", () => {
     while (t.model.chatRequests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
 
     await t.app.runner.shutdown(50);
-    t.app.store.close();
+    await t.app.close();
     const replies = await Promise.all(turns);
 
     expect(replies.map((r) => r.outcome)).toEqual(["shutdown", "shutdown", "shutdown"]);

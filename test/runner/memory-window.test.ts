@@ -25,7 +25,7 @@ describe("the per-conversation memory window", () => {
       "user: question 5",
     ]);
     // older messages stay stored
-    const stored = t.app.store.db.prepare("SELECT COUNT(*) FROM messages").pluck().get();
+    const stored = t.store.db.prepare("SELECT COUNT(*) FROM messages").pluck().get();
     expect(stored).toBe(10);
   });
 
@@ -56,11 +56,11 @@ describe("the per-conversation memory window", () => {
     t = await startTestApp();
     t.model.otherwise(echo);
     await t.app.runner.submit(request("remember me"), new RecordingSink());
-    const restarted = t.restart();
+    const restarted = await t.restart();
     await restarted.runner.submit(request("still there?"), new RecordingSink());
     expect(t.model.chatRequests[1]!.body.messages.map((m: any) => m.content)).toContain("remember me");
 
-    const cleared = restarted.commands.execute({ kind: "memory_clear" }, request(""), { userId: "a", role: "admin" as const });
+    const cleared = await restarted.commands.execute({ kind: "memory_clear" }, request(""), { userId: "a", role: "admin" as const });
     expect(cleared.ok).toBe(true);
     await restarted.runner.submit(request("and now?"), new RecordingSink());
     expect(t.model.chatRequests[2]!.body.messages.slice(1).map((m: any) => m.content)).toEqual(["and now?"]);

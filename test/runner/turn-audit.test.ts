@@ -1,14 +1,16 @@
+import { spawnSync } from "node:child_process";
+import { hostname } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
 import { reply } from "../fakes/fake-openai.js";
 import { RecordingSink, request, startTestApp, type TestApp } from "../support/test-app.js";
 
 const stepsOf = (t: TestApp, turnId: string) =>
-  t.app.store.db
+  t.store.db
     .prepare("SELECT seq, tool, input, output, error, duration_ms AS durationMs FROM turn_steps WHERE turn_id = ? ORDER BY seq")
     .all(turnId) as { seq: number; tool: string; input: string; output: string | null; error: string | null; durationMs: number }[];
 
 const turnRow = (t: TestApp, turnId: string) =>
-  t.app.store.db.prepare("SELECT status, outcome, iterations, total_tokens AS totalTokens FROM turns WHERE id = ?").get(turnId);
+  t.store.db.prepare("SELECT status, outcome, iterations, total_tokens AS totalTokens FROM turns WHERE id = ?").get(turnId);
 
 describe("the audit trail of a turn", () => {
   let t: TestApp;
@@ -46,18 +48,21 @@ describe("the audit trail of a turn", () => {
     expect(result.status).toBe("failed");
     expect(turnRow(t, result.turnId)).toMatchObject({ status: "failed", outcome: "llm_server_error" });
     expect(stepsOf(t, result.turnId)).toMatchObject([{ seq: 1, tool: "circumference", output: "12.5663706144", error: null }]);
-    expect(t.app.store.memory.window(request(""), 5, 10_000)).toEqual([]);
+    expect(await t.app.store.conversations.window(request(""), 5, 10_000)).toEqual([]);
   });
 
   it("marks a turn left running by a stopped process as interrupted on the next start", async () => {
     t = await startTestApp();
-    const conversation = t.app.store.memory.conversation(request(""));
-    t.app.store.turns.start("turn-cut-off", conversation.id, "u1");
-    const restarted = t.restart();
+    // a process of this host that is gone (a crash): its run is still registered, its turn still running
+    const ghost = { id: "main:gone", name: "main", host: hostname(), pid: spawnSync(process.execPath, ["-e", ""]).pid! };
+    await t.store.instances.register(ghost);
+    await t.store.turns.start({ id: "turn-cut-off", conversation: request(""), userId: "u1", instance: ghost.id });
+    await t.restart();
 
-    expect(restarted.store.db.prepare("SELECT status, error FROM turns WHERE id = 'turn-cut-off'").get()).toEqual({
+    expect(t.store.db.prepare("SELECT status, error FROM turns WHERE id = 'turn-cut-off'").get()).toEqual({
       status: "interrupted",
       error: "the bot stopped before this turn finished",
     });
+    expect(t.store.db.prepare("SELECT COUNT(*) FROM instances WHERE id = 'main:gone'").pluck().get()).toBe(0);
   });
 });

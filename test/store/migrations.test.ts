@@ -2,16 +2,15 @@ import { mkdtempSync, rmSync, writeFileSync, cpSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { MIGRATIONS_DIR, openDatabase } from "../../src/store/database.js";
-import { Store } from "../../src/store/store.js";
+import { SQLITE_MIGRATIONS, openDatabase } from "../../src/store/sqlite/database.js";
 
-describe("schema migrations", () => {
+describe("SQLite schema migrations", () => {
   const dir = mkdtempSync(join(tmpdir(), "agent-bot-migrations-"));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it("are applied once, in order, and not again after a restart", () => {
     const migrations = join(dir, "migrations");
-    cpSync(MIGRATIONS_DIR, migrations, { recursive: true });
+    cpSync(SQLITE_MIGRATIONS, migrations, { recursive: true });
     const path = join(dir, "bot.sqlite");
 
     const first = openDatabase(path, migrations);
@@ -34,7 +33,7 @@ describe("schema migrations", () => {
 
   it("leave the database as it was when a migration fails", () => {
     const migrations = join(dir, "broken");
-    cpSync(MIGRATIONS_DIR, migrations, { recursive: true });
+    cpSync(SQLITE_MIGRATIONS, migrations, { recursive: true });
     writeFileSync(join(migrations, "998_broken.sql"), "CREATE TABLE half (x INTEGER); THIS IS NOT SQL;");
     const path = join(dir, "broken.sqlite");
     expect(() => openDatabase(path, migrations)).toThrow();
@@ -42,20 +41,5 @@ describe("schema migrations", () => {
     const db = openDatabase(path, migrations);
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'half'").get()).toBeUndefined();
     db.close();
-  });
-
-  it("mark only this instance's unfinished turns as interrupted when processes share the database", () => {
-    const store = Store.open(join(dir, "shared.sqlite"));
-    const conversation = store.memory.conversation({ platform: "discord", workspaceId: "g", channelId: "c" });
-    store.turns.start("turn-of-shard-0", conversation.id, "u", "shard-0");
-    store.turns.start("turn-of-shard-1", conversation.id, "u", "shard-1");
-
-    expect(store.turns.markInterrupted("shard-0")).toBe(1);
-    const statuses = store.db.prepare("SELECT id, status FROM turns ORDER BY id").all();
-    expect(statuses).toEqual([
-      { id: "turn-of-shard-0", status: "interrupted" },
-      { id: "turn-of-shard-1", status: "running" },
-    ]);
-    store.close();
   });
 });

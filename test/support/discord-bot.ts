@@ -46,7 +46,7 @@ export async function startDiscordBot(
     },
     async restart() {
       await bot.stop();
-      bot.app = test.restart();
+      bot.app = await test.restart();
       bot.adapter = discordAdapter(bot.app, logs.logger);
       await bot.adapter.start();
     },

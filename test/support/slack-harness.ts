@@ -66,7 +66,7 @@ export class SlackHarness {
   async restart(): Promise<void> {
     await this.idle();
     await this.adapter.stop();
-    this.app = this.t.restart();
+    this.app = await this.t.restart();
     await this.startAdapter();
   }
 

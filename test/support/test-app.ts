@@ -5,7 +5,7 @@ import { createApp, type App, type AppOptions } from "../../src/app.js";
 import { loadConfig } from "../../src/config/env.js";
 import { silentLogger, type Logger } from "../../src/log.js";
 import type { StepEvent, TurnReply, TurnRequest, TurnView } from "../../src/runner/types.js";
-import { Store } from "../../src/store/store.js";
+import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { FakeOpenAI } from "../fakes/fake-openai.js";
 
 export interface TestApp {
@@ -13,20 +13,22 @@ export interface TestApp {
   model: FakeOpenAI;
   dir: string;
   dbPath: string;
+  /** The app's SQLite store, whose `db` tests read rows through (the latest after a restart). */
+  store: SqliteStore;
   /** Builds a second app on the same database, as a restarted process would. */
-  restart(): App;
+  restart(): Promise<App>;
   close(): Promise<void>;
 }
 
 /** A real app (real openai client, real SQLite file) talking to a fake model on 127.0.0.1. */
-export async function startTestApp(env: Record<string, string> = {}, options: AppOptions = {}, logger: Logger = silentLogger()): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: Omit<AppOptions, "store"> = {}, logger: Logger = silentLogger()): Promise<TestApp> {
   const model = await FakeOpenAI.start();
   const dir = mkdtempSync(join(tmpdir(), "agent-bot-test-"));
-  const dbPath = join(dir, "bot.sqlite");
+  const defaultPath = join(dir, "bot.sqlite");
   const config = loadConfig({
     OPENAI_BASE_URL: model.url,
     OPENAI_MAX_RETRIES: "0",
-    DATABASE_PATH: dbPath,
+    DATABASE_PATH: defaultPath,
     CURRENCY_RATES_URL: "http://127.0.0.1:9/unreachable",
     // Platform tests follow each step from "running" to its result; the default delay has tests of its own.
     STEP_START_DELAY_MS: "0",
@@ -36,24 +38,29 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ap
     DUCKDUCKGO_URL: "http://127.0.0.1:9/unreachable",
     ...env,
   });
-  const apps: App[] = [createApp(config, logger, options)];
-  return {
+  const dbPath = config.DATABASE_PATH;
+  const first = SqliteStore.open(dbPath);
+  const apps: App[] = [await createApp(config, logger, { ...options, store: first })];
+  const test: TestApp = {
     app: apps[0]!,
     model,
     dir,
     dbPath,
-    restart() {
-      apps.at(-1)!.store.close();
-      const next = createApp(config, logger, { ...options, store: Store.open(dbPath) });
+    store: first,
+    async restart() {
+      await apps.at(-1)!.close();
+      test.store = SqliteStore.open(dbPath);
+      const next = await createApp(config, logger, { ...options, store: test.store });
       apps.push(next);
       return next;
     },
     async close() {
-      for (const app of apps) app.store.close();
+      for (const app of apps) await app.close();
       await model.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  return test;
 }
 
 /** A view that remembers what a user would have seen, in order. */

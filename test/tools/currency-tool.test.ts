@@ -2,8 +2,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/log.js";
-import { openDatabase } from "../../src/store/database.js";
-import { CurrencyRateStore } from "../../src/store/currency-rate-store.js";
+import { SqliteCurrencyRates } from "../../src/store/sqlite/small-tables.js";
+import { openDatabase } from "../../src/store/sqlite/database.js";
 import { parseEcbDailyXml } from "../../src/tools/builtin/currency/ecb-rates.js";
 import { createCurrencyTool } from "../../src/tools/builtin/currency/currency-tool.js";
 import type { Tool, ToolContext } from "../../src/tools/define-tool.js";
@@ -33,7 +33,7 @@ describe("the currency tool", () => {
   let feedUrl: string;
   let feedRequests = 0;
   let feedStatus = 200;
-  let store: CurrencyRateStore;
+  let store: SqliteCurrencyRates;
 
   beforeEach(async () => {
     feedRequests = 0;
@@ -45,7 +45,7 @@ describe("the currency tool", () => {
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     feedUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/eurofxref-daily.xml`;
-    store = new CurrencyRateStore(openDatabase(":memory:"));
+    store = new SqliteCurrencyRates(openDatabase(":memory:"));
   });
   afterEach(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
@@ -66,12 +66,12 @@ describe("the currency tool", () => {
     );
   });
 
-  it("caches the rates in SQLite instead of fetching for every call", async () => {
+  it("caches the rates in the database instead of fetching for every call", async () => {
     const tool = createCurrencyTool({ store, ratesUrl: feedUrl });
     await run(tool, { amount: 1, from: "EUR", to: "USD" });
     await run(tool, { amount: 2, from: "EUR", to: "USD" });
     expect(feedRequests).toBe(1);
-    expect(store.get("ecb")).toMatchObject({ date: "2026-11-27", rates: { USD: 1.1 } });
+    expect(await store.get("ecb")).toMatchObject({ date: "2026-11-27", rates: { USD: 1.1 } });
   });
 
   it("falls back to the bundled snapshot when the feed is down and nothing is cached", async () => {

@@ -72,7 +72,7 @@ export function registerSlashCommands(bolt: BoltApp, { link, api, config, logger
       await ack();
       const parsed = link.parseCommand(`${group} ${command.text}`);
       if (!parsed || parsed.kind === "help") return reply(respond, help());
-      const result = link.runCommand(parsed, commandPlace(command, await actorOf(command.user_id)));
+      const result = await link.runCommand(parsed, commandPlace(command, await actorOf(command.user_id)));
       if (result.denied) logger.info({ user: command.user_id, command: parsed.kind }, "refused a settings command");
       await reply(respond, markdownToMrkdwn(result.text));
     });

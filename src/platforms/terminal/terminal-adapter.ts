@@ -62,7 +62,7 @@ export class TerminalAdapter implements PlatformAdapter {
       const text = raw.trim();
       if (text.startsWith("/")) {
         const command = link.parseCommand(text);
-        write(command ? link.runCommand(command, { ...PLACE, actor }).text : `Unknown command "${text}". Try /help.`);
+        write(command ? (await link.runCommand(command, { ...PLACE, actor })).text : `Unknown command "${text}". Try /help.`);
       } else if (text !== "") {
         await link.receive({
           ...PLACE,

@@ -1,6 +1,5 @@
-import type { MemoryStore } from "../../store/memory-store.js";
+import type { ConversationStore, WorkspaceSettingsStore } from "../../store/store.js";
 import type { ConversationRef } from "../../store/types.js";
-import type { WorkspaceSettingsStore } from "../../store/workspace-settings-store.js";
 import type { Role } from "../incoming.js";
 import type { ToolAccess, ToolState } from "../tool-access.js";
 import { accessOf, type Access, type BotCommand } from "./catalog.js";
@@ -8,7 +7,7 @@ import { WorkspaceSettingsCommands } from "./workspace-settings-commands.js";
 
 export interface BotCommandsOptions {
   access: ToolAccess;
-  memory: MemoryStore;
+  memory: ConversationStore;
   workspaceSettings: WorkspaceSettingsStore;
   memoryWindow: number;
   memoryWindowMax: number;
@@ -55,40 +54,40 @@ export class BotCommands {
     this.settings = new WorkspaceSettingsCommands(options.workspaceSettings, options);
   }
 
-  execute(command: BotCommand, conversation: ConversationRef, actor: CommandActor): CommandResult {
+  async execute(command: BotCommand, conversation: ConversationRef, actor: CommandActor): Promise<CommandResult> {
     const access = accessOf(command);
     if (access !== "anyone" && !mayRun(access, actor, command)) return { ok: false, denied: access, text: refusal(command) };
     switch (command.kind) {
       case "help":
         return { ok: true, text: "" };
       case "tools_list":
-        return { ok: true, text: formatToolList(this.options.access.states(conversation)) };
+        return { ok: true, text: formatToolList(await this.options.access.states(conversation)) };
       case "tools_set":
         return this.setTool(command.tool, command.enabled, conversation, actor);
       case "memory_clear":
-        this.options.memory.clear(conversation);
+        await this.options.memory.clear(conversation);
         return { ok: true, text: "Done: I've forgotten this conversation's recent messages." };
       case "memory_show":
-        return { ok: true, text: this.describeMemory(conversation) };
+        return { ok: true, text: await this.describeMemory(conversation) };
       default:
         return this.settings.execute(command, conversation, actor.userId);
     }
   }
 
-  private setTool(tool: string, enabled: boolean, workspace: ConversationRef, actor: CommandActor): CommandResult {
+  private async setTool(tool: string, enabled: boolean, workspace: ConversationRef, actor: CommandActor): Promise<CommandResult> {
     const name = tool.trim();
     const { access } = this.options;
     if (!access.hasTool(name)) {
       return { ok: false, text: `There is no tool named \`${name}\`. Known tools: ${access.toolNames().join(", ")}.` };
     }
-    access.setEnabled(workspace, name, enabled, actor.userId);
+    await access.setEnabled(workspace, name, enabled, actor.userId);
     return { ok: true, text: `\`${name}\` is now ${enabled ? "enabled" : "disabled"} here.` };
   }
 
-  private describeMemory(conversation: ConversationRef): string {
+  private async describeMemory(conversation: ConversationRef): Promise<string> {
     const { memory, workspaceSettings, memoryWindow, memoryWindowMax, memoryTokenBudget } = this.options;
-    const window = Math.min(workspaceSettings.get(conversation).memoryWindow ?? memoryWindow, memoryWindowMax);
-    const messages = memory.window(conversation, window, memoryTokenBudget);
+    const window = Math.min((await workspaceSettings.get(conversation)).memoryWindow ?? memoryWindow, memoryWindowMax);
+    const messages = await memory.window(conversation, window, memoryTokenBudget);
     if (messages.length === 0) return "I don't remember anything of this conversation yet.";
     const lines = messages.map((message) => {
       const who = message.role === "user" ? (message.author ?? "user") : "bot";

@@ -1,4 +1,5 @@
-import type { WorkspaceSettings, WorkspaceSettingsStore } from "../../store/workspace-settings-store.js";
+import type { WorkspaceSettingsStore } from "../../store/store.js";
+import type { WorkspaceSettings } from "../../store/workspace-settings.js";
 import type { ConversationRef } from "../../store/types.js";
 
 /** Admin commands that change a workspace's settings (the caller has checked the actor is an admin). */
@@ -17,14 +18,14 @@ export class WorkspaceSettingsCommands {
     private readonly defaults: { memoryWindow: number; memoryWindowMax: number },
   ) {}
 
-  execute(command: SettingsCommand, workspace: ConversationRef, actorId: string): { ok: boolean; text: string } {
-    const current = this.store.get(workspace);
+  async execute(command: SettingsCommand, workspace: ConversationRef, actorId: string): Promise<{ ok: boolean; text: string }> {
+    const current = await this.store.get(workspace);
     switch (command.kind) {
       case "settings_show":
         return { ok: true, text: this.describe(current) };
       case "settings_channels": {
         if (command.action === "all") {
-          this.store.set(workspace, "channels", undefined, actorId);
+          await this.store.set(workspace, "channels", undefined, actorId);
           return { ok: true, text: "I now answer in every channel." };
         }
         const channel = command.channel ?? workspace.channelId;
@@ -32,38 +33,38 @@ export class WorkspaceSettingsCommands {
         if (command.action === "remove" && channels.length === 0) {
           return { ok: false, text: "That would leave no channel at all. Use `settings channels all` to answer everywhere." };
         }
-        this.store.set(workspace, "channels", channels, actorId);
+        await this.store.set(workspace, "channels", channels, actorId);
         return { ok: true, text: `I now answer only in: ${channels.map(channelMention).join(", ")}.` };
       }
       case "settings_ignore": {
         const key = command.target === "user" ? "ignoredUsers" : "ignoredRoles";
         const ids = edit(current[key] ?? [], command.id, command.action);
-        this.store.set(workspace, key, ids.length > 0 ? ids : undefined, actorId);
+        await this.store.set(workspace, key, ids.length > 0 ? ids : undefined, actorId);
         const who = command.target === "user" ? userMention(command.id) : `role ${roleMention(command.id)}`;
         return { ok: true, text: command.action === "add" ? `I'll ignore ${who} here.` : `I'll listen to ${who} again.` };
       }
       case "settings_memory": {
         if (command.window === null) {
-          this.store.set(workspace, "memoryWindow", undefined, actorId);
+          await this.store.set(workspace, "memoryWindow", undefined, actorId);
           return { ok: true, text: `The memory window is back to the default (${this.defaults.memoryWindow} exchanges).` };
         }
         const max = this.defaults.memoryWindowMax;
         if (!Number.isInteger(command.window) || command.window < 1 || command.window > max) {
           return { ok: false, text: `The memory window must be a whole number from 1 to ${max}.` };
         }
-        this.store.set(workspace, "memoryWindow", command.window, actorId);
+        await this.store.set(workspace, "memoryWindow", command.window, actorId);
         return { ok: true, text: `I'll remember the last ${command.window} exchanges of each conversation here.` };
       }
       case "settings_prompt": {
         const text = command.text?.trim();
         if (!text) {
-          this.store.set(workspace, "systemPrompt", undefined, actorId);
+          await this.store.set(workspace, "systemPrompt", undefined, actorId);
           return { ok: true, text: "The workspace's extra instructions are cleared." };
         }
         if (text.length > MAX_WORKSPACE_PROMPT_CHARS) {
           return { ok: false, text: `The instructions are too long (${text.length} characters; at most ${MAX_WORKSPACE_PROMPT_CHARS}).` };
         }
-        this.store.set(workspace, "systemPrompt", text, actorId);
+        await this.store.set(workspace, "systemPrompt", text, actorId);
         return { ok: true, text: "Saved: I'll follow these extra instructions here from the next message on." };
       }
     }

@@ -34,10 +34,10 @@ export const agentOverheadPart: BenchPart = {
   async run(options) {
     const size = options.quick ? SIZES.quick : SIZES.full;
     const model = await startModelProcess();
-    const bench = startBenchApp(model.baseUrl());
+    const bench = await startBenchApp(model.baseUrl());
     try {
       const { app } = bench;
-      const floor = new FloorAgent(model.baseUrl(), app.access.enabledTools({ platform: "bench", workspaceId: "w1" }), app.config);
+      const floor = new FloorAgent(model.baseUrl(), await app.access.enabledTools({ platform: "bench", workspaceId: "w1" }), app.config);
       const floorTurn: TurnFn = (conversation) => floor.turn(conversation, QUESTION);
       const subject: TurnFn = (conversation) => subjectTurn(app, conversation);
 
@@ -63,7 +63,7 @@ export const agentOverheadPart: BenchPart = {
         detail: { sizes: size, sequential, concurrent, inProcess },
       };
     } finally {
-      bench.close();
+      await bench.close();
       await model.close();
     }
   },
@@ -74,9 +74,9 @@ export const agentOverheadPart: BenchPart = {
  * noise from the machine; what differs between the arms is only our code.
  */
 async function measureInProcess(options: BenchOptions, warmupTurns: number, shape: CompareShape): Promise<Comparison> {
-  const { bench, floor } = withInProcessModel(() => {
-    const bench = startBenchApp("http://127.0.0.1:9/v1");
-    const tools = bench.app.access.enabledTools({ platform: "bench", workspaceId: "w1" });
+  const { bench, floor } = await withInProcessModel(async () => {
+    const bench = await startBenchApp("http://127.0.0.1:9/v1");
+    const tools = await bench.app.access.enabledTools({ platform: "bench", workspaceId: "w1" });
     return { bench, floor: new FloorAgent("http://127.0.0.1:9/v1", tools, bench.app.config) };
   });
   try {
@@ -85,7 +85,7 @@ async function measureInProcess(options: BenchOptions, warmupTurns: number, shap
     for (const turn of [floorTurn, subject]) await runLoad(turn, { turns: warmupTurns, width: 1 });
     return await measure(options, "in-process model", floorTurn, subject, shape);
   } finally {
-    bench.close();
+    await bench.close();
   }
 }
 

@@ -36,10 +36,10 @@ export const concurrencyPart: BenchPart = {
   async run(options) {
     const size = options.quick ? SIZES.quick : SIZES.full;
     const model = await startModelProcess();
-    const bench = startBenchApp(model.baseUrl(MODEL_DELAY_MS));
+    const bench = await startBenchApp(model.baseUrl(MODEL_DELAY_MS));
     try {
       const { app } = bench;
-      const floor = new FloorAgent(model.baseUrl(MODEL_DELAY_MS), app.access.enabledTools({ platform: "bench", workspaceId: "w1" }), app.config);
+      const floor = new FloorAgent(model.baseUrl(MODEL_DELAY_MS), await app.access.enabledTools({ platform: "bench", workspaceId: "w1" }), app.config);
       const subject: TurnFn = (conversation) => subjectTurn(app, conversation);
       const floorTurn: TurnFn = (conversation) => floor.turn(conversation, QUESTION);
 
@@ -67,7 +67,7 @@ export const concurrencyPart: BenchPart = {
         detail: { sizes: size, modelDelayMs: MODEL_DELAY_MS, levels: [many, few] },
       };
     } finally {
-      bench.close();
+      await bench.close();
       await model.close();
     }
   },

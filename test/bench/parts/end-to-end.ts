@@ -33,13 +33,13 @@ export const endToEndPart: BenchPart = {
   async run(options) {
     const size = options.quick ? SIZES.quick : SIZES.full;
     const model = await startModelProcess();
-    const floorApp = startBenchApp(model.baseUrl());
+    const floorApp = await startBenchApp(model.baseUrl());
     const drivers: Record<PlatformName, E2eDriver> = {
       discord: await startDiscordDriver(model.baseUrl(), size.channels),
       slack: await startSlackDriver(model.baseUrl(), size.channels),
     };
     try {
-      const floor = new FloorAgent(model.baseUrl(), floorApp.app.access.enabledTools({ platform: "bench", workspaceId: "w1" }), floorApp.app.config);
+      const floor = new FloorAgent(model.baseUrl(), await floorApp.app.access.enabledTools({ platform: "bench", workspaceId: "w1" }), floorApp.app.config);
       const floorTurn = async () => {
         const started = performance.now();
         await floor.turn("floor", QUESTION);
@@ -82,7 +82,7 @@ export const endToEndPart: BenchPart = {
       return { figures, detail };
     } finally {
       for (const name of PLATFORMS) await drivers[name].close();
-      floorApp.close();
+      await floorApp.close();
       await model.close();
     }
   },

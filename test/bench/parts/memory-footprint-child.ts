@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   const [modelUrl, turnsArg, conversationsArg] = process.argv.slice(2);
   const turns = Number(turnsArg);
   const conversations = Number(conversationsArg);
-  const bench = startBenchApp(modelUrl!);
+  const bench = await startBenchApp(modelUrl!);
   const samples = [sample(0)];
   // Worker w takes conversations w, w + 20, w + 40, ...: every conversation gets turns, none two at once.
   const pick = (worker: number, index: number) =>
@@ -45,7 +45,7 @@ async function main(): Promise<void> {
     activeConversations: bench.app.runner.activeConversations,
     inFlight: bench.app.runner.inFlight,
   };
-  bench.close();
+  await bench.close();
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }
 

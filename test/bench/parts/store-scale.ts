@@ -1,10 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Store } from "../../../src/store/store.js";
+import { SqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import type { ConversationRef } from "../../../src/store/types.js";
 import { median, quantile, round, toMb } from "../support/stats.js";
+import { writeTurn } from "../support/turn-writes.js";
 import type { BenchOptions, BenchPart } from "../types.js";
 
 const SIZES = {
@@ -35,16 +35,16 @@ export const storeScalePart: BenchPart = {
   title: "2. Memory store at scale (real schema and MemoryStore, SQLite file)",
   async run(options) {
     const size = options.quick ? SIZES.quick : SIZES.full;
-    const small = withStore((store) => {
+    const small = await withStore(async (store) => {
       fill(store, size.small, options);
-      return { messages: total(size.small), reads: timeReads(store, size.small.conversations, size.reads) };
+      return { messages: total(size.small), reads: await timeReads(store, size.small.conversations, size.reads) };
     });
-    const big = withStore((store, path) => {
+    const big = await withStore(async (store, path) => {
       const fillMs = fill(store, size.big, options);
-      const reads = timeReads(store, size.big.conversations, size.reads);
+      const reads = await timeReads(store, size.big.conversations, size.reads);
       options.note(`store: appending ${size.appends} exchanges, with and without tool steps`);
-      const appendsOnly = timeAppends(store, size.big.conversations, size.appends, 0);
-      const turnWrites = timeAppends(store, size.big.conversations, size.appends, 2);
+      const appendsOnly = await timeAppends(store, size.big.conversations, size.appends, 0);
+      const turnWrites = await timeAppends(store, size.big.conversations, size.appends, 2);
       store.db.pragma("wal_checkpoint(TRUNCATE)");
       const bytes = statSync(path).size;
       return { messages: total(size.big), messagesAtEnd: total(size.big) + 4 * size.appends, fillMs, reads, appendsOnly, turnWrites, bytes };
@@ -70,14 +70,14 @@ export const storeScalePart: BenchPart = {
   },
 };
 
-function withStore<T>(work: (store: Store, path: string) => T): T {
+async function withStore<T>(work: (store: SqliteStore, path: string) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), "agent-bot-bench-store-"));
   const path = join(dir, "bot.sqlite");
-  const store = Store.open(path);
+  const store = SqliteStore.open(path);
   try {
-    return work(store, path);
+    return await work(store, path);
   } finally {
-    store.close();
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -91,8 +91,8 @@ const conversationRef = (index: number): ConversationRef => ({ platform: "bench"
  * statement in big transactions, conversations interleaved as in real traffic (so a window's rows
  * are spread over the file, not neighbours). Returns the time the messages took.
  */
-function fill(store: Store, shape: Shape, options: BenchOptions): number {
-  const ids = store.db.transaction(() => Array.from({ length: shape.conversations }, (_, i) => store.memory.conversation(conversationRef(i)).id))();
+function fill(store: SqliteStore, shape: Shape, options: BenchOptions): number {
+  const ids = store.db.transaction(() => Array.from({ length: shape.conversations }, (_, i) => store.conversations.openNow(conversationRef(i)).id))();
   const insert = store.db.prepare(
     `INSERT INTO messages (conversation_id, turn_id, role, author, text, created_at) VALUES (?, NULL, ?, ?, ?, ?)`,
   );
@@ -123,16 +123,16 @@ function fill(store: Store, shape: Shape, options: BenchOptions): number {
 }
 
 /** Times MemoryStore.window — what every turn reads — for random conversations, after a warm-up pass. */
-function timeReads(store: Store, conversations: number, reads: number) {
+async function timeReads(store: SqliteStore, conversations: number, reads: number) {
   const refs = Array.from({ length: conversations }, (_, i) => conversationRef(i));
   const pick = () => refs[Math.floor(Math.random() * conversations)]!;
-  for (let i = 0; i < Math.min(reads, 2_000); i++) store.memory.window(pick(), WINDOW_EXCHANGES, TOKEN_BUDGET);
+  for (let i = 0; i < Math.min(reads, 2_000); i++) await store.conversations.window(pick(), WINDOW_EXCHANGES, TOKEN_BUDGET);
   const latencies: number[] = [];
   let rows = 0;
   for (let i = 0; i < reads; i++) {
     const ref = pick();
     const t0 = performance.now();
-    rows += store.memory.window(ref, WINDOW_EXCHANGES, TOKEN_BUDGET).length;
+    rows += (await store.conversations.window(ref, WINDOW_EXCHANGES, TOKEN_BUDGET)).length;
     latencies.push(performance.now() - t0);
   }
   // Every read must return a full window, whatever the history: the same work at any size.
@@ -142,29 +142,14 @@ function timeReads(store: Store, conversations: number, reads: number) {
 
 /**
  * Times the store writes of a turn as the runner makes them: the turn row when it starts, then
- * the closing transaction with `steps` tool steps, the exchange and the turn's outcome.
+ * the closing unit of work with `steps` tool steps, the exchange and the turn's outcome.
  */
-function timeAppends(store: Store, conversations: number, count: number, steps: number) {
-  const usage = { promptTokens: 900, completionTokens: 60, totalTokens: 960 };
+async function timeAppends(store: SqliteStore, conversations: number, count: number, steps: number) {
   const latencies: number[] = [];
   const started = performance.now();
   for (let i = 0; i < count; i++) {
     const t0 = performance.now();
-    const conversation = store.memory.conversation(conversationRef(Math.floor(Math.random() * conversations)));
-    const turnId = randomUUID();
-    store.turns.start(turnId, conversation.id, "u1");
-    const toolSteps = Array.from({ length: steps }, (_, i) => ({
-      seq: i + 1,
-      tool: "circumference",
-      input: { radius: 7.81 },
-      startedAt: Date.now(),
-      output: "49.0716772491",
-      durationMs: 0,
-    }));
-    store.turns.finish(turnId, { status: "answered", outcome: "answer", iterations: steps, usage }, () => {
-      store.turns.saveSteps(turnId, toolSteps);
-      store.memory.appendExchange(conversation.id, turnId, { author: "alice", text: "What is 2πr for r = 7.81?" }, "About 49.07.");
-    });
+    await writeTurn(store, conversationRef(Math.floor(Math.random() * conversations)), steps);
     latencies.push(performance.now() - t0);
   }
   const ms = performance.now() - started;

@@ -10,14 +10,14 @@ import { ANSWER, QUESTION, STEPS_PER_TURN } from "./turn-script.js";
 export interface BenchApp {
   app: App;
   dir: string;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /**
  * The real app as `npm start` builds it (createApp, SQLite file, info-level JSON logging), with
  * the model at `modelUrl` and logs written to the null device instead of stderr.
  */
-export function startBenchApp(modelUrl: string, env: Record<string, string> = {}): BenchApp {
+export async function startBenchApp(modelUrl: string, env: Record<string, string> = {}): Promise<BenchApp> {
   const dir = mkdtempSync(join(tmpdir(), "agent-bot-bench-"));
   const config = loadConfig({
     OPENAI_BASE_URL: modelUrl,
@@ -28,12 +28,12 @@ export function startBenchApp(modelUrl: string, env: Record<string, string> = {}
     MAX_QUEUED_TURNS: "1000000000",
     ...env,
   });
-  const app = createApp(config, createLogger("info", devNull));
+  const app = await createApp(config, createLogger("info", devNull));
   return {
     app,
     dir,
-    close() {
-      app.store.close();
+    async close() {
+      await app.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -46,7 +46,7 @@ export async function startDiscordDriver(modelUrl: string, channels: number): Pr
     discord.general.id,
     ...Array.from({ length: channels - 1 }, (_, i) => discord.world.addTextChannel(discord.guild.id, `bench-${i}`).id),
   ];
-  const bench = startBenchApp(modelUrl, { DISCORD_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl });
+  const bench = await startBenchApp(modelUrl, { DISCORD_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl });
   const adapter = discordAdapter(bench.app, bench.app.logger);
   await adapter.start();
   const answers = new AnswerWaiters();
@@ -80,7 +80,7 @@ export async function startDiscordDriver(modelUrl: string, channels: number): Pr
       await bench.app.runner.shutdown(1_000);
       await adapter.stop();
       await discord.close();
-      bench.close();
+      await bench.close();
     },
   };
 }
@@ -91,7 +91,7 @@ const SIGNING_SECRET = "bench-signing-secret";
 export async function startSlackDriver(modelUrl: string, channels: number): Promise<E2eDriver> {
   const slack = await FakeSlack.start();
   slack.addUser({ id: "UBENCH", name: "alice" });
-  const bench = startBenchApp(modelUrl, {
+  const bench = await startBenchApp(modelUrl, {
     SLACK_BOT_TOKEN: slack.botToken,
     SLACK_API_URL: slack.apiUrl,
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
@@ -122,7 +122,7 @@ export async function startSlackDriver(modelUrl: string, channels: number): Prom
       await bench.app.runner.shutdown(1_000);
       await adapter.stop();
       await slack.close();
-      bench.close();
+      await bench.close();
     },
   };
 }

@@ -6,14 +6,14 @@ import { scriptedResponse } from "./bench-model.js";
  * the stub and everything else keeps the real fetch. Used to measure our own CPU per turn
  * without the network stack's noise.
  */
-export function withInProcessModel<T>(build: () => T): T {
+export async function withInProcessModel<T>(build: () => Promise<T>): Promise<T> {
   const realFetch = globalThis.fetch;
   globalThis.fetch = async (_input, init) => {
     const body = typeof init?.body === "string" ? Buffer.from(init.body) : Buffer.from(init?.body as Uint8Array);
     return new Response(scriptedResponse(body), { status: 200, headers: { "content-type": "application/json" } });
   };
   try {
-    return build();
+    return await build();
   } finally {
     globalThis.fetch = realFetch;
   }

@@ -59,7 +59,7 @@ describe("Discord: faults", () => {
     expect(discord.calls.filter((call) => call.status === 404).map((call) => `${call.method} ${call.path}`)).toEqual([`GET /channels/${discord.general.id}`]);
     const warning = bot.logs.lines.find((line) => /could not post the answer/.test(line.msg));
     expect(warning!.err).toMatchObject({ code: 10003, status: 404 });
-    expect(bot.app.store.db.prepare("SELECT status FROM turns").all()).toEqual([{ status: "answered" }]);
+    expect(bot.test.store.db.prepare("SELECT status FROM turns").all()).toEqual([{ status: "answered" }]);
   });
 
   it("refuses to start with a wrong token, with a clear message that does not contain the token", async () => {
@@ -88,9 +88,9 @@ describe("Discord: faults", () => {
     expect(answer.body.content).not.toMatch(/10\.0\.0\.7|exploded|Error:|\bat \S+ \(/);
     expect(discord.messagesIn(question.id).map((m) => m.content)).toEqual([expect.stringContaining("calculator")]);
     // the store stays consistent: the turn is recorded as failed and the memory holds nothing
-    const turns = bot.app.store.db.prepare("SELECT status, outcome FROM turns").all();
+    const turns = bot.test.store.db.prepare("SELECT status, outcome FROM turns").all();
     expect(turns).toEqual([{ status: "failed", outcome: expect.stringMatching(/^llm_/) }]);
-    expect(bot.app.store.db.prepare("SELECT COUNT(*) AS n FROM messages").get()).toEqual({ n: 0 });
+    expect(bot.test.store.db.prepare("SELECT COUNT(*) AS n FROM messages").get()).toEqual({ n: 0 });
   });
 
   it("starts one turn for a message delivered twice, also when the repeat comes after a restart", async () => {

@@ -86,9 +86,9 @@ describe("Slack answers: formatting, long answers, mass mentions and failures", 
     expect(message!.text).not.toContain("the model server broke");
     expect(h.slack.reactionsOn("C1", ts)).toEqual([]);
     // the store stays consistent: the failed turn is recorded, the memory is untouched
-    const turns = h.app.store.db.prepare("SELECT status FROM turns").all();
+    const turns = h.t.store.db.prepare("SELECT status FROM turns").all();
     expect(turns).toEqual([{ status: "failed" }]);
-    expect(h.app.store.db.prepare("SELECT COUNT(*) AS n FROM messages").get()).toEqual({ n: 0 });
+    expect(h.t.store.db.prepare("SELECT COUNT(*) AS n FROM messages").get()).toEqual({ n: 0 });
   });
 
   it("answers a mention with nothing after it with a short hint and no model call", async () => {

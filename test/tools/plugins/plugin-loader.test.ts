@@ -30,7 +30,7 @@ describe("user tool plugins from TOOLS_DIR", () => {
 
     it("keeps plugin tools off until an admin enables them, and shows their origin in the tool list", async () => {
       await loadPlugins(pluginDir("good"), t.app.registry, silentLogger());
-      const list = t.app.commands.execute({ kind: "tools_list" }, HERE, ADMIN).text;
+      const list = (await t.app.commands.execute({ kind: "tools_list" }, HERE, ADMIN)).text;
       expect(list).toContain("⛔ `roll_dice` _(plugin)_: Rolls dice with a fixed seed so the result is predictable.");
       expect(list).toContain("✅ `calculator`:");
 
@@ -38,7 +38,7 @@ describe("user tool plugins from TOOLS_DIR", () => {
       await t.app.runner.submit(request("Roll 3 dice"), new RecordingSink());
       expect(t.model.toolsOffered(0)).not.toContain("roll_dice");
 
-      expect(t.app.commands.execute({ kind: "tools_set", tool: "roll_dice", enabled: true }, HERE, ADMIN).text).toBe(
+      expect((await t.app.commands.execute({ kind: "tools_set", tool: "roll_dice", enabled: true }, HERE, ADMIN)).text).toBe(
         "`roll_dice` is now enabled here.",
       );
       t.model.script(reply.toolCalls({ name: "roll_dice", args: { count: 3 } }), (req) => ({
@@ -52,7 +52,7 @@ describe("user tool plugins from TOOLS_DIR", () => {
       expect(sink.steps[1]).toMatchObject({ type: "tool_finished", tool: "roll_dice", output: "rolled 1, 2, 3" });
       expect(answer.text).toBe("You rolled: 1, 2, 3.");
       // another workspace is not affected
-      expect(t.app.access.enabledTools({ platform: "test", workspaceId: "w2" }).map((tool) => tool.name)).not.toContain("roll_dice");
+      expect((await t.app.access.enabledTools({ platform: "test", workspaceId: "w2" })).map((tool) => tool.name)).not.toContain("roll_dice");
     });
 
     it("finds nothing and complains about nothing when the folder does not exist", async () => {
@@ -68,7 +68,7 @@ describe("user tool plugins from TOOLS_DIR", () => {
     t = await startTestApp({ DEFAULT_TOOLS: "calculator,flip_coin" });
     await loadPlugins(pluginDir("good"), t.app.registry, silentLogger());
 
-    const enabled = t.app.access.enabledTools(HERE).map((tool) => tool.name);
+    const enabled = (await t.app.access.enabledTools(HERE)).map((tool) => tool.name);
     expect(enabled).toEqual(["calculator", "flip_coin"]);
   });
 
@@ -76,7 +76,7 @@ describe("user tool plugins from TOOLS_DIR", () => {
     t = await startTestApp({ DEFAULT_TOOLS: "all" });
     await loadPlugins(pluginDir("good"), t.app.registry, silentLogger());
 
-    const enabled = t.app.access.enabledTools(HERE).map((tool) => tool.name);
+    const enabled = (await t.app.access.enabledTools(HERE)).map((tool) => tool.name);
     expect(enabled).toContain("calculator");
     expect(enabled).not.toContain("roll_dice");
   });

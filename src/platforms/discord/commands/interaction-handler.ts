@@ -32,7 +32,7 @@ export class InteractionHandler {
     if (interaction.commandName === ASK.name) return this.ask(interaction);
     const command = this.read(interaction);
     if (!command) return replyEphemeral(interaction, "I don't know that command. Try `/tools list` or `/memory show`.");
-    const result = this.link.runCommand(command, this.from(interaction));
+    const result = await this.link.runCommand(command, this.from(interaction));
     await replyEphemeral(interaction, result.text);
   }
 
@@ -67,8 +67,7 @@ export class InteractionHandler {
 
   private async complete(interaction: AutocompleteInteraction): Promise<void> {
     const typed = interaction.options.getFocused().trim().toLowerCase();
-    const choices = this.link
-      .toolStates(this.from(interaction))
+    const choices = (await this.link.toolStates(this.from(interaction)))
       .filter((state) => state.name.toLowerCase().includes(typed))
       .slice(0, MAX_CHOICES)
       .map((state) => ({ name: `${state.name} (${state.enabled ? "on" : "off"})`, value: state.name }));

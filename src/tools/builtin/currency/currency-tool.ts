@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { CurrencyRateStore, RateTable } from "../../../store/currency-rate-store.js";
+import type { RateTable } from "../../../store/currency-rates.js";
+import type { CurrencyRateStore } from "../../../store/store.js";
 import { defineTool, type ToolContext } from "../../define-tool.js";
 import { formatNumber } from "../format-number.js";
 import { fetchEcbRates } from "./ecb-rates.js";
@@ -15,17 +16,20 @@ export interface CurrencyToolOptions {
   ratesUrl: string;
 }
 
-/** EUR-based reference rates: cached in SQLite, refreshed from the feed, the bundled snapshot when offline. */
+/** EUR-based reference rates: cached in the database, refreshed from the feed, the bundled snapshot when offline. */
 class EcbRateSource {
   constructor(private readonly options: CurrencyToolOptions) {}
 
   async current(ctx: Pick<ToolContext, "signal" | "logger">): Promise<RateTable & { note?: string }> {
-    const cached = this.options.store.get(CACHE_KEY);
+    const cached = await this.options.store.get(CACHE_KEY).catch((error: unknown) => {
+      ctx.logger.warn({ err: error }, "could not read the cached currency rates");
+      return undefined;
+    });
     if (cached && Date.now() - cached.fetchedAt < REFRESH_AFTER_MS) return cached;
     try {
       const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(FETCH_TIMEOUT_MS)]);
       const fresh = await fetchEcbRates(this.options.ratesUrl, signal);
-      this.options.store.put(CACHE_KEY, fresh);
+      await this.options.store.put(CACHE_KEY, fresh).catch((error: unknown) => ctx.logger.warn({ err: error }, "could not cache the currency rates"));
       return fresh;
     } catch (error) {
       ctx.logger.warn({ err: error }, "currency rates could not be refreshed; using the last known rates");

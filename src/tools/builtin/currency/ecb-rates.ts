@@ -1,5 +1,5 @@
 import { XMLParser } from "fast-xml-parser";
-import type { RateTable } from "../../../store/currency-rate-store.js";
+import type { RateTable } from "../../../store/currency-rates.js";
 
 const MAX_BYTES = 256 * 1024;
 

@@ -1,18 +1,18 @@
 import Database from "better-sqlite3";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { MIGRATIONS_ROOT } from "../migration-files.js";
+import { createPrivateFile, makePrivateFolder, restrictFiles } from "../private-files.js";
 import { applyMigrations } from "./migrate.js";
-import { createPrivateFile, makePrivateFolder, restrictFiles } from "./private-files.js";
 
 export type Db = Database.Database;
 
-export const MIGRATIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../migrations/sqlite");
+export const SQLITE_MIGRATIONS = join(MIGRATIONS_ROOT, "sqlite");
 
 /**
  * Opens (creating if needed) the SQLite file, sets the pragmas every connection needs
  * and brings the schema up to date. A new folder is created 0700, the files 0600.
  */
-export function openDatabase(path: string, migrationsDir = MIGRATIONS_DIR): Db {
+export function openDatabase(path: string, migrationsDir = SQLITE_MIGRATIONS): Db {
   const onDisk = path !== ":memory:" && path !== "";
   if (onDisk) {
     makePrivateFolder(path);

@@ -1,32 +1,12 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import type Database from "better-sqlite3";
-
-type Db = Database.Database;
-
-const MIGRATION_FILE = /^(\d+)_[\w-]+\.sql$/;
-
-interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
-
-function readMigrations(dir: string): Migration[] {
-  return readdirSync(dir)
-    .flatMap((name) => {
-      const match = MIGRATION_FILE.exec(name);
-      return match ? [{ version: Number(match[1]), name, sql: readFileSync(join(dir, name), "utf8") }] : [];
-    })
-    .sort((a, b) => a.version - b.version);
-}
+import { readMigrations } from "../migration-files.js";
 
 /**
  * Applies every migration newer than the recorded version, each in its own transaction
  * together with its record, so a crash mid-migration leaves the previous version intact.
  * Returns the names applied.
  */
-export function applyMigrations(db: Db, dir: string): string[] {
+export function applyMigrations(db: Database.Database, dir: string): string[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version    INTEGER PRIMARY KEY,
     name       TEXT    NOT NULL,

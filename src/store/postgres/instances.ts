@@ -1,0 +1,77 @@
+import type pg from "pg";
+import type { InstanceRegistry, InstanceRun } from "../store.js";
+import { INTERRUPTED_ERROR } from "../turn-records.js";
+import { CHANNELS } from "./listener.js";
+
+/**
+ * Reaps, in one statement: runs whose lease ran out by the database's clock (or named dead), the
+ * running turns of those runs and of runs no longer registered (marked interrupted), and their
+ * places in line (released, with a notification per conversation so waiting turns go on). Rows
+ * being renewed at that moment are skipped (SKIP LOCKED): a run renewing its lease is alive.
+ */
+const REAP = `
+  WITH gone AS (
+    DELETE FROM instances WHERE id IN (
+      SELECT id FROM instances WHERE heartbeat_at < clock_ms() - $1 OR id = ANY($2::text[])
+      FOR UPDATE SKIP LOCKED
+    ) RETURNING id
+  ), cut AS (
+    UPDATE turns SET status = 'interrupted', outcome = 'interrupted', ended_at = $3, error = $4
+    WHERE status = 'running'
+      AND (instance IN (SELECT id FROM gone) OR NOT EXISTS (SELECT 1 FROM instances i WHERE i.id = turns.instance))
+    RETURNING 1
+  ), released AS (
+    DELETE FROM turn_queue q
+    WHERE q.instance IN (SELECT id FROM gone) OR NOT EXISTS (SELECT 1 FROM instances i WHERE i.id = q.instance)
+    RETURNING conversation_key
+  ), notified AS (
+    SELECT pg_notify($5, md5(key)) FROM (SELECT DISTINCT conversation_key AS key FROM released) keys
+  )
+  SELECT (SELECT count(*) FROM gone)::int AS runs, (SELECT count(*) FROM cut)::int AS turns, (SELECT count(*) FROM notified)::int AS conversations`;
+
+/** A clean stop: the run's running turns interrupted, its places released (and notified), its record removed. */
+const LEAVE = `
+  WITH cut AS (
+    UPDATE turns SET status = 'interrupted', outcome = 'interrupted', ended_at = $2, error = $3 WHERE status = 'running' AND instance = $1
+  ), released AS (
+    DELETE FROM turn_queue WHERE instance = $1 RETURNING conversation_key
+  ), gone AS (
+    DELETE FROM instances WHERE id = $1
+  ), notified AS (
+    SELECT pg_notify($4, md5(key)) FROM (SELECT DISTINCT conversation_key AS key FROM released) keys
+  )
+  SELECT (SELECT count(*) FROM notified)::int AS conversations`;
+
+/** Process runs sharing the database, with their leases (see InstanceRegistry). Lease times are the database's clock. */
+export class PostgresInstances implements InstanceRegistry {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async register(run: InstanceRun): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO instances (id, name, host, pid, started_at, heartbeat_at) VALUES ($1, $2, $3, $4, clock_ms(), clock_ms())
+       ON CONFLICT (id) DO UPDATE SET heartbeat_at = clock_ms()`,
+      [run.id, run.name, run.host, run.pid],
+    );
+  }
+
+  async renew(run: InstanceRun): Promise<boolean> {
+    const renewed = await this.pool.query(`UPDATE instances SET heartbeat_at = clock_ms() WHERE id = $1`, [run.id]);
+    if (renewed.rowCount === 1) return true;
+    await this.register(run);
+    return false;
+  }
+
+  async othersOnHost(run: InstanceRun): Promise<{ id: string; pid: number }[]> {
+    const { rows } = await this.pool.query<{ id: string; pid: number }>(`SELECT id, pid FROM instances WHERE host = $1 AND id <> $2`, [run.host, run.id]);
+    return rows;
+  }
+
+  async reap(options: { leaseMs: number; dead?: string[] }): Promise<{ runs: number; turns: number }> {
+    const { rows } = await this.pool.query<{ runs: number; turns: number }>(REAP, [options.leaseMs, options.dead ?? [], Date.now(), INTERRUPTED_ERROR, CHANNELS.queue]);
+    return { runs: rows[0]!.runs, turns: rows[0]!.turns };
+  }
+
+  async leave(run: InstanceRun): Promise<void> {
+    await this.pool.query(LEAVE, [run.id, Date.now(), INTERRUPTED_ERROR, CHANNELS.queue]);
+  }
+}

@@ -1,0 +1,113 @@
+import { join } from "node:path";
+import type pg from "pg";
+import type { Logger } from "../../log.js";
+import { MIGRATIONS_ROOT } from "../migration-files.js";
+import { SettingsCache } from "../settings-cache.js";
+import type { Store, StoreReport, ToolSetting } from "../store.js";
+import type { WorkspaceSettings } from "../workspace-settings.js";
+import { redactUrl } from "../redact-url.js";
+import { createPool, type ConnectionSettings } from "./connection.js";
+import { PostgresConversations } from "./conversations.js";
+import { PostgresInstances } from "./instances.js";
+import { CHANNELS, ChangeListener } from "./listener.js";
+import { applyPostgresMigrations } from "./migrate.js";
+import { PostgresToolSettings, PostgresWorkspaceSettings } from "./settings.js";
+import { PostgresBotThreads, PostgresCurrencyRates, PostgresEventClaims } from "./small-tables.js";
+import { PostgresTurnLog } from "./turn-log.js";
+import { PostgresTurnQueue } from "./turn-queue.js";
+
+const POSTGRES_MIGRATIONS = join(MIGRATIONS_ROOT, "postgres");
+
+export interface PostgresSettings extends ConnectionSettings {
+  logger: Logger;
+  migrationsDir?: string;
+}
+
+/**
+ * PostgreSQL through `pg` and its pool, for several bot processes on several hosts. Connections
+ * are held for one statement or one short transaction, never for a turn; one more connection per
+ * process LISTENs for the others' settings changes and released places in line.
+ */
+export class PostgresStore implements Store {
+  readonly engine = "postgres";
+  readonly conversations: PostgresConversations;
+  readonly turns: PostgresTurnLog;
+  readonly usage: PostgresTurnLog;
+  readonly queue: PostgresTurnQueue;
+  readonly events: PostgresEventClaims;
+  readonly threads: PostgresBotThreads;
+  readonly toolSettings: PostgresToolSettings;
+  readonly workspaceSettings: PostgresWorkspaceSettings;
+  readonly currencyRates: PostgresCurrencyRates;
+  readonly instances: PostgresInstances;
+  private readonly listener: ChangeListener;
+  private closing?: Promise<void>;
+
+  private constructor(
+    readonly pool: pg.Pool,
+    private readonly settings: PostgresSettings,
+  ) {
+    this.conversations = new PostgresConversations(pool);
+    this.turns = new PostgresTurnLog(pool);
+    this.usage = this.turns;
+    this.queue = new PostgresTurnQueue(pool, () => this.listener.listening);
+    this.events = new PostgresEventClaims(pool);
+    this.threads = new PostgresBotThreads(pool);
+    this.toolSettings = new PostgresToolSettings(pool, new SettingsCache<ReadonlyMap<string, ToolSetting>>());
+    this.workspaceSettings = new PostgresWorkspaceSettings(pool, new SettingsCache<WorkspaceSettings>());
+    this.currencyRates = new PostgresCurrencyRates(pool);
+    this.instances = new PostgresInstances(pool);
+    const caches = [this.toolSettings.cache, this.workspaceSettings.cache] as SettingsCache<unknown>[];
+    this.listener = new ChangeListener(
+      settings,
+      {
+        [CHANNELS.settings]: (key) => {
+          settings.logger.debug("a workspace's settings changed in another process");
+          for (const cache of caches) cache.drop(key);
+        },
+        [CHANNELS.queue]: (signal) => this.queue.notified(signal),
+      },
+      // No cache while changes may go unheard; everything cached before may be stale.
+      (listening) => {
+        for (const cache of caches) cache.setEnabled(listening);
+      },
+      settings.logger,
+    );
+    for (const cache of caches) cache.setEnabled(false);
+  }
+
+  /** Connects, applies the migrations (once, whichever process starts first), and starts listening. */
+  static async open(settings: PostgresSettings): Promise<PostgresStore> {
+    const pool = createPool(settings);
+    // An idle connection the server closed must not crash the process: the pool replaces it.
+    pool.on("error", (error) => settings.logger.warn({ err: error }, "a PostgreSQL connection failed; the pool replaces it"));
+    try {
+      await applyPostgresMigrations(pool, settings.migrationsDir ?? POSTGRES_MIGRATIONS);
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      throw new Error(`could not open the PostgreSQL database at ${redactUrl(settings.url)}: ${(error as Error).message}`, { cause: error });
+    }
+    const store = new PostgresStore(pool, settings);
+    await store.listener.start();
+    return store;
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query("SELECT 1");
+  }
+
+  async inspect(): Promise<StoreReport> {
+    const { rows } = await this.pool.query<{ version: number | null; turns: number }>(
+      `SELECT (SELECT MAX(version) FROM schema_migrations) AS version, (SELECT COUNT(*) FROM turns)::int AS turns`,
+    );
+    return { location: redactUrl(this.settings.url), schemaVersion: rows[0]?.version ?? 0, turns: rows[0]?.turns ?? 0 };
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.listener.stop();
+      await this.pool.end();
+    })();
+    return this.closing;
+  }
+}

@@ -1,0 +1,90 @@
+import type pg from "pg";
+import { SettingsCache, workspaceKey } from "../settings-cache.js";
+import type { ToolSetting, ToolSettingsStore, WorkspaceSettingsStore } from "../store.js";
+import type { WorkspaceRef } from "../types.js";
+import { storableJson } from "../turn-records.js";
+import { settingsFromRows, type WorkspaceSettingKey, type WorkspaceSettings } from "../workspace-settings.js";
+import { inTransaction, type Queryable } from "./connection.js";
+import { CHANNELS } from "./listener.js";
+
+/** The audit row and the notification that makes every process drop its cached settings of the workspace (sent at commit). */
+async function recordChange(client: Queryable, workspace: WorkspaceRef, key: string, valueJson: string, changedBy: string, at: number): Promise<void> {
+  await client.query(
+    `INSERT INTO settings_changes (platform, workspace_id, key, value_json, changed_by, changed_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+    [workspace.platform, workspace.workspaceId, key, valueJson, changedBy, at],
+  );
+  await client.query(`SELECT pg_notify($1, $2)`, [CHANNELS.settings, workspaceKey(workspace)]);
+}
+
+export class PostgresToolSettings implements ToolSettingsStore {
+  constructor(
+    private readonly pool: pg.Pool,
+    readonly cache: SettingsCache<ReadonlyMap<string, ToolSetting>>,
+  ) {}
+
+  overrides(workspace: WorkspaceRef): Promise<ReadonlyMap<string, ToolSetting>> {
+    return this.cache.get(workspace, async () => {
+      const { rows } = await this.pool.query<ToolSetting>(
+        `SELECT tool, enabled, changed_by AS "changedBy", changed_at AS "changedAt" FROM tool_settings WHERE platform = $1 AND workspace_id = $2`,
+        [workspace.platform, workspace.workspaceId],
+      );
+      return new Map(rows.map((row) => [row.tool, row]));
+    });
+  }
+
+  async set(workspace: WorkspaceRef, tool: string, enabled: boolean, changedBy: string): Promise<void> {
+    const now = Date.now();
+    await inTransaction(this.pool, async (client) => {
+      await client.query(
+        `INSERT INTO tool_settings (platform, workspace_id, tool, enabled, changed_by, changed_at) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (platform, workspace_id, tool) DO UPDATE SET enabled = EXCLUDED.enabled, changed_by = EXCLUDED.changed_by, changed_at = EXCLUDED.changed_at`,
+        [workspace.platform, workspace.workspaceId, tool, enabled, changedBy, now],
+      );
+      await recordChange(client, workspace, `tool:${tool}`, String(enabled), changedBy, now);
+    });
+    this.cache.drop(workspaceKey(workspace));
+  }
+}
+
+export class PostgresWorkspaceSettings implements WorkspaceSettingsStore {
+  constructor(
+    private readonly pool: pg.Pool,
+    readonly cache: SettingsCache<WorkspaceSettings>,
+  ) {}
+
+  get(workspace: WorkspaceRef): Promise<WorkspaceSettings> {
+    return this.cache.get(workspace, async () => {
+      const { rows } = await this.pool.query<{ key: string; value: unknown }>(
+        `SELECT key, value_json AS value FROM workspace_settings WHERE platform = $1 AND workspace_id = $2`,
+        [workspace.platform, workspace.workspaceId],
+      );
+      return settingsFromRows(rows);
+    });
+  }
+
+  async isIgnoredAnywhere(platform: string, userId: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `SELECT 1 FROM workspace_settings WHERE platform = $1 AND key = 'ignoredUsers' AND value_json ? $2 LIMIT 1`,
+      [platform, userId],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  async set<K extends WorkspaceSettingKey>(workspace: WorkspaceRef, key: K, value: WorkspaceSettings[K], changedBy: string): Promise<void> {
+    const now = Date.now();
+    const json = value === undefined ? undefined : storableJson(value);
+    await inTransaction(this.pool, async (client) => {
+      if (json === undefined) {
+        await client.query(`DELETE FROM workspace_settings WHERE platform = $1 AND workspace_id = $2 AND key = $3`, [workspace.platform, workspace.workspaceId, key]);
+      } else {
+        await client.query(
+          `INSERT INTO workspace_settings (platform, workspace_id, key, value_json, changed_by, changed_at) VALUES ($1, $2, $3, $4::jsonb, $5, $6)
+           ON CONFLICT (platform, workspace_id, key) DO UPDATE SET value_json = EXCLUDED.value_json, changed_by = EXCLUDED.changed_by, changed_at = EXCLUDED.changed_at`,
+          [workspace.platform, workspace.workspaceId, key, json, changedBy, now],
+        );
+      }
+      await recordChange(client, workspace, key, json ?? "null", changedBy, now);
+    });
+    this.cache.drop(workspaceKey(workspace));
+  }
+}

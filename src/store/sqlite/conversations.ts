@@ -1,0 +1,70 @@
+import { trimWindow } from "../memory-window.js";
+import { storable } from "../turn-records.js";
+import type { ConversationStore } from "../store.js";
+import type { Conversation, ConversationRef, StoredMessage } from "../types.js";
+import type { Db } from "./database.js";
+
+/**
+ * Per-conversation windowed memory: the last k exchanges (user message + final answer),
+ * read newest-first through the (conversation_id, id) index so the cost never grows with history.
+ */
+export class SqliteConversations implements ConversationStore {
+  private readonly find;
+  private readonly insert;
+  private readonly selectWindow;
+  private readonly clearWindow;
+  private readonly insertMessage;
+
+  constructor(db: Db) {
+    this.find = db.prepare<[string, string, string, string], Conversation>(
+      `SELECT id, window_start AS windowStart FROM conversations
+       WHERE platform = ? AND workspace_id = ? AND channel_id = ? AND thread_id = ?`,
+    );
+    this.insert = db.prepare<[string, string, string, string, number], { id: number }>(
+      `INSERT INTO conversations (platform, workspace_id, channel_id, thread_id, created_at)
+       VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (platform, workspace_id, channel_id, thread_id) DO UPDATE SET platform = excluded.platform
+       RETURNING id`,
+    );
+    this.selectWindow = db.prepare<[number, number, number], StoredMessage>(
+      `SELECT role, author, text FROM messages
+       WHERE conversation_id = ? AND id > ?
+       ORDER BY id DESC LIMIT ?`,
+    );
+    this.clearWindow = db.prepare<[number]>(
+      `UPDATE conversations SET window_start = COALESCE((SELECT MAX(id) FROM messages WHERE conversation_id = conversations.id), window_start)
+       WHERE id = ?`,
+    );
+    this.insertMessage = db.prepare<[number, string | null, string, string | null, string, number]>(
+      `INSERT INTO messages (conversation_id, turn_id, role, author, text, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+    );
+  }
+
+  /** The conversation's row, created on first use (synchronous: also used inside the turn log's transactions). */
+  openNow(ref: ConversationRef): Conversation {
+    const key = [ref.platform, ref.workspaceId, ref.channelId, ref.threadId ?? ""] as const;
+    const found = this.find.get(...key);
+    if (found) return found;
+    return { id: this.insert.get(...key, Date.now())!.id, windowStart: 0 };
+  }
+
+  /** Stores one exchange; the turn log calls it inside the transaction that closes the turn. */
+  appendExchange(conversationId: number, turnId: string, question: { author: string; text: string }, answer: string): void {
+    const now = Date.now();
+    this.insertMessage.run(conversationId, turnId, "user", storable(question.author), storable(question.text), now);
+    this.insertMessage.run(conversationId, turnId, "assistant", null, storable(answer), now);
+  }
+
+  async open(ref: ConversationRef): Promise<Conversation> {
+    return this.openNow(ref);
+  }
+
+  async window(where: ConversationRef | Conversation, exchanges: number, tokenBudget: number): Promise<StoredMessage[]> {
+    const conversation = "windowStart" in where ? where : this.openNow(where);
+    return trimWindow(this.selectWindow.all(conversation.id, conversation.windowStart, exchanges * 2), tokenBudget);
+  }
+
+  async clear(ref: ConversationRef): Promise<void> {
+    this.clearWindow.run(this.openNow(ref).id);
+  }
+}

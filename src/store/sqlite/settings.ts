@@ -1,0 +1,146 @@
+import type { Statement } from "better-sqlite3";
+import { SettingsCache } from "../settings-cache.js";
+import type { ToolSetting, ToolSettingsStore, WorkspaceSettingsStore } from "../store.js";
+import type { WorkspaceRef } from "../types.js";
+import { storableJson } from "../turn-records.js";
+import { settingsFromRows, type WorkspaceSettingKey, type WorkspaceSettings } from "../workspace-settings.js";
+import type { Db } from "./database.js";
+
+/**
+ * The version row every settings change bumps: before a cached read, a process that sees a new
+ * version drops its caches, so a change made by another process sharing the file applies at once.
+ */
+class SettingsVersion {
+  private readonly select;
+  private readonly increment;
+  private seen = -1;
+
+  constructor(
+    db: Db,
+    private readonly caches: SettingsCache<unknown>[],
+  ) {
+    this.select = db.prepare<[], number>(`SELECT version FROM settings_version WHERE id = 1`).pluck();
+    this.increment = db.prepare(`UPDATE settings_version SET version = version + 1 WHERE id = 1`);
+  }
+
+  /** Drops the caches when another process changed a setting since the last look. */
+  check(): void {
+    const version = this.select.get() ?? 0;
+    if (version === this.seen) return;
+    this.seen = version;
+    for (const cache of this.caches) cache.clear();
+  }
+
+  /** Inside the transaction of a change. */
+  bump(): void {
+    this.increment.run();
+  }
+}
+
+/** Tool and workspace settings with their audit, cached per workspace and invalidated through the version row. */
+export function sqliteSettings(db: Db): { tools: ToolSettingsStore; workspaces: WorkspaceSettingsStore } {
+  const toolCache = new SettingsCache<ReadonlyMap<string, ToolSetting>>();
+  const workspaceCache = new SettingsCache<WorkspaceSettings>();
+  const version = new SettingsVersion(db, [toolCache, workspaceCache] as SettingsCache<unknown>[]);
+  const audit = db.prepare<[string, string, string, string, string, number]>(
+    `INSERT INTO settings_changes (platform, workspace_id, key, value_json, changed_by, changed_at) VALUES (?, ?, ?, ?, ?, ?)`,
+  );
+  return { tools: new SqliteToolSettings(db, toolCache, version, audit), workspaces: new SqliteWorkspaceSettings(db, workspaceCache, version, audit) };
+}
+
+type Audit = Statement<[string, string, string, string, string, number]>;
+
+class SqliteToolSettings implements ToolSettingsStore {
+  private readonly selectAll;
+  private readonly change: (workspace: WorkspaceRef, tool: string, enabled: boolean, changedBy: string) => void;
+
+  constructor(
+    db: Db,
+    private readonly cache: SettingsCache<ReadonlyMap<string, ToolSetting>>,
+    private readonly version: SettingsVersion,
+    audit: Audit,
+  ) {
+    this.selectAll = db.prepare<[string, string], { tool: string; enabled: number; changedBy: string; changedAt: number }>(
+      `SELECT tool, enabled, changed_by AS changedBy, changed_at AS changedAt
+       FROM tool_settings WHERE platform = ? AND workspace_id = ?`,
+    );
+    const upsert = db.prepare<[string, string, string, number, string, number]>(
+      `INSERT INTO tool_settings (platform, workspace_id, tool, enabled, changed_by, changed_at)
+       VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (platform, workspace_id, tool)
+       DO UPDATE SET enabled = excluded.enabled, changed_by = excluded.changed_by, changed_at = excluded.changed_at`,
+    );
+    this.change = db.transaction((workspace: WorkspaceRef, tool: string, enabled: boolean, changedBy: string) => {
+      const now = Date.now();
+      upsert.run(workspace.platform, workspace.workspaceId, tool, enabled ? 1 : 0, changedBy, now);
+      audit.run(workspace.platform, workspace.workspaceId, `tool:${tool}`, String(enabled), changedBy, now);
+      version.bump();
+    });
+  }
+
+  async overrides(workspace: WorkspaceRef): Promise<ReadonlyMap<string, ToolSetting>> {
+    this.version.check();
+    return this.cache.get(workspace, () => {
+      const rows = this.selectAll.all(workspace.platform, workspace.workspaceId);
+      return new Map(rows.map((row) => [row.tool, { ...row, enabled: row.enabled === 1 }]));
+    });
+  }
+
+  async set(workspace: WorkspaceRef, tool: string, enabled: boolean, changedBy: string): Promise<void> {
+    this.change(workspace, tool, enabled, changedBy);
+    this.version.check();
+  }
+}
+
+class SqliteWorkspaceSettings implements WorkspaceSettingsStore {
+  private readonly selectAll;
+  private readonly ignoredSomewhere;
+  private readonly change: (workspace: WorkspaceRef, key: string, json: string | undefined, changedBy: string) => void;
+
+  constructor(
+    db: Db,
+    private readonly cache: SettingsCache<WorkspaceSettings>,
+    private readonly version: SettingsVersion,
+    audit: Audit,
+  ) {
+    this.selectAll = db.prepare<[string, string], { key: string; valueJson: string }>(
+      `SELECT key, value_json AS valueJson FROM workspace_settings WHERE platform = ? AND workspace_id = ?`,
+    );
+    this.ignoredSomewhere = db
+      .prepare<[string, string], number>(
+        `SELECT 1 FROM workspace_settings
+         WHERE platform = ? AND key = 'ignoredUsers' AND EXISTS (SELECT 1 FROM json_each(value_json) WHERE value = ?) LIMIT 1`,
+      )
+      .pluck();
+    const upsert = db.prepare<[string, string, string, string, string, number]>(
+      `INSERT INTO workspace_settings (platform, workspace_id, key, value_json, changed_by, changed_at)
+       VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (platform, workspace_id, key)
+       DO UPDATE SET value_json = excluded.value_json, changed_by = excluded.changed_by, changed_at = excluded.changed_at`,
+    );
+    const remove = db.prepare<[string, string, string]>(`DELETE FROM workspace_settings WHERE platform = ? AND workspace_id = ? AND key = ?`);
+    this.change = db.transaction((workspace: WorkspaceRef, key: string, json: string | undefined, changedBy: string) => {
+      const now = Date.now();
+      if (json === undefined) remove.run(workspace.platform, workspace.workspaceId, key);
+      else upsert.run(workspace.platform, workspace.workspaceId, key, json, changedBy, now);
+      audit.run(workspace.platform, workspace.workspaceId, key, json ?? "null", changedBy, now);
+      version.bump();
+    });
+  }
+
+  async get(workspace: WorkspaceRef): Promise<WorkspaceSettings> {
+    this.version.check();
+    return this.cache.get(workspace, () =>
+      settingsFromRows(this.selectAll.all(workspace.platform, workspace.workspaceId).map((row) => ({ key: row.key, value: JSON.parse(row.valueJson) }))),
+    );
+  }
+
+  async isIgnoredAnywhere(platform: string, userId: string): Promise<boolean> {
+    return this.ignoredSomewhere.get(platform, userId) !== undefined;
+  }
+
+  async set<K extends WorkspaceSettingKey>(workspace: WorkspaceRef, key: K, value: WorkspaceSettings[K], changedBy: string): Promise<void> {
+    this.change(workspace, key, value === undefined ? undefined : storableJson(value), changedBy);
+    this.version.check();
+  }
+}

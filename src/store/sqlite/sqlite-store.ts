@@ -1,0 +1,66 @@
+import type { Store, StoreReport } from "../store.js";
+import { SqliteConversations } from "./conversations.js";
+import { openDatabase, type Db } from "./database.js";
+import { SqliteInstances } from "./instances.js";
+import { sqliteSettings } from "./settings.js";
+import { SqliteBotThreads, SqliteCurrencyRates, SqliteEventClaims } from "./small-tables.js";
+import { SqliteTurnLog } from "./turn-log.js";
+import { SqliteTurnQueue } from "./turn-queue.js";
+
+/**
+ * The embedded default: one SQLite file through better-sqlite3 (WAL, a busy timeout), which
+ * several processes on one host may share. Its calls are synchronous and fast; the async
+ * interface costs a resolved promise each.
+ */
+export class SqliteStore implements Store {
+  readonly engine = "sqlite";
+  readonly conversations: SqliteConversations;
+  readonly turns: SqliteTurnLog;
+  readonly usage: SqliteTurnLog;
+  readonly queue: SqliteTurnQueue;
+  readonly events: SqliteEventClaims;
+  readonly threads: SqliteBotThreads;
+  readonly toolSettings;
+  readonly workspaceSettings;
+  readonly currencyRates: SqliteCurrencyRates;
+  readonly instances: SqliteInstances;
+  private readonly pingStatement;
+
+  /** `db` is the raw connection, for the benchmark and the tests that read the file's rows. */
+  constructor(readonly db: Db) {
+    this.conversations = new SqliteConversations(db);
+    this.turns = new SqliteTurnLog(db, this.conversations);
+    this.usage = this.turns;
+    this.queue = new SqliteTurnQueue(db);
+    this.events = new SqliteEventClaims(db);
+    this.threads = new SqliteBotThreads(db);
+    const settings = sqliteSettings(db);
+    this.toolSettings = settings.tools;
+    this.workspaceSettings = settings.workspaces;
+    this.currencyRates = new SqliteCurrencyRates(db);
+    this.instances = new SqliteInstances(db);
+    this.pingStatement = db.prepare("SELECT 1");
+  }
+
+  static open(path: string): SqliteStore {
+    return new SqliteStore(openDatabase(path));
+  }
+
+  async ping(): Promise<void> {
+    this.pingStatement.get();
+  }
+
+  async inspect(): Promise<StoreReport> {
+    const integrity = this.db.pragma("quick_check", { simple: true });
+    return {
+      location: this.db.name,
+      schemaVersion: this.db.prepare<[], number>("SELECT MAX(version) FROM schema_migrations").pluck().get() ?? 0,
+      turns: this.db.prepare<[], number>("SELECT COUNT(*) FROM turns").pluck().get() ?? 0,
+      problem: integrity === "ok" ? undefined : `integrity check says: ${String(integrity)}`,
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}

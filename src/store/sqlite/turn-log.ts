@@ -1,0 +1,81 @@
+import { stepRows, storable, utcDay, type TurnClosing, type TurnStart } from "../turn-records.js";
+import type { TokenUsage, TurnLog } from "../store.js";
+import type { Conversation, WorkspaceRef } from "../types.js";
+import type { SqliteConversations } from "./conversations.js";
+import type { Db } from "./database.js";
+
+/** The audit trail and the daily token usage; a turn closes in one transaction. */
+export class SqliteTurnLog implements TurnLog, TokenUsage {
+  private readonly insertTurn;
+  private readonly updateTurn;
+  private readonly insertStep;
+  private readonly addTokens;
+  private readonly selectTokens;
+  /** Built once: better-sqlite3 makes four wrapper functions for every db.transaction() call. */
+  private readonly startTurn: (turn: TurnStart) => Conversation;
+  private readonly closeTurn: (closing: TurnClosing) => void;
+
+  constructor(db: Db, conversations: SqliteConversations) {
+    this.insertTurn = db.prepare<[string, number, string, number, string]>(
+      `INSERT INTO turns (id, conversation_id, user_id, status, started_at, instance) VALUES (?, ?, ?, 'running', ?, ?)`,
+    );
+    this.updateTurn = db.prepare(
+      `UPDATE turns SET status = @status, outcome = @outcome, ended_at = @endedAt,
+         duration_ms = @endedAt - started_at, iterations = @iterations,
+         prompt_tokens = @promptTokens, completion_tokens = @completionTokens, total_tokens = @totalTokens,
+         error = @error
+       WHERE id = @id`,
+    );
+    this.insertStep = db.prepare<[string, number, string, string, string | null, string | null, number, number | null]>(
+      `INSERT INTO turn_steps (turn_id, seq, tool, input, output, error, started_at, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.addTokens = db.prepare<[string, string, string, number]>(
+      `INSERT INTO token_usage_daily (platform, workspace_id, day, tokens) VALUES (?, ?, ?, ?)
+       ON CONFLICT (platform, workspace_id, day) DO UPDATE SET tokens = tokens + excluded.tokens`,
+    );
+    this.selectTokens = db
+      .prepare<[string, string, string], number>(`SELECT tokens FROM token_usage_daily WHERE platform = ? AND workspace_id = ? AND day = ?`)
+      .pluck();
+
+    this.startTurn = db.transaction((turn: TurnStart) => {
+      const conversation = conversations.openNow(turn.conversation);
+      this.insertTurn.run(turn.id, conversation.id, turn.userId, Date.now(), turn.instance);
+      return conversation;
+    });
+    this.closeTurn = db.transaction((closing: TurnClosing) => {
+      const { turnId, end, exchange } = closing;
+      for (const step of stepRows(closing.steps)) {
+        this.insertStep.run(turnId, step.seq, step.tool, step.input, step.output, step.error, step.startedAt, step.durationMs);
+      }
+      if (exchange) {
+        conversations.appendExchange(exchange.conversationId, turnId, exchange.question, exchange.answer);
+        if (exchange.alsoIn) conversations.appendExchange(conversations.openNow(exchange.alsoIn).id, turnId, exchange.question, exchange.answer);
+      }
+      const tokens = end.usage.totalTokens;
+      if (tokens > 0) this.addTokens.run(closing.workspace.platform, closing.workspace.workspaceId, utcDay(), tokens);
+      this.updateTurn.run({
+        id: turnId,
+        status: end.status,
+        outcome: end.outcome,
+        endedAt: Date.now(),
+        iterations: end.iterations,
+        promptTokens: end.usage.promptTokens,
+        completionTokens: end.usage.completionTokens,
+        totalTokens: tokens,
+        error: end.error === undefined ? null : storable(end.error),
+      });
+    });
+  }
+
+  async start(turn: TurnStart): Promise<Conversation> {
+    return this.startTurn(turn);
+  }
+
+  async finish(closing: TurnClosing): Promise<void> {
+    this.closeTurn(closing);
+  }
+
+  async tokensToday(workspace: WorkspaceRef, time = Date.now()): Promise<number> {
+    return this.selectTokens.get(workspace.platform, workspace.workspaceId, utcDay(time)) ?? 0;
+  }
+}

@@ -1,0 +1,79 @@
+import { abortableSleep } from "../abortable-sleep.js";
+import { HeadWatch } from "../head-watch.js";
+import type { QueueAdmission, QueueEntry, QueueTicket, TurnQueue } from "../store.js";
+import { conversationKey } from "../types.js";
+import type { Db } from "./database.js";
+
+/** How often a turn behind another process's turn looks again: quick at first, then at most this often. */
+const FIRST_POLL_MS = 5;
+const MAX_POLL_MS = 100;
+const PRUNE_RATE_EVERY = 1_000;
+
+/**
+ * The turn queue in the file: places are handed out in IMMEDIATE transactions (the write lock
+ * orders them), and a turn behind another process's turn polls until that place is gone. Within
+ * one process the runner's own queue already orders turns, so the first look nearly always finds
+ * the way clear.
+ */
+export class SqliteTurnQueue implements TurnQueue {
+  private readonly depth;
+  private readonly insertTicket;
+  private readonly deleteTicket;
+  private readonly headBefore;
+  private readonly dropOldRates;
+  private readonly countRates;
+  private readonly insertRate;
+  private readonly pruneRates;
+  private readonly admit: (entry: QueueEntry, key: string, now: number) => QueueAdmission;
+  private entered = 0;
+
+  constructor(db: Db) {
+    this.depth = db.prepare<[string], number>(`SELECT COUNT(*) FROM turn_queue WHERE conversation_key = ?`).pluck();
+    this.insertTicket = db.prepare<[string, string, number]>(`INSERT INTO turn_queue (conversation_key, instance, entered_at) VALUES (?, ?, ?)`);
+    this.deleteTicket = db.prepare<[number]>(`DELETE FROM turn_queue WHERE id = ?`);
+    this.headBefore = db
+      .prepare<[string, number], number>(`SELECT id FROM turn_queue WHERE conversation_key = ? AND id < ? ORDER BY id LIMIT 1`)
+      .pluck();
+    this.dropOldRates = db.prepare<[string, number]>(`DELETE FROM rate_events WHERE key = ? AND at <= ?`);
+    this.countRates = db.prepare<[string], number>(`SELECT COUNT(*) FROM rate_events WHERE key = ?`).pluck();
+    this.insertRate = db.prepare<[string, number]>(`INSERT INTO rate_events (key, at) VALUES (?, ?)`);
+    this.pruneRates = db.prepare<[number]>(`DELETE FROM rate_events WHERE at <= ?`);
+    const admit = db.transaction((entry: QueueEntry, key: string, now: number): QueueAdmission => {
+      if (this.depth.get(key)! >= entry.maxDepth) return { refused: "queue_full" };
+      if (entry.rate) {
+        this.dropOldRates.run(entry.rate.key, now - entry.rate.windowMs);
+        if (this.countRates.get(entry.rate.key)! >= entry.rate.limit) return { refused: "rate_limited" };
+        this.insertRate.run(entry.rate.key, now);
+      }
+      const id = Number(this.insertTicket.run(key, entry.instance, now).lastInsertRowid);
+      return { ticket: { id, conversationKey: key } };
+    });
+    this.admit = (entry, key, now) => admit.immediate(entry, key, now);
+  }
+
+  async enter(entry: QueueEntry): Promise<QueueAdmission> {
+    const now = Date.now();
+    if (entry.rate && ++this.entered % PRUNE_RATE_EVERY === 0) this.pruneRates.run(now - entry.rate.windowMs);
+    return this.admit(entry, conversationKey(entry.conversation), now);
+  }
+
+  async waitForTurn(ticket: QueueTicket, options: { signal: AbortSignal; staleAfterMs: number }): Promise<void> {
+    const head = new HeadWatch(options.staleAfterMs);
+    let pollMs = FIRST_POLL_MS;
+    for (;;) {
+      options.signal.throwIfAborted();
+      const first = this.headBefore.get(ticket.conversationKey, ticket.id);
+      if (first === undefined) return;
+      if (head.abandoned(first)) {
+        this.deleteTicket.run(first);
+        continue;
+      }
+      await abortableSleep(pollMs, options.signal);
+      pollMs = Math.min(pollMs * 2, MAX_POLL_MS);
+    }
+  }
+
+  async leave(ticket: QueueTicket): Promise<void> {
+    this.deleteTicket.run(ticket.id);
+  }
+}

@@ -1,0 +1,99 @@
+import { shorten } from "../text.js";
+import type { ConversationRef, WorkspaceRef } from "./types.js";
+
+/**
+ * The most characters of a step's input, output or error the audit keeps. The agent already
+ * caps what a step carries; this bounds every row whatever the caller passes.
+ */
+const MAX_STORED_STEP_CHARS = 8_000;
+const MAX_STORED_TOOL_NAME = 200;
+
+interface TurnUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export interface TurnStart {
+  id: string;
+  conversation: ConversationRef;
+  userId: string;
+  /** The process run (see InstanceRegistry), so a dead process's running turns can be found. */
+  instance: string;
+}
+
+interface TurnEnd {
+  status: "answered" | "failed" | "interrupted";
+  /** How the turn ended in words the audit can group by: answer, direct, iteration_limit, llm_error, timeout, ... */
+  outcome: string;
+  iterations: number;
+  usage: TurnUsage;
+  error?: string;
+}
+
+export interface StepRecord {
+  seq: number;
+  tool: string;
+  input: unknown;
+  startedAt: number;
+  /** Set once the step ended: its output, or why it failed, and how long it took. */
+  output?: string;
+  error?: string;
+  durationMs?: number;
+}
+
+/** Everything that closes a turn, written as one unit of work. */
+export interface TurnClosing {
+  turnId: string;
+  end: TurnEnd;
+  steps: Iterable<StepRecord>;
+  /** The workspace whose daily usage the turn's tokens count towards. */
+  workspace: WorkspaceRef;
+  /** The question and answer, for an answered turn. */
+  exchange?: {
+    conversationId: number;
+    question: { author: string; text: string };
+    answer: string;
+    /** A thread opened for the turn's output: a conversation of its own that starts with this exchange. */
+    alsoIn?: ConversationRef;
+  };
+}
+
+/** A step as the audit stores it: every text capped. */
+export interface StepRow {
+  seq: number;
+  tool: string;
+  input: string;
+  output: string | null;
+  error: string | null;
+  startedAt: number;
+  durationMs: number | null;
+}
+
+/**
+ * Text as every store keeps it: without NUL characters, which PostgreSQL cannot store in text and
+ * which a user, a model or a tool may send.
+ */
+export const storable = (text: string): string => (text.includes("\u0000") ? text.replaceAll("\u0000", "") : text);
+
+/** A settings value as JSON both stores keep (PostgreSQL's jsonb refuses an escaped NUL too). */
+export const storableJson = (value: unknown): string => JSON.stringify(value, (_key, item: unknown) => (typeof item === "string" ? storable(item) : item));
+
+const capped = (text: string | undefined) => (text === undefined ? null : shorten(storable(text), MAX_STORED_STEP_CHARS));
+
+export function stepRows(steps: Iterable<StepRecord>): StepRow[] {
+  return [...steps].map((step) => ({
+    seq: step.seq,
+    tool: shorten(storable(step.tool), MAX_STORED_TOOL_NAME),
+    input: shorten(storableJson(step.input ?? null), MAX_STORED_STEP_CHARS),
+    output: capped(step.output),
+    error: capped(step.error),
+    startedAt: step.startedAt,
+    durationMs: step.durationMs ?? null,
+  }));
+}
+
+export const utcDay = (time = Date.now()): string => new Date(time).toISOString().slice(0, 10);
+
+/** Why a turn left running is marked interrupted. */
+export const INTERRUPTED_ERROR = "the bot stopped before this turn finished";

@@ -1,0 +1,163 @@
+import { spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { InstanceRun, QueueAdmission, QueueTicket, Store } from "../../src/store/store.js";
+import type { ConversationRef } from "../../src/store/types.js";
+import { postgresAvailability } from "../support/postgres.js";
+import { postgresEngine, sqliteEngine, titleOf, type SharedDatabase } from "./engines.js";
+
+/**
+ * What several bot processes on one database rely on, for both engines: one line per
+ * conversation whichever process took the place, limits counted for all, leases that let the
+ * survivors mark a dead process's turns interrupted, migrations applied once.
+ */
+const availability = await postgresAvailability();
+const engines = [sqliteEngine, postgresEngine(availability)];
+
+const LONG = 60_000;
+const ticketOf = (admission: QueueAdmission): QueueTicket => {
+  if (!("ticket" in admission)) throw new Error(`refused: ${admission.refused}`);
+  return admission.ticket;
+};
+/** A process id of this host that no longer runs. */
+const deadPid = () => spawnSync(process.execPath, ["-e", ""]).pid!;
+
+for (const engine of engines) {
+  describe.skipIf(engine.unavailable !== undefined)(titleOf(`several processes on one ${engine.name} database`, engine), () => {
+    let shared: SharedDatabase;
+    let a: Store;
+    let b: Store;
+    beforeAll(async () => {
+      shared = await engine.openShared(2);
+      [a, b] = shared.stores as [Store, Store];
+    });
+    afterAll(() => shared?.close());
+
+    const place = (): ConversationRef => ({ platform: "test", workspaceId: `w-${randomUUID()}`, channelId: "c1" });
+    const enter = (store: Store, conversation: ConversationRef, extra: { maxDepth?: number; rate?: { key: string; limit: number } } = {}) =>
+      store.queue.enter({
+        conversation,
+        instance: "live",
+        maxDepth: extra.maxDepth ?? 10,
+        rate: extra.rate && { ...extra.rate, windowMs: LONG },
+      });
+
+    it("lines a conversation's turns up in the order they took their places, across processes", async () => {
+      const ref = place();
+      const first = ticketOf(await enter(a, ref));
+      const second = ticketOf(await enter(b, ref));
+      const elsewhere = ticketOf(await enter(b, place()));
+      expect(second.id).toBeGreaterThan(first.id);
+
+      // another conversation does not wait; the first place does not either
+      await b.queue.waitForTurn(elsewhere, { signal: AbortSignal.timeout(LONG), staleAfterMs: LONG });
+      await a.queue.waitForTurn(first, { signal: AbortSignal.timeout(LONG), staleAfterMs: LONG });
+      let secondMayRun = false;
+      const waiting = b.queue.waitForTurn(second, { signal: AbortSignal.timeout(LONG), staleAfterMs: LONG }).then(() => (secondMayRun = true));
+      // the second looks at least twice while the first holds its place
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(secondMayRun).toBe(false);
+      await a.queue.leave(first);
+      await waiting;
+      expect(secondMayRun).toBe(true);
+      await b.queue.leave(second);
+      await b.queue.leave(elsewhere);
+    });
+
+    it("refuses a place when the conversation's line is full, counting every process's places", async () => {
+      const ref = place();
+      const places = [ticketOf(await enter(a, ref, { maxDepth: 2 })), ticketOf(await enter(b, ref, { maxDepth: 2 }))];
+      expect(await enter(a, ref, { maxDepth: 2 })).toEqual({ refused: "queue_full" });
+      await b.queue.leave(places[0]!);
+      expect("ticket" in (await enter(a, ref, { maxDepth: 2 }))).toBe(true);
+    });
+
+    it("counts a user's turns per minute across processes, even when they start at once", async () => {
+      const rate = { key: JSON.stringify(["test", `u-${randomUUID()}`]), limit: 3 };
+      const attempts = await Promise.all(Array.from({ length: 8 }, (_, i) => enter(i % 2 ? a : b, place(), { rate })));
+      expect(attempts.filter((attempt) => "ticket" in attempt)).toHaveLength(3);
+      expect(attempts.filter((attempt) => "refused" in attempt && attempt.refused === "rate_limited")).toHaveLength(5);
+      // another user is not affected
+      expect("ticket" in (await enter(a, place(), { rate: { key: JSON.stringify(["test", "someone else"]), limit: 3 } }))).toBe(true);
+    });
+
+    it("stops waiting when the turn is cancelled (shutdown), and drops a place held far longer than any turn", async () => {
+      const ref = place();
+      const held = ticketOf(await enter(a, ref));
+      const waiter = ticketOf(await enter(b, ref));
+      const controller = new AbortController();
+      const waiting = b.queue.waitForTurn(waiter, { signal: controller.signal, staleAfterMs: LONG });
+      controller.abort("shutdown");
+      await expect(waiting).rejects.toBe("shutdown");
+
+      // the same place first in line for longer than staleAfterMs was lost by its process: it goes
+      await b.queue.waitForTurn(waiter, { signal: AbortSignal.timeout(LONG), staleAfterMs: 200 });
+      expect(await shared.rows(`SELECT id FROM turn_queue WHERE id = ${held.id}`)).toEqual([]);
+    });
+
+    it("reaps a dead process: its running turns become interrupted, its places go, the live process's stay", async () => {
+      const live: InstanceRun = { id: `live:${randomUUID()}`, name: "live", host: hostname(), pid: process.pid };
+      const crashed: InstanceRun = { id: `crashed:${randomUUID()}`, name: "crashed", host: "another-host", pid: 1 };
+      await a.instances.register(live);
+      await b.instances.register(crashed);
+      const ref = place();
+      await a.turns.start({ id: `${live.id}-turn`, conversation: ref, userId: "u1", instance: live.id });
+      await b.turns.start({ id: `${crashed.id}-turn`, conversation: ref, userId: "u2", instance: crashed.id });
+      const crashedPlace = ticketOf(await b.queue.enter({ conversation: ref, instance: crashed.id, maxDepth: 10 }));
+      const livePlace = ticketOf(await a.queue.enter({ conversation: ref, instance: live.id, maxDepth: 10 }));
+      const waiting = a.queue.waitForTurn(livePlace, { signal: AbortSignal.timeout(LONG), staleAfterMs: LONG });
+
+      expect(await a.instances.reap({ leaseMs: LONG, dead: [crashed.id] })).toEqual({ runs: 1, turns: 1 });
+      await waiting;
+      const statuses = await shared.rows(`SELECT id, status, error FROM turns WHERE id LIKE '%-turn' AND conversation_id IN (SELECT id FROM conversations WHERE workspace_id = '${ref.workspaceId}') ORDER BY user_id`);
+      expect(statuses).toEqual([
+        { id: `${live.id}-turn`, status: "running", error: null },
+        { id: `${crashed.id}-turn`, status: "interrupted", error: "the bot stopped before this turn finished" },
+      ]);
+      expect(await shared.rows(`SELECT id FROM turn_queue WHERE id = ${crashedPlace.id}`)).toEqual([]);
+      // a process that was taken for dead learns it when it renews, and is registered again
+      expect(await b.instances.renew(crashed)).toBe(false);
+      expect(await b.instances.renew(crashed)).toBe(true);
+      await b.instances.leave(crashed);
+      await a.queue.leave(livePlace);
+      await a.instances.leave(live);
+      expect(await shared.rows(`SELECT status FROM turns WHERE id = '${live.id}-turn'`)).toEqual([{ status: "interrupted" }]);
+    });
+
+    it("reaps a run whose lease ran out by the database's clock, and turns of runs no longer registered", async () => {
+      const stale: InstanceRun = { id: `stale:${randomUUID()}`, name: "stale", host: hostname(), pid: deadPid() };
+      const fresh: InstanceRun = { id: `fresh:${randomUUID()}`, name: "fresh", host: hostname(), pid: process.pid };
+      await a.instances.register(stale);
+      const ref = place();
+      await a.turns.start({ id: `${stale.id}-turn`, conversation: ref, userId: "u1", instance: stale.id });
+      await a.turns.start({ id: `orphan-${ref.workspaceId}`, conversation: ref, userId: "u1", instance: "never-registered" });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await b.instances.register(fresh);
+      expect((await b.instances.othersOnHost(fresh)).map((other) => other.id)).toContain(stale.id);
+
+      const reaped = await b.instances.reap({ leaseMs: 25 });
+      expect(reaped.runs).toBeGreaterThanOrEqual(1);
+      expect(await shared.rows(`SELECT id FROM instances WHERE id IN ('${stale.id}', '${fresh.id}') ORDER BY id`)).toEqual([{ id: fresh.id }]);
+      expect(await shared.rows(`SELECT status FROM turns WHERE id IN ('${stale.id}-turn', 'orphan-${ref.workspaceId}')`)).toEqual([
+        { status: "interrupted" },
+        { status: "interrupted" },
+      ]);
+      await b.instances.leave(fresh);
+    });
+  });
+
+  describe.skipIf(engine.unavailable !== undefined)(titleOf(`${engine.name} migrations`, engine), () => {
+    it("are applied exactly once when several processes start together on a new database", async () => {
+      const shared = await engine.openShared(4);
+      try {
+        const versions = await shared.rows(`SELECT version, COUNT(*) AS n FROM schema_migrations GROUP BY version ORDER BY version`);
+        expect(versions.length).toBeGreaterThanOrEqual(1);
+        expect(versions.every((row) => Number(row.n) === 1)).toBe(true);
+        for (const store of shared.stores) await expect(store.ping()).resolves.toBeUndefined();
+      } finally {
+        await shared.close();
+      }
+    });
+  });
+}
