@@ -214,7 +214,11 @@ export class TurnRunner {
   private async waitForTurn(ticket: QueueTicket, controller: AbortController): Promise<boolean> {
     this.waiting.add(controller);
     try {
-      await this.options.store.queue.waitForTurn(ticket, { signal: controller.signal, staleAfterMs: this.options.turnTimeoutMs + POSTING_MARGIN_MS });
+      await this.options.store.queue.waitForTurn(ticket, {
+        signal: controller.signal,
+        staleAfterMs: this.options.turnTimeoutMs + POSTING_MARGIN_MS,
+        onBlocked: () => this.options.logger.debug({ place: ticket.id }, "waiting for an earlier turn of this conversation in another process"),
+      });
       return true;
     } catch (error) {
       if (controller.signal.aborted) return false;

@@ -79,6 +79,13 @@ export interface QueueEntry {
   rate?: { key: string; limit: number; windowMs: number };
 }
 
+export interface WaitOptions {
+  signal: AbortSignal;
+  staleAfterMs: number;
+  /** Called once if the turn has to wait for an earlier place (another process's turn). */
+  onBlocked?: () => void;
+}
+
 export type QueueAdmission = { ticket: QueueTicket } | { refused: "queue_full" | "rate_limited" };
 
 /**
@@ -94,7 +101,7 @@ export interface TurnQueue {
    * first in line for longer than `staleAfterMs` (longer than any turn may take) is dropped as
    * abandoned, so the wait is bounded even if a live process lost track of a place.
    */
-  waitForTurn(ticket: QueueTicket, options: { signal: AbortSignal; staleAfterMs: number }): Promise<void>;
+  waitForTurn(ticket: QueueTicket, options: WaitOptions): Promise<void>;
   /** Gives the place up: the turn's answer was shown (or it failed, or never ran); the next turn may start. */
   leave(ticket: QueueTicket): Promise<void>;
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type pg from "pg";
 import { HeadWatch } from "../head-watch.js";
-import type { QueueAdmission, QueueEntry, QueueTicket, TurnQueue } from "../store.js";
+import type { QueueAdmission, QueueEntry, QueueTicket, TurnQueue, WaitOptions } from "../store.js";
 import { conversationKey } from "../types.js";
 import { CHANNELS } from "./listener.js";
 
@@ -48,9 +48,10 @@ export class PostgresTurnQueue implements TurnQueue {
     return { ticket: { id: place, conversationKey: key } };
   }
 
-  async waitForTurn(ticket: QueueTicket, options: { signal: AbortSignal; staleAfterMs: number }): Promise<void> {
+  async waitForTurn(ticket: QueueTicket, options: WaitOptions): Promise<void> {
     const head = new HeadWatch(options.staleAfterMs);
     const signal = queueSignal(ticket.conversationKey);
+    let blocked = false;
     for (;;) {
       options.signal.throwIfAborted();
       // Listening before looking: a place given up in between still wakes this turn.
@@ -66,6 +67,8 @@ export class PostgresTurnQueue implements TurnQueue {
           await this.release(first, ticket.conversationKey);
           continue;
         }
+        if (!blocked) options.onBlocked?.();
+        blocked = true;
         await woken.wait(this.listening() ? LOOK_AGAIN_MS : LOOK_AGAIN_UNHEARD_MS);
       } finally {
         woken.cancel();

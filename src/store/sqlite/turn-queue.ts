@@ -1,6 +1,6 @@
 import { abortableSleep } from "../abortable-sleep.js";
 import { HeadWatch } from "../head-watch.js";
-import type { QueueAdmission, QueueEntry, QueueTicket, TurnQueue } from "../store.js";
+import type { QueueAdmission, QueueEntry, QueueTicket, TurnQueue, WaitOptions } from "../store.js";
 import { conversationKey } from "../types.js";
 import type { Db } from "./database.js";
 
@@ -57,9 +57,10 @@ export class SqliteTurnQueue implements TurnQueue {
     return this.admit(entry, conversationKey(entry.conversation), now);
   }
 
-  async waitForTurn(ticket: QueueTicket, options: { signal: AbortSignal; staleAfterMs: number }): Promise<void> {
+  async waitForTurn(ticket: QueueTicket, options: WaitOptions): Promise<void> {
     const head = new HeadWatch(options.staleAfterMs);
     let pollMs = FIRST_POLL_MS;
+    let blocked = false;
     for (;;) {
       options.signal.throwIfAborted();
       const first = this.headBefore.get(ticket.conversationKey, ticket.id);
@@ -68,6 +69,8 @@ export class SqliteTurnQueue implements TurnQueue {
         this.deleteTicket.run(first);
         continue;
       }
+      if (!blocked) options.onBlocked?.();
+      blocked = true;
       await abortableSleep(pollMs, options.signal);
       pollMs = Math.min(pollMs * 2, MAX_POLL_MS);
     }

@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -8,14 +7,7 @@ import { FakeSlack } from "../../fakes/slack/fake-slack.js";
 import { appMention, eventCallback } from "../../fakes/slack/payloads.js";
 import { SignedSlackSender } from "../../fakes/slack/signed-requests.js";
 import { startChildBot } from "../../support/child-bot.js";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort } from "../../support/free-port.js";
 
 describe("npm start with Slack configured", () => {
   const cleanups: (() => Promise<unknown> | void)[] = [];
