@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { platformConfigSchemas, type PlatformConfig } from "../platforms/index.js";
+import { platformConfigSchemas, platformDefinitions, type PlatformConfig } from "../platforms/index.js";
 import { idList, optionalText, optionalUrl, positiveInt, urlTemplate } from "./fields.js";
 
 /** The core's variables; each platform adds its own (see src/platforms/<name>/config.ts). */
@@ -123,7 +123,12 @@ const coreConfigSchema = z.object({
   SHARDS: optionalText,
 });
 
-const configSchema = coreConfigSchema.extend(platformConfigSchemas);
+/** Each platform's rules across its variables; they also run when a variable was refused, and skip it. */
+const configSchema = coreConfigSchema.extend(platformConfigSchemas).superRefine((config, context) => {
+  for (const platform of platformDefinitions) {
+    for (const issue of platform.check?.(config as never) ?? []) context.addIssue({ code: "custom", path: [issue.variable], message: issue.message });
+  }
+});
 
 type CoreConfig = z.output<typeof coreConfigSchema>;
 export type Config = CoreConfig & PlatformConfig;

@@ -48,11 +48,20 @@ export interface PlatformDefinition<Shape extends z.ZodRawShape = z.ZodRawShape>
   config: Shape;
   /** True when the configuration has this platform's credentials. */
   configured(config: ConfigOf<Shape>): boolean;
+  /** Rules across its variables (one variable alone is checked by its schema). */
+  check?(config: ConfigOf<Shape>): ConfigIssue[];
   /** Started only when no other platform is configured (the terminal). */
   fallback?: boolean;
   /** The port of the HTTP server the platform will run, if any (Slack's HTTP mode), so others can share it. */
   httpPort?(config: ConfigOf<Shape>): number | undefined;
   load(): Promise<PlatformModule<ConfigOf<Shape>>>;
+}
+
+/** A wrong combination of variables: the one to change, and what it must be. */
+export interface ConfigIssue {
+  variable: string;
+  /** Read after "VARIABLE must be ". */
+  message: string;
 }
 
 /** A platform's config as its code sees it (an empty shape reads as no fields at all). */

@@ -6,7 +6,7 @@ import { NO_PINGS } from "./allowed-mentions.js";
  * The discord.js client the adapter runs on. Message Content is a privileged intent: it must be
  * switched on in the Developer Portal or the gateway refuses the login (see README, "Discord").
  */
-export function createDiscordClient(config: Pick<DiscordConfig, "DISCORD_API_URL">): Client {
+export function createDiscordClient(config: Pick<DiscordConfig, "DISCORD_API_URL" | "DISCORD_SHARD_IDS" | "DISCORD_SHARD_COUNT">): Client {
   return new Client({
     intents: [
       GatewayIntentBits.Guilds,
@@ -22,5 +22,8 @@ export function createDiscordClient(config: Pick<DiscordConfig, "DISCORD_API_URL
     failIfNotExists: false,
     // discord.js appends the API version (/v10) itself.
     rest: config.DISCORD_API_URL ? { api: config.DISCORD_API_URL } : {},
+    // This process's share of the shards, when they are spread over hosts. Unset, discord.js runs
+    // one shard, or reads SHARDS and SHARD_COUNT that its ShardingManager gives the process.
+    ...(config.DISCORD_SHARD_IDS && config.DISCORD_SHARD_COUNT ? { shards: config.DISCORD_SHARD_IDS, shardCount: config.DISCORD_SHARD_COUNT } : {}),
   });
 }

@@ -16,7 +16,7 @@ import {
 } from "./payloads.js";
 import { interactionPayload } from "./interactions.js";
 import { findRoute } from "./rest-routes.js";
-import { snowflake } from "./snowflake.js";
+import { snowflake, snowflakeOnShard } from "./snowflake.js";
 import { World, type FakeGuild, type InteractionRecord } from "./world.js";
 import { readMultipart, type UploadedFile } from "../multipart.js";
 import { closeServer } from "../close-server.js";
@@ -199,6 +199,21 @@ export class FakeDiscord {
   async redeliver(payload: MessagePayload): Promise<void> {
     const channel = this.world.channels.get(payload.channel_id);
     await this.dispatch("MESSAGE_CREATE", { ...payload, ...(channel ? { channel_type: channel.type } : {}) });
+  }
+
+  /**
+   * Another guild, on `shard` of `shardCount` shards (its id is chosen so), with a #general and
+   * the default world's users as plain members.
+   */
+  addGuild(name: string, shard: { shard: number; shardCount: number }): { guild: FakeGuild; general: ChannelPayload } {
+    const guild = this.world.addGuild(name, this.admin.id, snowflakeOnShard(shard.shard, shard.shardCount));
+    for (const user of [this.member, this.admin, this.moderator]) this.world.addMember(guild.id, user.id);
+    return { guild, general: this.world.addTextChannel(guild.id, "general") };
+  }
+
+  /** The shard ids of the gateway sessions that identified and are open. */
+  get readyShards(): number[] {
+    return this.gateway!.readyShards;
   }
 
   /** A user runs a slash command. Resolves with the interaction (its id and token). */

@@ -10,6 +10,8 @@ const HEARTBEAT_INTERVAL_MS = 41_250;
 export interface IdentifyRecord {
   token: string;
   intents: number;
+  /** [shard id, shard count] the client asked for ([0, 1] when it sent none). */
+  shard: [number, number];
   at: number;
 }
 
@@ -18,12 +20,17 @@ interface Session {
   sequence: number;
   intents: number;
   ready: boolean;
+  shard: [number, number];
 }
+
+/** Which shard receives a guild's events, as Discord decides it: (guild_id >> 22) % shard count. */
+const shardOf = (guildId: string, count: number): number => Number((BigInt(guildId) >> 22n) % BigInt(count));
 
 /**
  * The gateway WebSocket at /gateway: Hello, Identify → READY (with `application`) and one
- * GUILD_CREATE per guild, heartbeat acks, and dispatches to every identified session.
- * A Resume is refused with Invalid Session, so a client always starts afresh.
+ * GUILD_CREATE per guild of the session's shard, heartbeat acks, and dispatches to the identified
+ * sessions of the event's shard (a guild's shard; direct messages go to shard 0), as Discord
+ * shards a bot; while two sessions hold one shard (a handover), both receive its events. A Resume is refused with Invalid Session, so a client always starts afresh.
  */
 export class FakeGateway {
   readonly identifies: IdentifyRecord[] = [];
@@ -51,7 +58,7 @@ export class FakeGateway {
    */
   async dispatch(event: string, data: Record<string, unknown>): Promise<void> {
     const writes = [...this.sessions]
-      .filter((session) => session.ready)
+      .filter((session) => session.ready && this.receives(session, data))
       .map((session) => this.send(session, { op: Op.Dispatch, t: event, s: ++session.sequence, d: this.visibleTo(session, event, data) }));
     await Promise.all(writes);
   }
@@ -62,8 +69,19 @@ export class FakeGateway {
     this.server.close();
   }
 
+  /** Sessions that finished identifying, by their shard ids. */
+  get readyShards(): number[] {
+    return [...this.sessions].filter((session) => session.ready).map((session) => session.shard[0]);
+  }
+
+  private receives(session: Session, data: Record<string, unknown>): boolean {
+    const [id, count] = session.shard;
+    const guildId = typeof data.guild_id === "string" ? data.guild_id : undefined;
+    return guildId === undefined ? id === 0 : shardOf(guildId, count) === id;
+  }
+
   private accept(socket: WebSocket): void {
-    const session: Session = { socket, sequence: 0, intents: 0, ready: false };
+    const session: Session = { socket, sequence: 0, intents: 0, ready: false, shard: [0, 1] };
     this.sessions.add(session);
     socket.on("close", () => this.sessions.delete(session));
     socket.on("message", (raw) => void this.receive(session, raw.toString()));
@@ -82,14 +100,15 @@ export class FakeGateway {
     }
   }
 
-  private async identify(session: Session, data: { token: string; intents: number }): Promise<void> {
-    this.identifies.push({ token: data.token, intents: data.intents, at: Date.now() });
+  private async identify(session: Session, data: { token: string; intents: number; shard?: [number, number] }): Promise<void> {
+    session.shard = data.shard ?? [0, 1];
+    this.identifies.push({ token: data.token, intents: data.intents, shard: session.shard, at: Date.now() });
     if (data.token !== this.token && data.token !== `Bot ${this.token}`) {
       session.socket.close(4004, "Authentication failed.");
       return;
     }
     session.intents = data.intents;
-    const guildIds = [...this.world.guilds.keys()];
+    const guildIds = [...this.world.guilds.keys()].filter((id) => shardOf(id, session.shard[1]) === session.shard[0]);
     await this.send(session, {
       op: Op.Dispatch,
       t: "READY",
@@ -100,7 +119,7 @@ export class FakeGateway {
         guilds: guildIds.map((id) => ({ id, unavailable: true })),
         session_id: snowflake(),
         resume_gateway_url: "ws://127.0.0.1:9/unused",
-        shard: [0, 1],
+        shard: session.shard,
         application: { id: this.world.application.id, flags: 0 },
         private_channels: [],
         relationships: [],
