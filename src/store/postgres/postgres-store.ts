@@ -16,7 +16,7 @@ import { PostgresBotThreads, PostgresCurrencyRates, PostgresEventClaims } from "
 import { PostgresTurnLog } from "./turn-log.js";
 import { PostgresTurnQueue } from "./turn-queue.js";
 
-const POSTGRES_MIGRATIONS = join(MIGRATIONS_ROOT, "postgres");
+export const POSTGRES_MIGRATIONS = join(MIGRATIONS_ROOT, "postgres");
 
 export interface PostgresSettings extends ConnectionSettings {
   logger: Logger;

@@ -1,0 +1,37 @@
+import { existsSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { ConfigError, loadConfig, loadDotEnv } from "../config/env.js";
+import { silentLogger } from "../log.js";
+import { openStore } from "../store/open-store.js";
+import { redactUrl } from "../store/redact-url.js";
+
+/**
+ * `npm run migrate`: brings the configured database's schema up to date (what start-up does).
+ * `npm run migrate -- --to-postgres`: copies the SQLite file at DATABASE_PATH into the empty
+ * PostgreSQL database at DATABASE_URL, in one transaction. Stop the bot first.
+ */
+loadDotEnv();
+try {
+  const { values } = parseArgs({ options: { "to-postgres": { type: "boolean", default: false } } });
+  const config = loadConfig();
+  if (values["to-postgres"]) {
+    if (!config.DATABASE_URL) throw new ConfigError("Set DATABASE_URL to the PostgreSQL database to copy into (postgres://user:password@host:5432/db).");
+    if (!existsSync(config.DATABASE_PATH)) throw new ConfigError(`There is no SQLite database at ${config.DATABASE_PATH} (DATABASE_PATH) to copy.`);
+    const { copySqliteFileToPostgres } = await import("../store/postgres/copy-from-sqlite.js");
+    const copied = await copySqliteFileToPostgres(config.DATABASE_PATH, { url: config.DATABASE_URL, poolSize: 2, timeoutMs: config.DATABASE_TIMEOUT_MS });
+    const counts = Object.entries(copied).map(([table, rows]) => `${table} ${rows}`).join(", ");
+    process.stdout.write(`Copied ${config.DATABASE_PATH} into ${redactUrl(config.DATABASE_URL)}: ${counts}.\n`);
+  } else {
+    const store = await openStore({ path: config.DATABASE_PATH, url: config.DATABASE_URL, poolSize: 1, timeoutMs: config.DATABASE_TIMEOUT_MS, logger: silentLogger() });
+    try {
+      const report = await store.inspect();
+      process.stdout.write(`${report.location} is at schema version ${report.schemaVersion}.\n`);
+    } finally {
+      await store.close();
+    }
+  }
+} catch (error) {
+  const message = error instanceof ConfigError ? error.message : `Migration failed: ${(error as Error).message}`;
+  process.stderr.write(`${message}\n`);
+  process.exitCode = 1;
+}

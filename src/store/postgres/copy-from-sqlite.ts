@@ -1,0 +1,122 @@
+import type pg from "pg";
+import { openDatabase } from "../sqlite/database.js";
+import { storable } from "../turn-records.js";
+import { createPool, inTransaction, type ConnectionSettings } from "./connection.js";
+import { applyPostgresMigrations } from "./migrate.js";
+import { POSTGRES_MIGRATIONS } from "./postgres-store.js";
+
+/** A table copied as it is, in foreign-key order; `cast` gives a column PostgreSQL's own type. */
+interface TableCopy {
+  name: string;
+  columns: string[];
+  cast?: Record<string, string>;
+  /** The column to copy in order by (and whose identity sequence continues after the copy). */
+  orderBy: string;
+  identity?: boolean;
+}
+
+/**
+ * What the bot keeps for good. Left out: instances, turn_queue and rate_events, which only
+ * describe processes that are running (none is while copying), and schema_migrations.
+ */
+const TABLES: TableCopy[] = [
+  { name: "conversations", columns: ["id", "platform", "workspace_id", "channel_id", "thread_id", "window_start", "created_at"], orderBy: "id", identity: true },
+  {
+    name: "turns",
+    columns: ["id", "conversation_id", "user_id", "status", "outcome", "started_at", "ended_at", "duration_ms", "iterations", "prompt_tokens", "completion_tokens", "total_tokens", "error", "instance"],
+    orderBy: "rowid",
+  },
+  { name: "messages", columns: ["id", "conversation_id", "turn_id", "role", "author", "text", "created_at"], orderBy: "id", identity: true },
+  { name: "turn_steps", columns: ["id", "turn_id", "seq", "tool", "input", "output", "error", "started_at", "duration_ms"], orderBy: "id", identity: true },
+  { name: "tool_settings", columns: ["platform", "workspace_id", "tool", "enabled", "changed_by", "changed_at"], cast: { enabled: "boolean" }, orderBy: "rowid" },
+  { name: "bot_threads", columns: ["platform", "workspace_id", "channel_id", "thread_id", "scope", "created_at"], orderBy: "rowid" },
+  { name: "processed_events", columns: ["platform", "event_id", "received_at"], orderBy: "rowid" },
+  { name: "currency_rates", columns: ["source", "rate_date", "rates_json", "fetched_at"], orderBy: "rowid" },
+  { name: "workspace_settings", columns: ["platform", "workspace_id", "key", "value_json", "changed_by", "changed_at"], cast: { value_json: "jsonb" }, orderBy: "rowid" },
+  { name: "settings_changes", columns: ["id", "platform", "workspace_id", "key", "value_json", "changed_by", "changed_at"], orderBy: "id", identity: true },
+  { name: "token_usage_daily", columns: ["platform", "workspace_id", "day", "tokens"], orderBy: "rowid" },
+];
+
+/** Rows per INSERT: well below PostgreSQL's 65,535 parameters per statement. */
+const PARAMETERS_PER_BATCH = 30_000;
+
+class TargetNotEmpty extends Error {
+  override readonly name = "TargetNotEmpty";
+}
+
+/** `npm run migrate -- --to-postgres`: brings the PostgreSQL schema up to date, then copies the file into it. */
+export async function copySqliteFileToPostgres(sqlitePath: string, settings: ConnectionSettings): Promise<Record<string, number>> {
+  const pool = createPool(settings);
+  pool.on("error", () => undefined);
+  try {
+    await applyPostgresMigrations(pool, POSTGRES_MIGRATIONS);
+    return await copySqliteToPostgres(sqlitePath, pool);
+  } finally {
+    await pool.end();
+  }
+}
+
+/**
+ * Copies every row the bot keeps from a SQLite file into an empty PostgreSQL database (migrated
+ * first), in one transaction: either all of it arrives or nothing does. Ids stay as they were, so
+ * turns, messages and steps keep pointing at each other, and each identity continues after the
+ * highest id copied. Text is copied without NUL characters, which PostgreSQL cannot store.
+ * Returns the rows copied per table.
+ */
+async function copySqliteToPostgres(sqlitePath: string, pool: pg.Pool): Promise<Record<string, number>> {
+  const source = openDatabase(sqlitePath);
+  try {
+    return await inTransaction(pool, async (client) => {
+      // No statement timeout for the copy of a big file; the lock keeps two copies from interleaving.
+      await client.query("SET LOCAL statement_timeout = 0");
+      await client.query("LOCK TABLE conversations IN EXCLUSIVE MODE");
+      const { rows } = await client.query<{ used: boolean }>(`SELECT EXISTS (SELECT 1 FROM conversations) OR EXISTS (SELECT 1 FROM turns) OR EXISTS (SELECT 1 FROM workspace_settings) AS used`);
+      if (rows[0]?.used) throw new TargetNotEmpty("the PostgreSQL database already holds conversations or settings; copy into an empty database");
+      const copied: Record<string, number> = {};
+      for (const table of TABLES) {
+        const read = source.prepare(`SELECT ${table.columns.join(", ")} FROM ${table.name} ORDER BY ${table.orderBy}`).raw();
+        copied[table.name] = await insertAll(client, table, read.iterate() as IterableIterator<unknown[]>);
+        if (table.identity) {
+          await client.query(
+            `SELECT setval(pg_get_serial_sequence('${table.name}', 'id'), COALESCE((SELECT MAX(id) FROM ${table.name}), 1), (SELECT COUNT(*) > 0 FROM ${table.name}))`,
+          );
+        }
+      }
+      return copied;
+    });
+  } finally {
+    source.close();
+  }
+}
+
+async function insertAll(client: pg.PoolClient, table: TableCopy, rows: Iterable<unknown[]>): Promise<number> {
+  const perBatch = Math.max(1, Math.floor(PARAMETERS_PER_BATCH / table.columns.length));
+  let batch: unknown[][] = [];
+  let count = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const values = batch.map(
+      (_, row) =>
+        `(${table.columns.map((column, i) => `$${row * table.columns.length + i + 1}${table.cast?.[column] ? `::${castOf(table.cast[column]!)}` : ""}`).join(", ")})`,
+    );
+    await client.query(`INSERT INTO ${table.name} (${table.columns.join(", ")}) VALUES ${values.join(", ")}`, batch.flat());
+    count += batch.length;
+    batch = [];
+  };
+  for (const row of rows) {
+    batch.push(row.map((value, i) => convert(value, table.cast?.[table.columns[i]!])));
+    if (batch.length >= perBatch) await flush();
+  }
+  await flush();
+  return count;
+}
+
+/** Casts written into the statement come from the table list above, never from data. */
+const castOf = (type: string) => (type === "boolean" ? "boolean" : "jsonb");
+
+function convert(value: unknown, cast: string | undefined): unknown {
+  if (cast === "boolean") return value === 1 || value === true;
+  if (typeof value === "string") return cast === "jsonb" ? value.replaceAll("\\u0000", "") : storable(value);
+  if (typeof value === "bigint") return Number(value);
+  return value;
+}

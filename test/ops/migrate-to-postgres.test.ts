@@ -1,0 +1,122 @@
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { silentLogger } from "../../src/log.js";
+import { PostgresStore } from "../../src/store/postgres/postgres-store.js";
+import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import type { Store } from "../../src/store/store.js";
+import type { ConversationRef } from "../../src/store/types.js";
+import { PROJECT_ROOT, TSX_LOADER } from "../support/child-bot.js";
+import { createTestDatabase, postgresAvailability, queryRows, type TestDatabase } from "../support/postgres.js";
+
+const availability = await postgresAvailability();
+
+/** `npm run migrate -- --to-postgres`, as an operator runs it (in `cwd`, where no .env is). */
+function migrate(cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ["--import", TSX_LOADER, resolve(PROJECT_ROOT, "src/ops/migrate-cli.ts"), "--to-postgres"], {
+    cwd,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, OPENAI_BASE_URL: "http://127.0.0.1:9/v1", ...env },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += chunk));
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  return new Promise((done) => child.on("close", (code) => done({ code, stdout, stderr })));
+}
+
+const channel: ConversationRef = { platform: "slack", workspaceId: "T1", channelId: "C1" };
+const thread: ConversationRef = { ...channel, threadId: "1700000000.000100" };
+
+/** A bot's life in SQLite: exchanges (one with a tool step, one copied into its thread), settings, a thread, an event, rates. */
+async function fill(store: Store): Promise<void> {
+  for (const [i, question] of ["first question", "second question"].entries()) {
+    const turnId = randomUUID();
+    const conversation = await store.turns.start({ id: turnId, conversation: channel, userId: "U1", instance: "main" });
+    await store.turns.finish({
+      turnId,
+      end: { status: "answered", outcome: "answer", iterations: 1, usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15 } },
+      steps: i === 0 ? [{ seq: 1, tool: "calculator", input: { expression: "6*7" }, startedAt: 1, output: "42", durationMs: 2 }] : [],
+      workspace: channel,
+      exchange: { conversationId: conversation.id, question: { author: "alice", text: question }, answer: `answer to ${question}`, alsoIn: i === 0 ? thread : undefined },
+    });
+  }
+  await store.toolSettings.set(channel, "wikipedia", false, "U-admin");
+  await store.workspaceSettings.set(channel, "ignoredUsers", ["U-troll"], "U-admin");
+  await store.workspaceSettings.set(channel, "systemPrompt", "Answer briefly.", "U-admin");
+  await store.threads.remember({ platform: "slack", workspaceId: "T1", channelId: "C1", threadId: "1600000000.000001" }, "channel");
+  await store.events.claim("slack", "C1:1700000000.000100");
+  await store.currencyRates.put("ecb", { date: "2026-01-02", rates: { USD: 1.1 } });
+}
+
+describe.skipIf(!availability.available)(
+  availability.available ? "npm run migrate -- --to-postgres" : `npm run migrate -- --to-postgres (not run: ${availability.reason})`,
+  () => {
+    let dir: string;
+    let database: TestDatabase;
+    afterEach(async () => {
+      rmSync(dir, { recursive: true, force: true });
+      await database.drop();
+    });
+
+    it("copies a SQLite database into an empty PostgreSQL one, which the bot then reads as it was; a second copy is refused", async () => {
+      dir = mkdtempSync(join(tmpdir(), "agent-bot-copy-"));
+      database = await createTestDatabase("agent_bot_copy");
+      const path = join(dir, "bot.sqlite");
+      const sqlite = SqliteStore.open(path);
+      await fill(sqlite);
+      await sqlite.close();
+      // the password is not checked here (trust authentication), but it must never be printed
+      const url = new URL(database.url);
+      url.username = "postgres";
+      url.password = "never-print-me";
+
+      const run = await migrate(dir, { DATABASE_PATH: path, DATABASE_URL: url.toString() });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/^Copied .*bot\.sqlite into postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/agent_bot_copy_\w+: conversations 2, turns 2, messages 6, turn_steps 1, tool_settings 1, bot_threads 1, processed_events 1, currency_rates 1, workspace_settings 2, settings_changes 3, token_usage_daily 1\.\n$/);
+      expect(run.stdout + run.stderr).not.toContain("never-print-me");
+
+      const store = await PostgresStore.open({ url: database.url, poolSize: 2, timeoutMs: 10_000, logger: silentLogger() });
+      try {
+        expect((await store.conversations.window(channel, 5, 10_000)).map((m) => m.text)).toEqual([
+          "first question",
+          "answer to first question",
+          "second question",
+          "answer to second question",
+        ]);
+        expect((await store.conversations.window(thread, 5, 10_000)).map((m) => m.text)).toEqual(["first question", "answer to first question"]);
+        expect((await store.toolSettings.overrides(channel)).get("wikipedia")).toMatchObject({ enabled: false, changedBy: "U-admin" });
+        expect(await store.workspaceSettings.get(channel)).toEqual({ ignoredUsers: ["U-troll"], systemPrompt: "Answer briefly." });
+        expect(await store.workspaceSettings.isIgnoredAnywhere("slack", "U-troll")).toBe(true);
+        expect(await store.threads.scopeOf("slack", "C1", "1600000000.000001")).toBe("channel");
+        expect(await store.events.claim("slack", "C1:1700000000.000100")).toBe(false);
+        expect(await store.usage.tokensToday(channel)).toBe(30);
+        expect(await store.currencyRates.get("ecb")).toMatchObject({ date: "2026-01-02", rates: { USD: 1.1 } });
+        expect(await queryRows(database.url, "SELECT tool, input, output FROM turn_steps")).toEqual([{ tool: "calculator", input: '{"expression":"6*7"}', output: "42" }]);
+
+        // new rows continue after the copied ids
+        const fresh = await store.conversations.open({ ...channel, channelId: "C2" });
+        expect(fresh.id).toBe(3);
+        await store.workspaceSettings.set(channel, "memoryWindow", 3, "U-admin");
+        expect(await queryRows(database.url, "SELECT MAX(id)::int AS id FROM settings_changes")).toEqual([{ id: 4 }]);
+      } finally {
+        await store.close();
+      }
+
+      const again = await migrate(dir, { DATABASE_PATH: path, DATABASE_URL: database.url });
+      expect(again.code).toBe(1);
+      expect(again.stderr).toContain("the PostgreSQL database already holds conversations or settings; copy into an empty database");
+      expect(Number((await queryRows(database.url, "SELECT COUNT(*) AS n FROM messages"))[0]!.n)).toBe(6);
+    });
+
+    it("says what to set when DATABASE_URL is missing", async () => {
+      dir = mkdtempSync(join(tmpdir(), "agent-bot-copy-"));
+      database = await createTestDatabase("agent_bot_copy");
+      const run = await migrate(dir, { DATABASE_PATH: join(dir, "none.sqlite") });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("Set DATABASE_URL to the PostgreSQL database to copy into");
+    });
+  },
+);
