@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { TSX_LOADER } from "../support/child-bot.js";
+import { postgresAvailability } from "../support/postgres.js";
 const RUN = fileURLToPath(new URL("./run.ts", import.meta.url));
 
 /** Runs the benchmark as `npm run bench -- ...args` would, in its own process. */
@@ -15,10 +16,14 @@ function bench(args: string[]): Promise<{ code: number | null; stdout: string; s
 }
 
 const positive = (value: unknown) => typeof value === "number" && Number.isFinite(value) && value > 0;
+const availability = await postgresAvailability();
+let quickRun: ReturnType<typeof bench> | undefined;
+/** One quick run with the JSON report, shared by the tests that read it. */
+const quickJson = () => (quickRun ??= bench(["--quick", "--json"]));
 
 describe("the benchmark, run small", () => {
   it("prints one JSON object with every required figure and nothing else on stdout", async () => {
-    const { code, stdout, stderr } = await bench(["--quick", "--json"]);
+    const { code, stdout, stderr } = await quickJson();
 
     expect(code, stderr).toBe(0);
     expect(stdout.trim().split("\n")).toHaveLength(1);
@@ -36,12 +41,27 @@ describe("the benchmark, run small", () => {
     expect(report.concurrency_efficiency).toBeLessThanOrEqual(1.2);
     expect(report.figures.queue_keys_left).toBe(0);
     expect(report.figures.window_read_p99_ms).toBeGreaterThanOrEqual(report.figures.window_read_p50_ms);
-    expect(Object.keys(report.parts)).toEqual(["overhead", "store", "concurrency", "e2e", "footprint", "parser"]);
+    expect(Object.keys(report.parts)).toEqual(["overhead", "store", "concurrency", "e2e", "footprint", "parser", "postgres"]);
     // part 6 scored every group of the text-protocol corpus
     for (const kind of ["json_blob", "invented_tail", "mrkl_form", "not_an_answer", "final_first", "other_forms", "as_today"]) {
       expect(positive(report.figures[`react_parser_score_${kind}`]), kind).toBe(true);
     }
-  }, 120_000);
+  }, 180_000);
+
+  it.skipIf(!availability.available)(
+    availability.available ? "measures the PostgreSQL store and 1 against 3 processes" : `measures the PostgreSQL store (not run: ${availability.available ? "" : availability.reason})`,
+    async () => {
+      const { code, stdout, stderr } = await quickJson();
+      expect(code, stderr).toBe(0);
+      const report = JSON.parse(stdout);
+      for (const key of ["pg_window_read_p99_ms", "pg_scaling_3_processes"]) expect(positive(report[key]), `${key} = ${report[key]}`).toBe(true);
+      for (const key of ["pg_window_read_p50_ms", "pg_turn_writes_per_s", "pg_turns_per_s_1_process", "pg_turns_per_s_3_processes"]) {
+        expect(positive(report.figures[key]), `${key} = ${report.figures[key]}`).toBe(true);
+      }
+      expect(report.figures.pg_window_read_p99_ms).toBeGreaterThanOrEqual(report.figures.pg_window_read_p50_ms);
+    },
+    120_000,
+  );
 
   it("prints a table for people, and refuses a part it does not know", async () => {
     const table = await bench(["--quick", "--only", "store"]);

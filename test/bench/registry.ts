@@ -3,6 +3,7 @@ import { concurrencyPart } from "./parts/concurrency.js";
 import { endToEndPart } from "./parts/end-to-end.js";
 import { memoryFootprintPart } from "./parts/memory-footprint.js";
 import { reactParserPart } from "./parts/react-parser.js";
+import { postgresPart } from "./parts/postgres.js";
 import { storeScalePart } from "./parts/store-scale.js";
 import type { BenchPart } from "./types.js";
 
@@ -17,6 +18,7 @@ export const benchParts: BenchPart[] = [
   endToEndPart,
   memoryFootprintPart,
   reactParserPart,
+  postgresPart,
 ];
 
 /** The keys the JSON report always has; a figure no part measured is null. */
@@ -28,4 +30,6 @@ export const REQUIRED_KEYS = [
   "e2e_overhead_p99_ms_discord",
   "e2e_overhead_p99_ms_slack",
   "rss_mb_after_10k_turns",
+  "pg_window_read_p99_ms",
+  "pg_scaling_3_processes",
 ] as const;
