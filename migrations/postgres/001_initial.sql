@@ -170,12 +170,15 @@ $$;
 
 -- A place in a conversation's line, with the queue-depth and per-user rate checks, in one call:
 -- returns the place's id, -1 when the queue is full, -2 when the user is over the rate limit.
+-- Places and rate events only matter while the processes run, so their commit does not wait for
+-- the disk: a crash of the server may lose the last ones, never consistency.
 CREATE FUNCTION enter_turn_queue(p_key TEXT, p_instance TEXT, p_max_depth INTEGER, p_rate_key TEXT, p_rate_limit INTEGER, p_rate_window_ms BIGINT)
 RETURNS BIGINT LANGUAGE plpgsql AS $$
 DECLARE
   now_ms BIGINT := clock_ms();
   place  BIGINT;
 BEGIN
+  PERFORM set_config('synchronous_commit', 'off', true);
   -- One conversation's places are handed out one at a time (until commit), so ids follow commit order.
   PERFORM pg_advisory_xact_lock(hashtextextended('agent-bot:queue:' || p_key, 0));
   IF (SELECT count(*) FROM turn_queue WHERE conversation_key = p_key) >= p_max_depth THEN

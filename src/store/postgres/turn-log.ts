@@ -2,64 +2,107 @@ import type pg from "pg";
 import type { TokenUsage, TurnLog } from "../store.js";
 import { stepRows, storable, utcDay, type TurnClosing, type TurnStart } from "../turn-records.js";
 import type { Conversation, WorkspaceRef } from "../types.js";
-import { inTransaction, type Queryable } from "./connection.js";
 import { openConversation } from "./conversations.js";
 
-/** The audit trail and the daily token usage; a turn closes in one transaction. */
+/**
+ * A running turn's row, in its conversation (found or created), in one statement. Like a place in
+ * line it does not wait for the disk at commit (synchronous_commit off for this transaction): a
+ * server crash may lose it, and the turn then fails to close, which its user is told.
+ */
+const START = `
+  WITH async AS (
+    SELECT set_config('synchronous_commit', 'off', true)
+  ), found AS (
+    SELECT id, window_start FROM conversations
+    WHERE platform = $1 AND workspace_id = $2 AND channel_id = $3 AND thread_id = $4
+  ), created AS (
+    INSERT INTO conversations (platform, workspace_id, channel_id, thread_id, created_at)
+    SELECT $1, $2, $3, $4, $5 WHERE NOT EXISTS (SELECT 1 FROM found)
+    ON CONFLICT (platform, workspace_id, channel_id, thread_id) DO NOTHING
+    RETURNING id, window_start
+  ), conversation AS (
+    SELECT id, window_start FROM found UNION ALL SELECT id, window_start FROM created
+  ), turn AS (
+    INSERT INTO turns (id, conversation_id, user_id, status, started_at, instance)
+    SELECT $6, id, $7, 'running', $5, $8 FROM conversation, async
+    RETURNING conversation_id
+  )
+  SELECT c.id, c.window_start AS "windowStart" FROM conversation c JOIN turn t ON t.conversation_id = c.id`;
+
+/**
+ * A turn's closing, as one statement (so one transaction, in one round trip): its steps, its
+ * exchange (question before answer, so their ids order the window), the day's token usage, and
+ * its outcome. Waits for the disk at commit, as the server is configured to.
+ */
+const FINISH = `
+  WITH steps AS (
+    INSERT INTO turn_steps (turn_id, seq, tool, input, output, error, started_at, duration_ms)
+    SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[])
+  ), exchange AS (
+    INSERT INTO messages (conversation_id, turn_id, role, author, text, created_at)
+    SELECT m.conversation_id, $1, m.role, m.author, m.text, $13
+    FROM unnest($9::bigint[], $10::text[], $11::text[], $12::text[]) WITH ORDINALITY AS m(conversation_id, role, author, text, position)
+    ORDER BY m.position
+  ), usage AS (
+    INSERT INTO token_usage_daily (platform, workspace_id, day, tokens)
+    SELECT $14, $15, $16, $17::bigint WHERE $17::bigint > 0
+    ON CONFLICT (platform, workspace_id, day) DO UPDATE SET tokens = token_usage_daily.tokens + EXCLUDED.tokens
+  )
+  UPDATE turns SET status = $18, outcome = $19, ended_at = $13, duration_ms = $13 - started_at, iterations = $20,
+    prompt_tokens = $21, completion_tokens = $22, total_tokens = $17::bigint, error = $23
+  WHERE id = $1`;
+
+/** The audit trail and the daily token usage; a turn closes in one statement. */
 export class PostgresTurnLog implements TurnLog, TokenUsage {
   constructor(private readonly pool: pg.Pool) {}
 
   async start(turn: TurnStart): Promise<Conversation> {
-    const conversation = await openConversation(this.pool, turn.conversation);
-    await this.pool.query(`INSERT INTO turns (id, conversation_id, user_id, status, started_at, instance) VALUES ($1, $2, $3, 'running', $4, $5)`, [
-      turn.id,
-      conversation.id,
-      turn.userId,
-      Date.now(),
-      turn.instance,
-    ]);
-    return conversation;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const { rows } = await this.pool.query<Conversation>(START, [turn.conversation.platform, turn.conversation.workspaceId, turn.conversation.channelId, turn.conversation.threadId ?? "", Date.now(), turn.id, turn.userId, turn.instance]);
+      if (rows[0]) return rows[0];
+    }
+    throw new Error("could not find or create the turn's conversation");
   }
 
   async finish(closing: TurnClosing): Promise<void> {
     const { turnId, end, exchange } = closing;
     const steps = stepRows(closing.steps);
-    await inTransaction(this.pool, async (client) => {
-      if (steps.length > 0) {
-        await client.query(
-          `INSERT INTO turn_steps (turn_id, seq, tool, input, output, error, started_at, duration_ms)
-           SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[])`,
-          [
-            turnId,
-            steps.map((s) => s.seq),
-            steps.map((s) => s.tool),
-            steps.map((s) => s.input),
-            steps.map((s) => s.output),
-            steps.map((s) => s.error),
-            steps.map((s) => s.startedAt),
-            steps.map((s) => s.durationMs),
-          ],
-        );
+    const messages: { conversationId: number; role: "user" | "assistant"; author: string | null; text: string }[] = [];
+    if (exchange) {
+      const conversations = [exchange.conversationId];
+      // a thread opened for the turn: found or created first (rare; its row may stay if the closing fails, harmlessly)
+      if (exchange.alsoIn) conversations.push((await openConversation(this.pool, exchange.alsoIn)).id);
+      for (const conversationId of conversations) {
+        messages.push({ conversationId, role: "user", author: storable(exchange.question.author), text: storable(exchange.question.text) });
+        messages.push({ conversationId, role: "assistant", author: null, text: storable(exchange.answer) });
       }
-      if (exchange) {
-        const conversations = [exchange.conversationId];
-        if (exchange.alsoIn) conversations.push((await openConversation(client, exchange.alsoIn)).id);
-        for (const conversationId of conversations) await appendExchange(client, conversationId, turnId, exchange.question, exchange.answer);
-      }
-      if (end.usage.totalTokens > 0) {
-        await client.query(
-          `INSERT INTO token_usage_daily (platform, workspace_id, day, tokens) VALUES ($1, $2, $3, $4)
-           ON CONFLICT (platform, workspace_id, day) DO UPDATE SET tokens = token_usage_daily.tokens + EXCLUDED.tokens`,
-          [closing.workspace.platform, closing.workspace.workspaceId, utcDay(), end.usage.totalTokens],
-        );
-      }
-      await client.query(
-        `UPDATE turns SET status = $2, outcome = $3, ended_at = $4, duration_ms = $4 - started_at, iterations = $5,
-           prompt_tokens = $6, completion_tokens = $7, total_tokens = $8, error = $9
-         WHERE id = $1`,
-        [turnId, end.status, end.outcome, Date.now(), end.iterations, end.usage.promptTokens, end.usage.completionTokens, end.usage.totalTokens, end.error === undefined ? null : storable(end.error)],
-      );
-    });
+    }
+    const now = Date.now();
+    await this.pool.query(FINISH, [
+      turnId,
+      steps.map((step) => step.seq),
+      steps.map((step) => step.tool),
+      steps.map((step) => step.input),
+      steps.map((step) => step.output),
+      steps.map((step) => step.error),
+      steps.map((step) => step.startedAt),
+      steps.map((step) => step.durationMs),
+      messages.map((message) => message.conversationId),
+      messages.map((message) => message.role),
+      messages.map((message) => message.author),
+      messages.map((message) => message.text),
+      now,
+      closing.workspace.platform,
+      closing.workspace.workspaceId,
+      utcDay(now),
+      end.usage.totalTokens,
+      end.status,
+      end.outcome,
+      end.iterations,
+      end.usage.promptTokens,
+      end.usage.completionTokens,
+      end.error === undefined ? null : storable(end.error),
+    ]);
   }
 
   async tokensToday(workspace: WorkspaceRef, time = Date.now()): Promise<number> {
@@ -69,14 +112,4 @@ export class PostgresTurnLog implements TurnLog, TokenUsage {
     );
     return rows[0]?.tokens ?? 0;
   }
-}
-
-/** The question and the answer, in that order (their ids order the window). */
-function appendExchange(client: Queryable, conversationId: number, turnId: string, question: { author: string; text: string }, answer: string) {
-  const now = Date.now();
-  return client.query(
-    `INSERT INTO messages (conversation_id, turn_id, role, author, text, created_at)
-     VALUES ($1, $2, 'user', $3, $4, $6), ($1, $2, 'assistant', NULL, $5, $6)`,
-    [conversationId, turnId, storable(question.author), storable(question.text), storable(answer), now],
-  );
 }
