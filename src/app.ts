@@ -1,6 +1,7 @@
 import { Agent } from "./agent/agent.js";
 import { createOpenAIClient } from "./agent/openai-client.js";
 import type { Config } from "./config/env.js";
+import { storeSettingsOf } from "./config/store-settings.js";
 import type { Logger } from "./log.js";
 import { BotCommands } from "./runner/commands/bot-commands.js";
 import { InstanceLease } from "./runner/instance-lease.js";
@@ -46,7 +47,7 @@ const MAX_ANSWER_MESSAGES = 5;
 export async function createApp(config: Config, logger: Logger, options: AppOptions = {}): Promise<App> {
   const store =
     options.store ??
-    (await openStore({ path: config.DATABASE_PATH, url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, timeoutMs: config.DATABASE_TIMEOUT_MS, logger }));
+    (await openStore(storeSettingsOf(config, logger)));
   const lease = new InstanceLease(store, config.INSTANCE_ID ?? (config.SHARDS ? `shard-${config.SHARDS}` : "main"), config.INSTANCE_LEASE_MS, logger);
   try {
     await lease.start();

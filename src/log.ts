@@ -16,6 +16,7 @@ const SECRET_PATHS = [
   "config.SLACK_APP_TOKEN",
   "config.SLACK_SIGNING_SECRET",
   "config.DATABASE_URL",
+  "config.DATABASE_LISTEN_URL",
   "connectionString",
   "*.connectionString",
 ];

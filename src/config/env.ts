@@ -65,6 +65,16 @@ const coreConfigSchema = z.object({
     .transform((s) => (s === "" ? undefined : s))
     .refine((s) => s === undefined || isPostgresUrl(s), { message: "a postgres:// or postgresql:// URL" })
     .optional(),
+  /**
+   * A direct connection for LISTEN, when DATABASE_URL goes through a pooler in transaction mode
+   * (where LISTEN cannot work). Default: DATABASE_URL.
+   */
+  DATABASE_LISTEN_URL: z
+    .string()
+    .trim()
+    .transform((s) => (s === "" ? undefined : s))
+    .refine((s) => s === undefined || isPostgresUrl(s), { message: "a postgres:// or postgresql:// URL" })
+    .optional(),
   /** Connections each process keeps to PostgreSQL at most. */
   DATABASE_POOL_SIZE: positiveInt(10),
   /** The longest wait for PostgreSQL: a connection, a statement, a lock. */
@@ -152,7 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const lines = parsed.error.issues.map((issue) => {
     const name = String(issue.path[0] ?? "configuration");
     // DATABASE_URL may hold a password.
-    const secret = /(_KEY|_TOKEN|_SECRET)$/.test(name) || name === "DATABASE_URL";
+    const secret = /(_KEY|_TOKEN|_SECRET)$/.test(name) || name.startsWith("DATABASE_") && name.endsWith("_URL");
     const got = secret ? undefined : env[name];
     const expected = issue.message.replace(/^Invalid (input|option): expected /i, "");
     return `${name} must be ${expected}${got === undefined ? "" : ` (got "${got}")`}`;

@@ -1,5 +1,6 @@
 import { createOpenAIClient } from "../agent/openai-client.js";
 import { ConfigError, loadConfig, type Config } from "../config/env.js";
+import { storeSettingsOf } from "../config/store-settings.js";
 import { platformDefinitions } from "../platforms/index.js";
 import { silentLogger } from "../log.js";
 import { openStore } from "../store/open-store.js";
@@ -39,7 +40,7 @@ async function checkDatabase(config: Config): Promise<Verdict> {
   const where = config.DATABASE_URL ? redactUrl(config.DATABASE_URL) : config.DATABASE_PATH;
   let store: Store | undefined;
   try {
-    store = await openStore({ path: config.DATABASE_PATH, url: config.DATABASE_URL, poolSize: 1, timeoutMs: CHECK_TIMEOUT_MS, logger: silentLogger() });
+    store = await openStore(storeSettingsOf(config, silentLogger(), { poolSize: 1, timeoutMs: CHECK_TIMEOUT_MS }));
     const report = await store.inspect();
     if (report.problem) return { item: "database", ok: false, detail: report.problem };
     return { item: "database", ok: true, detail: `${report.location} at schema version ${report.schemaVersion}, ${report.turns} turns recorded` };

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig, loadDotEnv } from "../config/env.js";
+import { storeSettingsOf } from "../config/store-settings.js";
 import { silentLogger } from "../log.js";
 import { openStore } from "../store/open-store.js";
 import { redactUrl } from "../store/redact-url.js";
@@ -22,7 +23,7 @@ try {
     const counts = Object.entries(copied).map(([table, rows]) => `${table} ${rows}`).join(", ");
     process.stdout.write(`Copied ${config.DATABASE_PATH} into ${redactUrl(config.DATABASE_URL)}: ${counts}.\n`);
   } else {
-    const store = await openStore({ path: config.DATABASE_PATH, url: config.DATABASE_URL, poolSize: 1, timeoutMs: config.DATABASE_TIMEOUT_MS, logger: silentLogger() });
+    const store = await openStore(storeSettingsOf(config, silentLogger(), { poolSize: 1 }));
     try {
       const report = await store.inspect();
       process.stdout.write(`${report.location} is at schema version ${report.schemaVersion}.\n`);

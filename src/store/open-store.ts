@@ -7,6 +7,8 @@ export interface StoreSettings {
   path: string;
   /** PostgreSQL (DATABASE_URL). */
   url?: string;
+  /** A direct connection for LISTEN (DATABASE_LISTEN_URL); default `url`. */
+  listenUrl?: string;
   poolSize: number;
   timeoutMs: number;
   logger: Logger;
@@ -19,5 +21,5 @@ export interface StoreSettings {
 export async function openStore(settings: StoreSettings): Promise<Store> {
   if (settings.url === undefined) return SqliteStore.open(settings.path);
   const { PostgresStore } = await import("./postgres/postgres-store.js");
-  return PostgresStore.open({ url: settings.url, poolSize: settings.poolSize, timeoutMs: settings.timeoutMs, logger: settings.logger });
+  return PostgresStore.open({ url: settings.url, listenUrl: settings.listenUrl, poolSize: settings.poolSize, timeoutMs: settings.timeoutMs, logger: settings.logger });
 }

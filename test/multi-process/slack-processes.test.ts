@@ -19,6 +19,8 @@ import { createTestDatabase, postgresAvailability, queryRows, type TestDatabase 
 const availability = await postgresAvailability();
 const SECRET = "multi-process-secret";
 const RATE_LIMIT = 4;
+const PASSWORD = "not-in-any-log";
+const withPassword = (url: string) => Object.assign(new URL(url), { password: PASSWORD }).toString();
 const WAITING = "waiting for an earlier turn of this conversation in another process";
 
 /** How often a process logged that a turn waits for another process's turn. */
@@ -76,7 +78,8 @@ describe.skipIf(!availability.available)(
             {
               OPENAI_BASE_URL: model.url,
               OPENAI_MAX_RETRIES: "0",
-              DATABASE_URL: database.url,
+              // trust authentication ignores the password; it is here to prove it is never logged
+              DATABASE_URL: withPassword(database.url),
               SLACK_BOT_TOKEN: slack.botToken,
               SLACK_SIGNING_SECRET: SECRET,
               SLACK_API_URL: slack.apiUrl,
@@ -165,6 +168,7 @@ describe.skipIf(!availability.available)(
       expect(await queryRows(database.url, `SELECT id FROM messages WHERE text = 'doomed question'`)).toEqual([]);
       expect(bots.slice(0, 2).some((bot) => bot.stderr().includes("marked turns left running by stopped bot processes as interrupted"))).toBe(true);
       release("doomed question");
+      for (const bot of bots) expect(bot.stderr() + bot.stdout()).not.toContain(PASSWORD);
     });
   },
 );

@@ -4,6 +4,9 @@ import { formatVerdicts, runDoctor } from "../../src/ops/doctor.js";
 import { FakeDiscord } from "../fakes/discord/fake-discord.js";
 import { FakeSlack } from "../fakes/slack/fake-slack.js";
 import { useModelAndFolder } from "../support/model-and-folder.js";
+import { createTestDatabase, postgresAvailability } from "../support/postgres.js";
+
+const availability = await postgresAvailability();
 
 describe("npm run doctor", () => {
   const scratch = useModelAndFolder("agent-bot-doctor-");
@@ -59,4 +62,32 @@ describe("npm run doctor", () => {
       await slack.close();
     }
   });
+
+  it("names an unreachable PostgreSQL server without its password", async () => {
+    const verdicts = await runDoctor({ OPENAI_BASE_URL: scratch.model.url, DATABASE_URL: "postgres://bot:hunter2-secret@127.0.0.1:9/bot", DATABASE_TIMEOUT_MS: "2000" });
+    const database = verdicts.find((v) => v.item === "database")!;
+    expect(database.ok).toBe(false);
+    expect(database.detail).toMatch(/^cannot open postgres:\/\/bot:\*\*\*@127\.0\.0\.1:9\/bot: /);
+    expect(formatVerdicts(verdicts)).not.toContain("hunter2-secret");
+  });
+
+  it.skipIf(!availability.available)(
+    availability.available ? "checks the PostgreSQL database: reachable, migrated, turns recorded" : `checks the PostgreSQL database (not run: ${availability.available ? "" : availability.reason})`,
+    async () => {
+      const database = await createTestDatabase("agent_bot_doctor");
+      try {
+        const url = new URL(database.url);
+        url.password = "hunter2-secret";
+        const verdicts = await runDoctor({ OPENAI_BASE_URL: scratch.model.url, OPENAI_MODEL: "fake-model", DATABASE_URL: url.toString() });
+        expect(verdicts.find((v) => v.item === "database")).toEqual({
+          item: "database",
+          ok: true,
+          detail: expect.stringMatching(/^postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/agent_bot_doctor_\w+ at schema version 1, 0 turns recorded$/),
+        });
+        expect(formatVerdicts(verdicts)).not.toContain("hunter2-secret");
+      } finally {
+        await database.drop();
+      }
+    },
+  );
 });

@@ -19,6 +19,8 @@ import { PostgresTurnQueue } from "./turn-queue.js";
 export const POSTGRES_MIGRATIONS = join(MIGRATIONS_ROOT, "postgres");
 
 export interface PostgresSettings extends ConnectionSettings {
+  /** A direct connection for LISTEN when `url` goes through a transaction-mode pooler. */
+  listenUrl?: string;
   logger: Logger;
   migrationsDir?: string;
 }
@@ -59,7 +61,7 @@ export class PostgresStore implements Store {
     this.instances = new PostgresInstances(pool);
     const caches = [this.toolSettings.cache, this.workspaceSettings.cache] as SettingsCache<unknown>[];
     this.listener = new ChangeListener(
-      settings,
+      { ...settings, url: settings.listenUrl ?? settings.url },
       {
         [CHANNELS.settings]: (key) => {
           settings.logger.debug("a workspace's settings changed in another process");
