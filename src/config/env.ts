@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { platformConfigSchemas, type PlatformConfig } from "../platforms/index.js";
 import { processEnvironment } from "./environment.js";
-import { idList, optionalText, optionalUrl, positiveInt, urlTemplate } from "./fields.js";
+import { idList, nonNegativeInt, optionalText, optionalUrl, positiveInt, urlTemplate } from "./fields.js";
 
 /** The core's variables; each platform adds its own (see src/platforms/<name>/config.ts). */
 const coreConfigSchema = z.object({
@@ -45,6 +45,17 @@ const coreConfigSchema = z.object({
     .optional()
     .transform((s) => (s && /^\d+$/.test(s) && Number(s) > 0 ? Number(s) : undefined)),
   MAX_QUESTION_CHARS: positiveInt(4_000),
+  /** Images go to the model as image parts: on, off, or auto (on for model names known to see images). */
+  VISION: z.enum(["auto", "on", "off"], { message: "auto, on or off" }).default("auto"),
+  MAX_IMAGES_PER_TURN: positiveInt(5),
+  /** Larger images are named to the model, not sent. */
+  MAX_IMAGE_BYTES: positiveInt(10 * 1024 * 1024),
+  /** Text files inlined in one question, in all; the rest is cut with a marker. */
+  MAX_TEXT_ATTACHMENT_BYTES: positiveInt(100 * 1024),
+  /** Messages of a reply chain read with a question (the replied-to message is the first); 0 reads none. */
+  MAX_REPLY_CHAIN: nonNegativeInt(5),
+  /** Reading what a question shares (its files, its reply chain) ends after this long; the turn goes on without the rest. */
+  ATTACHMENT_TIMEOUT_MS: positiveInt(10_000),
   MAX_QUEUED_TURNS: positiveInt(5),
   SHUTDOWN_GRACE_MS: positiveInt(10_000),
   /**

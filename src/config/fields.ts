@@ -8,6 +8,13 @@ export const positiveInt = (fallback: number) =>
     .positive({ message: "a whole number greater than 0" })
     .default(fallback);
 
+export const nonNegativeInt = (fallback: number) =>
+  z.coerce
+    .number({ message: "a whole number, 0 or more" })
+    .int({ message: "a whole number, 0 or more" })
+    .min(0, { message: "a whole number, 0 or more" })
+    .default(fallback);
+
 export const bool = (fallback: boolean) =>
   z
     .enum(["true", "false", "1", "0", "yes", "no", "on", "off"], { message: "true or false" })

@@ -34,6 +34,9 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ap
     WIKIPEDIA_API_URL: "http://127.0.0.1:9/unreachable/{lang}",
     ARXIV_API_URL: "http://127.0.0.1:9/unreachable",
     DUCKDUCKGO_URL: "http://127.0.0.1:9/unreachable",
+    // Nor the platforms' real file hosts: a recorded payload's file stays off the allowed host.
+    DISCORD_CDN_URL: "http://127.0.0.1:9/unreachable-cdn/",
+    SLACK_FILES_URL: "http://127.0.0.1:9/unreachable-files/",
     ...env,
   });
   const apps: App[] = [createApp(config, logger, options)];
