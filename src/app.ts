@@ -1,5 +1,7 @@
 import { Agent } from "./agent/agent.js";
 import { createOpenAIClient } from "./agent/openai-client.js";
+import { SharedContentReader } from "./attachments/shared-content-reader.js";
+import { visionEnabled } from "./attachments/vision.js";
 import type { Config } from "./config/env.js";
 import type { Logger } from "./log.js";
 import { BotCommands } from "./runner/commands/bot-commands.js";
@@ -62,8 +64,17 @@ export function createApp(config: Config, logger: Logger, options: AppOptions = 
     maxToolCallsPerStep: config.MAX_TOOL_CALLS_PER_STEP,
     systemPrompt: config.SYSTEM_PROMPT,
   });
+  const reader = new SharedContentReader({
+    vision: visionEnabled(config.VISION, config.OPENAI_MODEL, config.AGENT_PROTOCOL),
+    maxImages: config.MAX_IMAGES_PER_TURN,
+    maxImageBytes: config.MAX_IMAGE_BYTES,
+    maxTextBytes: config.MAX_TEXT_ATTACHMENT_BYTES,
+    maxReplyChain: config.MAX_REPLY_CHAIN,
+    timeoutMs: config.ATTACHMENT_TIMEOUT_MS,
+  });
   const runner = new TurnRunner({
     agent,
+    reader,
     store,
     access,
     logger,

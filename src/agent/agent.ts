@@ -7,6 +7,7 @@ import { ReactProtocolSession } from "./react-protocol.js";
 import { invokeTool, tooManyCallsResult, type InvokerDeps } from "./tool-invoker.js";
 import { ToolsProtocolSession } from "./tools-protocol.js";
 import { emptyUsage, type AgentResult, type AgentRun, type AgentSettings, type ChatMessage } from "./types.js";
+import { userMessage } from "./user-message.js";
 
 const EMPTY_REPLY = "Your reply was empty. Please answer the user's last message.";
 
@@ -72,7 +73,7 @@ export class Agent {
     const messages: ChatMessage[] = [
       { role: "system", content: react ? `${system}\n\n${reactInstructions(run.tools)}` : system },
       ...run.history.map((message): ChatMessage => ({ role: message.role, content: message.text })),
-      { role: "user", content: run.input },
+      userMessage(run),
     ];
     return react
       ? new ReactProtocolSession(caller, messages, run.logger)

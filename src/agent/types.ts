@@ -43,10 +43,18 @@ export interface AgentSettings {
   systemPrompt?: string;
 }
 
+/** An image shown to the model with the question, its bytes checked to be `mediaType`. */
+export interface ImageInput {
+  mediaType: string;
+  data: Buffer;
+}
+
 export interface AgentRun {
   /** Earlier exchanges from memory, oldest first. */
   history: { role: "user" | "assistant"; text: string }[];
   input: string;
+  /** Images sent with the input as image parts (only for models that see images). */
+  images?: ImageInput[];
   /** Extra system instructions for this turn (the workspace's own prompt), after the global ones. */
   instructions?: string;
   /** The only tools this turn may call: whatever else the model names is refused. */

@@ -5,10 +5,10 @@ import { PRESENTER_TEXT } from "../presenter/texts.js";
 import { TurnPresenter } from "../presenter/turn-presenter.js";
 import type { Store } from "../store/store.js";
 import type { ConversationRef } from "../store/types.js";
-import { threadOf, type Actor, type IncomingMessage, type Location } from "./incoming.js";
+import { threadOf, type Actor, type IncomingMessage, type Location, type SharedContentSource } from "./incoming.js";
 import { KeyedQueue } from "./keyed-queue.js";
 import { RUNNER_TEXT, type TurnRunner } from "./turn-runner.js";
-import type { TurnReply, TurnRequest, TurnView } from "./types.js";
+import type { SharedContent, TurnReply, TurnRequest, TurnView } from "./types.js";
 
 /** What became of an incoming message. */
 export type Receipt =
@@ -29,6 +29,8 @@ export interface PlatformInbox {
 export interface ConnectOptions {
   /** Answer direct messages (DISCORD_ALLOW_DMS, SLACK_ALLOW_DMS). */
   allowDms: boolean;
+  /** How turns fetch the files and earlier messages a question shares, where the platform can. */
+  content?: SharedContentSource;
 }
 
 export interface IntakeOptions {
@@ -76,7 +78,7 @@ export class MessageIntake {
     if (skip) return this.ignore(message, skip);
     // Decided in arrival order per place; the turn itself then waits in its conversation's queue.
     const queued = await this.arrivals.run(placeKey(message), () =>
-      this.admit(surface, message, placeholder).catch((error) => this.failed(surface, message, placeholder, error)),
+      this.admit(surface, connection, message, placeholder).catch((error) => this.failed(surface, message, placeholder, error)),
     );
     return "turn" in queued ? queued.turn : queued;
   }
@@ -92,7 +94,12 @@ export class MessageIntake {
     return reply;
   }
 
-  private async admit(surface: ChatSurface, message: IncomingMessage, placeholder?: PostedMessage): Promise<Receipt | { turn: Promise<TurnReply> }> {
+  private async admit(
+    surface: ChatSurface,
+    connection: ConnectOptions,
+    message: IncomingMessage,
+    placeholder?: PostedMessage,
+  ): Promise<Receipt | { turn: Promise<TurnReply> }> {
     const { store, logger } = this.options;
     const thread = threadOf(message);
     const scope = thread && !message.isDm ? store.threads.scopeOf(message.platform, thread.channelId, thread.threadId) : undefined;
@@ -107,11 +114,12 @@ export class MessageIntake {
 
     const actor = message.resolveActor ? await message.resolveActor() : message.actor;
     const presenter = this.presenterFor(surface, message, actor, placeholder);
-    if (!hasVisibleText(message.text) && message.attachments.length === 0) {
+    if (!asksSomething(message)) {
       await presenter.finish({ turnId: "", status: "refused", outcome: "empty_question", text: PRESENTER_TEXT.emptyQuestion });
       return { status: "hinted" };
     }
-    return { turn: this.options.runner.submit(turnRequest(message, actor, scope === "channel"), presenter) };
+    // Files and earlier messages are fetched in the turn, within its time: nothing here waits for them.
+    return { turn: this.options.runner.submit(turnRequest(message, actor, scope === "channel", connection.content), presenter) };
   }
 
   private presenterFor(surface: ChatSurface, message: IncomingMessage, actor: Actor, placeholder?: PostedMessage): TurnView {
@@ -160,7 +168,26 @@ export function conversationOf(message: Location & { platform: string; workspace
   return { ...base, channelId: message.channelId, ...(message.threadId ? { threadId: message.threadId } : {}) };
 }
 
-function turnRequest(message: IncomingMessage, actor: Actor, continuesChannel: boolean): TurnRequest {
+/**
+ * A question is text, or something shared to ask about without words: a file, a forwarded
+ * message, a reply to a message that says or holds something (a bare mention replying to a
+ * screenshot asks about it).
+ */
+function asksSomething(message: IncomingMessage): boolean {
+  const hasContent = (quoted: { text: string; attachments: unknown[] }) => hasVisibleText(quoted.text) || quoted.attachments.length > 0;
+  if (hasVisibleText(message.text) || message.attachments.length > 0) return true;
+  if (message.forwarded?.some(hasContent)) return true;
+  return message.replyTo ? hasContent(message.replyTo) : message.repliesTo !== undefined;
+}
+
+function sharedContent(message: IncomingMessage, source: SharedContentSource | undefined): SharedContent | undefined {
+  const { attachments, replyTo, repliesTo, forwarded } = message;
+  if (attachments.length === 0 && !replyTo && !repliesTo && !forwarded?.length) return undefined;
+  const location = { channelId: message.channelId, threadId: message.threadId, parentChannelId: message.parentChannelId };
+  return { location, attachments, replyTo, repliesTo, forwarded, source };
+}
+
+function turnRequest(message: IncomingMessage, actor: Actor, continuesChannel: boolean, source: SharedContentSource | undefined): TurnRequest {
   return {
     ...conversationOf(message, continuesChannel),
     userId: actor.id,
@@ -170,6 +197,7 @@ function turnRequest(message: IncomingMessage, actor: Actor, continuesChannel: b
     userRoleIds: actor.roleIds,
     operator: actor.operator,
     isDm: message.isDm,
+    shared: sharedContent(message, source),
   };
 }
 

@@ -5,7 +5,7 @@ import type { BotCommand, CommandGroup } from "./commands/catalog.js";
 import { parseCommandText } from "./commands/command-text.js";
 import { commandHelp } from "./commands/help.js";
 import { conversationOf, type MessageIntake, type PlatformInbox } from "./intake.js";
-import type { IncomingCommand } from "./incoming.js";
+import type { IncomingCommand, SharedContentSource } from "./incoming.js";
 
 /** What a platform tells the core about itself when it connects. */
 export interface PlatformConnection {
@@ -18,6 +18,8 @@ export interface PlatformConnection {
   commandName(group: CommandGroup): string;
   /** What each role means here, for a refusal ("the Manage Server permission"). */
   roleNames: Record<"admin" | "moderator", string>;
+  /** Fetches the files (and earlier messages of reply chains) questions share; without it they are named only. */
+  content?: SharedContentSource;
 }
 
 /** The core as one platform sees it: the narrow services an adapter may use, and nothing else. */
@@ -41,7 +43,7 @@ export class PlatformLinks {
   ) {}
 
   connect(connection: PlatformConnection): PlatformLink {
-    const inbox = this.intake.connect(connection.surface, { allowDms: connection.allowDms });
+    const inbox = this.intake.connect(connection.surface, { allowDms: connection.allowDms, content: connection.content });
     const help = () => commandHelp({ commandName: connection.commandName, roles: connection.hasRoles });
     return {
       receive: inbox.receive,

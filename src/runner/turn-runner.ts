@@ -3,6 +3,8 @@ import type { Agent } from "../agent/agent.js";
 import { LlmError } from "../agent/llm-error.js";
 import { TurnCancelled } from "../agent/tool-invoker.js";
 import { emptyUsage, type AgentResult, type Usage } from "../agent/types.js";
+import { withStoredFilesNamed } from "../attachments/describe.js";
+import type { ReadQuestion, SharedContentReader } from "../attachments/shared-content-reader.js";
 import type { Logger } from "../log.js";
 import type { Store } from "../store/store.js";
 import type { ConversationRef } from "../store/types.js";
@@ -17,6 +19,8 @@ import type { TurnReply, TurnRequest, TurnView } from "./types.js";
 
 export interface TurnRunnerOptions {
   agent: Agent;
+  /** Reads the files and messages a question shares, in the turn. */
+  reader: SharedContentReader;
   store: Store;
   access: ToolAccess;
   logger: Logger;
@@ -180,14 +184,16 @@ export class TurnRunner {
       store.turns.start(turnId, conversation.id, request.userId, this.options.instance);
       opened = true;
       logger.debug({ user: request.userId, text: request.text }, "turn started");
-      const result = await this.ask(request, settings, conversation, controller.signal, steps, usage, logger);
+      const question = await this.readQuestion(request, controller.signal, logger);
+      const result = await this.ask(request, question, settings, conversation, controller.signal, steps, usage, logger);
       const thread = await this.threadToSeed(view, request);
       reply = { turnId, status: "answered", outcome: result.outcome, text: result.output };
       store.turns.finish(turnId, endOf(result), () => {
         store.turns.saveSteps(turnId, steps.records());
-        const question = { author: request.userName ?? request.userId, text: request.text };
-        store.memory.appendExchange(conversation.id, turnId, question, result.output);
-        if (thread) store.memory.appendExchange(store.memory.conversation(thread).id, turnId, question, result.output);
+        // Memory keeps what the person wrote and a description of the files, never their content.
+        const asked = { author: request.userName ?? request.userId, text: request.text, attachments: question.files };
+        store.memory.appendExchange(conversation.id, turnId, asked, result.output);
+        if (thread) store.memory.appendExchange(store.memory.conversation(thread).id, turnId, asked, result.output);
         store.usage.addTokens(request, usage.totalTokens);
       });
       logger.info(
@@ -215,8 +221,19 @@ export class TurnRunner {
     return reply;
   }
 
+  /** The question with what it shares; an unexpected failure here costs the files, not the turn. */
+  private async readQuestion(request: TurnRequest, signal: AbortSignal, logger: Logger): Promise<ReadQuestion> {
+    try {
+      return await this.options.reader.read(request.text, request.shared, signal, logger);
+    } catch (error) {
+      logger.error({ err: error }, "could not read what the question shares; answering from its text");
+      return { text: request.text, images: [], files: [] };
+    }
+  }
+
   private ask(
     request: TurnRequest,
+    question: ReadQuestion,
     settings: WorkspaceSettings,
     conversation: ReturnType<Store["memory"]["conversation"]>,
     signal: AbortSignal,
@@ -227,8 +244,9 @@ export class TurnRunner {
     const { store, access, agent, memoryWindow, memoryWindowMax, memoryTokenBudget } = this.options;
     const window = Math.min(settings.memoryWindow ?? memoryWindow, memoryWindowMax);
     return agent.run({
-      history: store.memory.window(conversation, window, memoryTokenBudget),
-      input: request.text,
+      history: store.memory.window(conversation, window, memoryTokenBudget).map(withStoredFilesNamed),
+      input: question.text,
+      images: question.images,
       instructions: settings.systemPrompt,
       tools: access.enabledTools(request),
       request: {

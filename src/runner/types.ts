@@ -1,6 +1,6 @@
 import type { StepEvent } from "../agent/types.js";
 import type { ConversationRef } from "../store/types.js";
-import type { Location } from "./incoming.js";
+import type { AttachmentDescriptor, Location, QuotedMessage, SharedContentSource } from "./incoming.js";
 
 export type { StepEvent };
 
@@ -18,6 +18,20 @@ export interface TurnRequest extends ConversationRef {
   operator?: boolean;
   /** A direct message (its own rules for budgets and ignored users). */
   isDm?: boolean;
+  /** What the question shares besides its text: read in the turn, within its time. */
+  shared?: SharedContent;
+}
+
+/** A question's files, the message it replies to and the ones it forwards, as its platform described them. */
+export interface SharedContent {
+  /** Where the question was asked: a reply chain is followed there. */
+  location: Location;
+  attachments: AttachmentDescriptor[];
+  replyTo?: QuotedMessage;
+  repliesTo?: string;
+  forwarded?: QuotedMessage[];
+  /** How to fetch the files and earlier messages; without it, files are named but not read. */
+  source?: SharedContentSource;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Db } from "./database.js";
-import type { ConversationRef, StoredMessage } from "./types.js";
+import type { ConversationRef, StoredAttachment, StoredMessage } from "./types.js";
 
 export interface Conversation {
   id: number;
@@ -31,16 +31,16 @@ export class MemoryStore {
        ON CONFLICT (platform, workspace_id, channel_id, thread_id) DO UPDATE SET platform = excluded.platform
        RETURNING id`,
     );
-    this.selectWindow = db.prepare<[number, number, number], StoredMessage>(
-      `SELECT role, author, text FROM messages
+    this.selectWindow = db.prepare<[number, number, number], StoredRow>(
+      `SELECT role, author, text, attachments FROM messages
        WHERE conversation_id = ? AND id > ?
        ORDER BY id DESC LIMIT ?`,
     );
     this.clearWindow = db.prepare<[number]>(
       `UPDATE conversations SET window_start = COALESCE((SELECT MAX(id) FROM messages), 0) WHERE id = ?`,
     );
-    this.insertMessage = db.prepare<[number, string | null, string, string | null, string, number]>(
-      `INSERT INTO messages (conversation_id, turn_id, role, author, text, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+    this.insertMessage = db.prepare<[number, string | null, string, string | null, string, string | null, number]>(
+      `INSERT INTO messages (conversation_id, turn_id, role, author, text, attachments, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
   }
 
@@ -59,7 +59,7 @@ export class MemoryStore {
    */
   window(where: ConversationRef | Conversation, exchanges: number, tokenBudget: number): StoredMessage[] {
     const conversation = "windowStart" in where ? where : this.conversation(where);
-    const newestFirst = this.selectWindow.all(conversation.id, conversation.windowStart, exchanges * 2);
+    const newestFirst = this.selectWindow.all(conversation.id, conversation.windowStart, exchanges * 2).map(fromRow);
     const kept: StoredMessage[] = [];
     let used = 0;
     // Rows come newest first as (answer, question) pairs; keep whole pairs while they fit.
@@ -79,17 +79,24 @@ export class MemoryStore {
     return kept.reverse();
   }
 
-  /** Stores one exchange. Callers run it inside the transaction that closes the turn. */
-  appendExchange(conversationId: number, turnId: string, user: { author: string; text: string }, answer: string): void {
+  /** Stores one exchange (the question's files as descriptions only). Callers run it inside the transaction that closes the turn. */
+  appendExchange(conversationId: number, turnId: string, user: { author: string; text: string; attachments?: StoredAttachment[] }, answer: string): void {
     const now = Date.now();
-    this.insertMessage.run(conversationId, turnId, "user", user.author, user.text, now);
-    this.insertMessage.run(conversationId, turnId, "assistant", null, answer, now);
+    const attachments = user.attachments?.length ? JSON.stringify(user.attachments) : null;
+    this.insertMessage.run(conversationId, turnId, "user", user.author, user.text, attachments, now);
+    this.insertMessage.run(conversationId, turnId, "assistant", null, answer, null, now);
   }
 
   /** Forgets the window (the messages stay stored for the audit trail, outside any window). */
   clear(ref: ConversationRef): void {
     this.clearWindow.run(this.conversation(ref).id);
   }
+}
+
+type StoredRow = Omit<StoredMessage, "attachments"> & { attachments: string | null };
+
+function fromRow({ attachments, ...message }: StoredRow): StoredMessage {
+  return attachments ? { ...message, attachments: JSON.parse(attachments) as StoredAttachment[] } : message;
 }
 
 function shorten(text: string, maxChars: number): string {

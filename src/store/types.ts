@@ -11,8 +11,17 @@ export interface WorkspaceRef {
   workspaceId: string;
 }
 
+/** What memory keeps of a file shared with a question: a description, never its content. */
+export interface StoredAttachment {
+  name: string;
+  type?: string;
+  size?: number;
+}
+
 export interface StoredMessage {
   role: "user" | "assistant";
   author: string | null;
   text: string;
+  /** The files shared with a question (absent when there were none). */
+  attachments?: StoredAttachment[];
 }
