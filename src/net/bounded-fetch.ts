@@ -107,7 +107,7 @@ async function fetchFollowingAllowed(request: BoundedRequest, signal: AbortSigna
  * port, the same host upgraded to https on its default port. Another port of the same host is
  * another service (an admin panel, a metadata endpoint), so a redirect there is not followed.
  */
-export function sameService(configured: URL, next: URL): boolean {
+function sameService(configured: URL, next: URL): boolean {
   if (next.origin === configured.origin) return true;
   const upgrade = configured.protocol === "http:" && next.protocol === "https:";
   return upgrade && next.hostname === configured.hostname && configured.port === "" && next.port === "";

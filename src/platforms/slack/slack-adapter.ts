@@ -5,6 +5,7 @@ import type { PlatformLink } from "../../runner/platform-link.js";
 import type { PlatformAdapter, PlatformServices } from "../platform.js";
 import { SlackConnection, type SlackConnectionOptions, type SlackMode } from "./bolt-app.js";
 import type { SlackConfig } from "./config.js";
+import { slackContent } from "./content.js";
 import { incomingMessage, PLATFORM, type SlackEnvelope } from "./inbound.js";
 import { SlackApi, type SlackApiOptions } from "./slack-api.js";
 import { SlackUsers } from "./slack-users.js";
@@ -54,6 +55,7 @@ export class SlackAdapter implements PlatformAdapter {
       hasRoles: false,
       commandName: (group) => names[group],
       roleNames: { admin: "_Here, admins are the workspace's admins and owners, and anyone listed in SLACK_ADMIN_USER_IDS._", moderator: "" },
+      content: slackContent(config.SLACK_FILES_URL, config.SLACK_BOT_TOKEN!, this.logger),
     });
     this.registerEvents(link, actorOf);
     registerSlashCommands(this.connection.bolt, { link, api, config, logger: this.logger, actorOf });

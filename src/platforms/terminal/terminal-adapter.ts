@@ -1,19 +1,26 @@
 import { randomUUID } from "node:crypto";
 import { userInfo } from "node:os";
 import { createInterface } from "node:readline";
-import type { Actor } from "../../runner/incoming.js";
+import type { Actor, AttachmentDescriptor } from "../../runner/incoming.js";
 import type { PlatformLink } from "../../runner/platform-link.js";
 import type { PlatformAdapter, PlatformServices } from "../platform.js";
+import { describeLocalFile, localFiles } from "./local-files.js";
 import { terminalSurface } from "./terminal-surface.js";
 
 const PLATFORM = "terminal";
 const PLACE = { platform: PLATFORM, workspaceId: "local", channelId: "terminal", isDm: false } as const;
 
+/** The terminal's own command, for what a chat app's attach button does. */
+const ATTACH = /^\/attach(?:\s+(.*))?$/;
+const ATTACH_HELP = "`/attach PATH` attaches a local file (an image, a log, code) to your next question";
+
 /**
  * The terminal: each line is a question, steps print as they happen, then the answer. Lines
  * starting with "/" are commands (/tools, /tools enable NAME, /memory clear, /help, ...). The
- * person at the terminal is its operator: an admin, never rate limited. `finished` resolves at the
- * end of input, once the last question has been answered.
+ * person at the terminal is its operator: an admin, never rate limited. `/attach PATH` attaches a
+ * local file to the next question, read within the same limits as a chat platform's files (the
+ * operator may read their own files anyway). `finished` resolves at the end of input, once the last
+ * question has been answered.
  */
 export class TerminalAdapter implements PlatformAdapter {
   readonly name = PLATFORM;
@@ -35,6 +42,7 @@ export class TerminalAdapter implements PlatformAdapter {
       hasRoles: false,
       commandName: (group) => `/${group}`,
       roleNames: { admin: "", moderator: "" },
+      content: localFiles,
     });
     void this.converse(this.link, write).finally(() => this.finish());
   }
@@ -58,11 +66,16 @@ export class TerminalAdapter implements PlatformAdapter {
       lines.setPrompt("you> ");
     }
     prompt();
+    const attached: AttachmentDescriptor[] = [];
     for await (const raw of lines) {
       const text = raw.trim();
-      if (text.startsWith("/")) {
+      const attach = ATTACH.exec(text);
+      if (attach) {
+        write(await attachFile(attach[1]?.trim(), attached));
+      } else if (text.startsWith("/")) {
         const command = link.parseCommand(text);
-        write(command ? link.runCommand(command, { ...PLACE, actor }).text : `Unknown command "${text}". Try /help.`);
+        const help = command?.kind === "help" ? `\n${ATTACH_HELP}` : "";
+        write(command ? `${link.runCommand(command, { ...PLACE, actor }).text}${help}` : `Unknown command "${text}". Try /help.`);
       } else if (text !== "") {
         await link.receive({
           ...PLACE,
@@ -70,7 +83,7 @@ export class TerminalAdapter implements PlatformAdapter {
           actor,
           text,
           mentionsBot: true,
-          attachments: [],
+          attachments: attached.splice(0),
           isEdit: false,
           isSystem: false,
           isOwn: false,
@@ -82,6 +95,18 @@ export class TerminalAdapter implements PlatformAdapter {
 }
 
 export const create = (services: PlatformServices<object>) => new TerminalAdapter(services);
+
+/** Adds a file for the next question; says what became of it. */
+async function attachFile(path: string | undefined, attached: AttachmentDescriptor[]): Promise<string> {
+  if (!path) return `Usage: ${ATTACH_HELP}.`;
+  try {
+    const file = await describeLocalFile(path);
+    attached.push(file);
+    return `Attached ${file.name}; it goes with your next question.`;
+  } catch (error) {
+    return `Cannot attach: ${(error as Error).message}.`;
+  }
+}
 
 function operator(): Actor {
   let name = "you";
