@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { reply, type RecordedRequest, type Responder } from "../fakes/fake-openai.js";
+import { PNG_BYTES } from "../fakes/file-host.js";
 import { discordDriver } from "./drivers/discord.js";
 import type { PlatformDriver } from "./drivers/driver.js";
 import { slackDriver } from "./drivers/slack.js";
@@ -163,6 +164,26 @@ describe.each([discordDriver, slackDriver, terminalDriver])("the platform contra
     expect(d.model.toolsOffered(0)).toContain("calculator");
     expect(d.model.toolsOffered(1)).not.toContain("calculator");
     expect(d.model.toolsOffered(1)).toContain("circumference");
+  });
+
+  it("shows the model an image it can see as an image part and inlines a log file, both shared with the question", async () => {
+    const d = await start();
+    d.model.script(reply.text("A dot, and step 3 failed."));
+    const log = "step 1 ok\nstep 2 ok\nstep 3 FAILED: exit code 2";
+
+    const question = await d.askWithFiles("what do these show?", [
+      { name: "screenshot.png", contentType: "image/png", bytes: PNG_BYTES },
+      { name: "build.log", contentType: "text/plain", bytes: Buffer.from(log) },
+    ]);
+
+    expect((await d.seen(question)).answer).toEqual(["A dot, and step 3 failed."]);
+    const received = d.model.question(0);
+    expect(received.images).toEqual([{ mediaType: "image/png", bytes: PNG_BYTES }]);
+    const [text, image, header, ...rest] = received.text.split("\n");
+    expect([text, image]).toEqual(["what do these show?", "[image: screenshot.png, 70 bytes — attached as image 1]"]);
+    // The terminal's files declare no type: the name and the content decide there.
+    expect(header).toMatch(/^\[text file: build\.log, (text\/plain, )?46 bytes\]$/);
+    expect(rest.join("\n")).toBe(`${log}\n[end of build.log]`);
   });
 
   it("refuses a question over MAX_QUESTION_CHARS in the same words on every platform, without calling the model", async () => {

@@ -2,6 +2,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { closeServer } from "./close-server.js";
 
+/** The question of a request as the model received it: its text, and the images sent as image parts. */
+export interface ReceivedQuestion {
+  text: string;
+  images: { mediaType: string; bytes: Buffer }[];
+}
+
 /** A chat completion request as the fake received it. */
 export interface RecordedRequest {
   path: string;
@@ -86,6 +92,22 @@ export class FakeOpenAI {
 
   get chatRequests(): RecordedRequest[] {
     return this.requests.filter((request) => request.path.endsWith("/chat/completions"));
+  }
+
+  /** The last user message of the n-th chat request: its text parts joined, its image parts decoded. */
+  question(index: number): ReceivedQuestion {
+    const messages: { role: string; content: unknown }[] = this.chatRequests[index]?.body.messages ?? [];
+    const content = messages.filter((message) => message.role === "user").at(-1)?.content;
+    if (typeof content === "string") return { text: content, images: [] };
+    const parts = (content ?? []) as { type: string; text?: string; image_url?: { url: string } }[];
+    const images = parts.flatMap((part) => {
+      if (part.type !== "image_url") return [];
+      const url = part.image_url?.url ?? "";
+      const match = /^data:([^;]+);base64,(.*)$/s.exec(url);
+      // An address instead of the bytes shows up as such, so a test comparing images fails on it.
+      return [match ? { mediaType: match[1]!, bytes: Buffer.from(match[2]!, "base64") } : { mediaType: `(an address: ${url})`, bytes: Buffer.alloc(0) }];
+    });
+    return { text: parts.flatMap((part) => (part.type === "text" ? [part.text ?? ""] : [])).join("\n"), images };
   }
 
   /** Tool names offered in the n-th chat request. */

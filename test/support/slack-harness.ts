@@ -45,6 +45,7 @@ export class SlackHarness {
     const t = await startTestApp({
       SLACK_BOT_TOKEN: slack.botToken,
       SLACK_API_URL: slack.apiUrl,
+      SLACK_FILES_URL: slack.filesHost.baseUrl,
       ...(options.mode === "socket" ? { SLACK_APP_TOKEN: slack.appToken } : { SLACK_SIGNING_SECRET: SIGNING_SECRET }),
       ...options.env,
     }, options.app, options.logger);

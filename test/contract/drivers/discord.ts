@@ -2,6 +2,7 @@ import { COMMANDS } from "../../../src/runner/commands/catalog.js";
 import { FakeDiscord, type RestCall } from "../../fakes/discord/fake-discord.js";
 import { MessageFlag, MessageKind, type MessagePayload, type UserPayload } from "../../fakes/discord/payloads.js";
 import { isAnswerTo, startDiscordBot, type DiscordBot } from "../../support/discord-bot.js";
+import { fileAnswer } from "../../fakes/file-host.js";
 import { SEEN_TIMEOUT_MS, type DriverFactory, type PlatformDriver, type Seen, type Sent } from "./driver.js";
 
 interface DiscordSent extends Sent {
@@ -31,6 +32,10 @@ export const discordDriver: DriverFactory = {
       adminPermission: /Manage Server/,
       async ask(text) {
         return sent(await discord.dispatchMessage({ author: discord.member, content: `${FakeDiscord.mention(discord.bot)} ${text}`, mentions: [discord.bot] }), text);
+      },
+      async askWithFiles(text, files) {
+        const attachments = files.map((file) => discord.attachment(file.name, fileAnswer.bytes(file.bytes, file.contentType), { contentType: file.contentType }));
+        return sent(await discord.dispatchMessage({ author: discord.member, content: `${FakeDiscord.mention(discord.bot)} ${text}`, mentions: [discord.bot], attachments }), text);
       },
       async followUp(first, text) {
         // The bot's thread on a message has the message's id.

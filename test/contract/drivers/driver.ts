@@ -15,6 +15,8 @@ export interface PlatformDriver {
 
   /** A user asks, mentioning the bot, at the top of a channel (on the terminal: types a line). */
   ask(text: string): Promise<Sent>;
+  /** A user asks with files attached, served from the platform's own file host (on the terminal: `/attach` each, then ask). */
+  askWithFiles(text: string, files: SharedFile[]): Promise<Sent>;
   /** The same user follows up in the thread the bot answered `first` in, without a mention. */
   followUp(first: Sent, text: string): Promise<Sent>;
   /** The platform delivers the same message again (a retry, a replay after a reconnect). */
@@ -33,6 +35,13 @@ export interface PlatformDriver {
   /** Every message the bot has shown so far, oldest first, as it reads now. */
   shown(): string[];
   close(): Promise<void>;
+}
+
+/** A file a user shares, with the type their app declares for it. */
+export interface SharedFile {
+  name: string;
+  contentType: string;
+  bytes: Buffer;
 }
 
 /** A message a user sent, as its driver needs it to find the bot's answer. */

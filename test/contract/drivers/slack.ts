@@ -1,6 +1,7 @@
 import type { FakeMessage } from "../../fakes/slack/fake-slack.js";
 import { appMention, message } from "../../fakes/slack/payloads.js";
 import { SlackHarness } from "../../support/slack-harness.js";
+import { fileAnswer } from "../../fakes/file-host.js";
 import { eventually, type DriverFactory, type PlatformDriver, type Seen, type Sent } from "./driver.js";
 
 interface SlackSent extends Sent {
@@ -47,6 +48,10 @@ export const slackDriver: DriverFactory = {
       messageLimit: SLACK_LIMIT,
       adminPermission: /workspace's admins and owners/,
       ask: (text) => send(appMention({ user: MEMBER, channel: CHANNEL, ts: h.slack.nextTs(), text: mention(text) }), text),
+      askWithFiles(text, files) {
+        const shared = files.map((file) => h.slack.file(file.name, fileAnswer.bytes(file.bytes, file.contentType), { mimetype: file.contentType }));
+        return send({ ...appMention({ user: MEMBER, channel: CHANNEL, ts: h.slack.nextTs(), text: mention(text) }), files: shared }, text);
+      },
       followUp(first, text) {
         const { channel, ts } = first as SlackSent;
         return send(message({ user: MEMBER, channel, ts: h.slack.nextTs(), threadTs: ts, text }), text);

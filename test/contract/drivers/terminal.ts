@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { TerminalAdapter } from "../../../src/platforms/terminal/terminal-adapter.js";
 import { servicesFor } from "../../../src/start-platforms.js";
@@ -30,6 +33,7 @@ export const terminalDriver: DriverFactory = {
       },
     });
     const adapter = new TerminalAdapter(servicesFor(test.app, { streams: { input, output } }));
+    const folder = mkdtempSync(join(tmpdir(), "agent-bot-attach-"));
     await adapter.start();
     const typed: number[] = [];
 
@@ -44,6 +48,14 @@ export const terminalDriver: DriverFactory = {
       model: test.model,
       messageLimit: Number.POSITIVE_INFINITY,
       ask: async (text) => type(text),
+      async askWithFiles(text, files) {
+        // The operator's files are on disk; their types are left to their names and content.
+        for (const file of files) {
+          writeFileSync(join(folder, file.name), file.bytes);
+          type(`/attach ${join(folder, file.name)}`);
+        }
+        return type(text);
+      },
       // The terminal is one conversation: the next line follows up.
       followUp: async (_first, text) => type(text),
       deliverAgain: unsupported("redelivery"),
@@ -68,6 +80,7 @@ export const terminalDriver: DriverFactory = {
         await adapter.finished;
         await adapter.stop();
         await test.close();
+        rmSync(folder, { recursive: true, force: true });
       },
     };
     return driver;

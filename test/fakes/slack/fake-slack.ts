@@ -4,6 +4,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
 import { closeServer } from "../close-server.js";
+import { answer, type Answer } from "../fake-http-server.js";
+import { FakeFileHost } from "../file-host.js";
 
 /** One Web API call as the fake received it, with what it answered. */
 export interface SlackCall {
@@ -55,7 +57,15 @@ export interface FakeSlackOptions {
    * 4,000 characters per message (and truncates far longer ones), so the fake holds to that.
    */
   maxTextLength?: number;
+  /**
+   * The app has the files:read scope (default true). Without it, as with a wrong token, Slack
+   * answers a file download with its sign-in page (HTTP 200, HTML).
+   */
+  filesScope?: boolean;
 }
+
+/** What files.slack.com answers a download without a token that may read files. */
+const SIGN_IN_PAGE = '<!DOCTYPE html><html lang="en-US"><head><title>Slack</title></head><body>Sign in to your workspace</body></html>';
 
 /**
  * A local Slack for tests and benchmarks on 127.0.0.1: the Web API (`POST /api/<method>`, form or
@@ -79,6 +89,8 @@ export class FakeSlack {
   readonly botId: string;
   readonly teamId: string;
   baseUrl = "";
+  /** Slack's file host, on the fake's own server: point SLACK_FILES_URL at `files.baseUrl`. */
+  readonly filesHost = new FakeFileHost("/files-pri/", () => this.baseUrl);
 
   private readonly maxTextLength: number;
   private readonly faults: FaultRule[] = [];
@@ -99,6 +111,20 @@ export class FakeSlack {
     this.botId = options.botId ?? "BBOT";
     this.teamId = options.teamId ?? "T1";
     this.maxTextLength = options.maxTextLength ?? 4_000;
+    const filesScope = options.filesScope ?? true;
+    this.filesHost.gate = (request) =>
+      filesScope && request.headers.authorization === `Bearer ${this.botToken}` ? undefined : answer.text(200, SIGN_IN_PAGE, "text/html; charset=utf-8");
+  }
+
+  /**
+   * A file on the files host and the file object an event carries for it, as Slack describes one.
+   * `size` is what Slack declares (the body's length unless given).
+   */
+  file(name: string, served: Answer, declared: { mimetype?: string; size?: number } = {}): Record<string, unknown> {
+    const url = this.filesHost.serve(name, served);
+    const size = declared.size ?? (served.kind === "body" ? served.body.length : 0);
+    const id = `F${randomUUID().slice(0, 8).toUpperCase()}`;
+    return { id, name, title: name, mimetype: declared.mimetype, filetype: name.split(".").pop(), size, mode: "hosted", url_private: url, url_private_download: url };
   }
 
   static async start(options: FakeSlackOptions = {}): Promise<FakeSlack> {
@@ -193,6 +219,7 @@ export class FakeSlack {
 
   async close(): Promise<void> {
     clearInterval(this.pinger);
+    this.filesHost.close();
     for (const socket of this.sockets) socket.terminate();
     this.wss.close();
     await closeServer(this.server);
@@ -228,6 +255,7 @@ export class FakeSlack {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (this.filesHost.handle(req, res)) return;
     const raw = await readBody(req);
     const path = new URL(req.url ?? "/", this.baseUrl).pathname;
     if (path.startsWith("/upload/")) {
