@@ -10,11 +10,12 @@ import { baseType, type FileKind } from "./file-types.js";
 /** The longest file name shown; names are user input. */
 const MAX_NAME_CHARS = 100;
 
-/** Sizes as people read them: 900 bytes, 12.5 KB, 1.2 MB. */
+/** Sizes as people read them: 900 bytes, 12.5 KB, 1.2 MB, 9.3 GB. */
 export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
-  const [value, unit] = bytes < 1024 * 1024 ? [bytes / 1024, "KB"] : [bytes / (1024 * 1024), "MB"];
-  return `${Number(value.toFixed(value < 10 ? 1 : 0))} ${unit}`;
+  const exponent = Math.min(3, Math.floor(Math.log(bytes) / Math.log(1024)));
+  const value = bytes / 1024 ** exponent;
+  return `${Number(value.toFixed(value < 10 ? 1 : 0))} ${["", "KB", "MB", "GB"][exponent]}`;
 }
 
 export const formatSeconds = (ms: number) => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`);

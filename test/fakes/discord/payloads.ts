@@ -97,7 +97,8 @@ export interface MessagePayload {
   components: unknown[];
   webhook_id?: string;
   application_id?: string;
-  message_reference?: { message_id: string; channel_id: string; guild_id?: string; type: 0 };
+  /** type 0 is a reply, 1 a forward. */
+  message_reference?: { message_id: string; channel_id: string; guild_id?: string; type: 0 | 1 };
   member?: MemberPayload;
   /** Extra fields a test wants on the gateway payload. */
   [key: string]: unknown;
