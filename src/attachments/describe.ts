@@ -43,8 +43,9 @@ function fileFacts(file: AttachmentDescriptor, kind: FileKind): string {
 }
 
 /** A text file inlined: a header, its text, and a line that says where it ends or was cut. */
-export function inlinedText(file: AttachmentDescriptor, text: string, cut: { shownBytes: number } | undefined): string {
+export function inlinedText(file: AttachmentDescriptor, content: string, cut: { shownBytes: number } | undefined): string {
   const name = displayName(file.name);
+  const text = cut ? content : content.replace(/\r?\n$/, "");
   const facts = fileFacts(file, "text");
   if (!cut) return `[text file: ${facts}]\n${text}\n[end of ${name}]`;
   return `[text file: ${facts} — only its first ${formatSize(cut.shownBytes)} are shown]\n${text}\n[${name} is cut here]`;
