@@ -24,6 +24,13 @@ describe("configuration from the environment", () => {
       MEMORY_WINDOW: 5,
       DATABASE_PATH: "./data/bot.sqlite",
       DISCORD_ALLOW_DMS: true,
+      VISION: "auto",
+      MAX_IMAGES_PER_TURN: 5,
+      MAX_IMAGE_BYTES: 10 * 1024 * 1024,
+      MAX_TEXT_ATTACHMENT_BYTES: 100 * 1024,
+      MAX_REPLY_CHAIN: 5,
+      DISCORD_CDN_URL: "https://cdn.discordapp.com/",
+      SLACK_FILES_URL: "https://files.slack.com/",
     });
     expect(config.DEFAULT_TOOLS).toEqual([
       "calculator",
@@ -51,11 +58,17 @@ describe("configuration from the environment", () => {
       TOOL_TIMEOUT_MS: "-5",
       OPENAI_BASE_URL: "not a url",
       DISCORD_ALLOW_DMS: "maybe",
+      VISION: "yes",
+      MAX_REPLY_CHAIN: "-1",
+      SLACK_FILES_URL: "files.slack.com",
     });
     expect(message).toContain('AGENT_PROTOCOL must be tools or react (got "magic")');
     expect(message).toContain('TOOL_TIMEOUT_MS must be a whole number greater than 0 (got "-5")');
     expect(message).toContain('OPENAI_BASE_URL must be a URL such as http://127.0.0.1:11434/v1 (got "not a url")');
     expect(message).toContain('DISCORD_ALLOW_DMS must be true or false (got "maybe")');
+    expect(message).toContain('VISION must be auto, on or off (got "yes")');
+    expect(message).toContain('MAX_REPLY_CHAIN must be a whole number, 0 or more (got "-1")');
+    expect(message).toContain('SLACK_FILES_URL must be an http(s) URL (got "files.slack.com")');
   });
 
   it("never repeats a secret's value in an error", () => {

@@ -11,7 +11,7 @@ const listUnder = (key: string) => {
 describe("the Slack app manifest", () => {
   it("asks for exactly the bot scopes the adapter uses", () => {
     expect(listUnder("bot").sort()).toEqual(
-      ["app_mentions:read", "chat:write", "commands", "reactions:write", "users:read", "channels:history", "groups:history", "im:history", "files:write"].sort(),
+      ["app_mentions:read", "chat:write", "commands", "reactions:write", "users:read", "channels:history", "groups:history", "im:history", "files:read", "files:write"].sort(),
     );
   });
 
