@@ -5,6 +5,7 @@ import type { FileLimits } from "../net/file-host.js";
 import { FileUnavailable, type AttachmentDescriptor, type SharedContentSource } from "../runner/incoming.js";
 import { formatSeconds, formatSize } from "./describe.js";
 import { declaredKind, isShowableImage, readAsText, sniffImage, type FileKind } from "./file-types.js";
+import type { ImageMemory } from "./image-memory.js";
 import { untilAborted } from "./until-aborted.js";
 
 /** The limits of what a question may share (VISION, MAX_IMAGES_PER_TURN, ... in the config). */
@@ -37,6 +38,8 @@ export interface FileReading {
   signal: AbortSignal;
   /** The turn's own signal: its abort is no file's fault. */
   turnSignal: AbortSignal;
+  /** What every turn's images may hold at once; an image shown keeps its bytes taken until the caller gives them back. */
+  imageMemory: ImageMemory;
   logger: Logger;
 }
 
@@ -60,8 +63,12 @@ export function readFiles(files: readonly AttachmentDescriptor[], reading: FileR
           return noted(`not shown: larger than the ${formatSize(settings.maxImageBytes)} limit for images`);
         }
         if (images >= settings.maxImages) return noted(`not shown: at most ${settings.maxImages} images are shown per question`);
+        // Room for the largest image it may turn out to be; what it does not need is given back once it is read.
+        if (!reading.imageMemory.take(settings.maxImageBytes)) return noted("not shown: the bot holds as many images as it may right now; ask again in a moment");
         images++;
-        return fetchChecked(file, kind, { maxBytes: settings.maxImageBytes, overflow: "fail", timeoutMs: settings.timeoutMs }, reading);
+        const outcome = await fetchChecked(file, kind, { maxBytes: settings.maxImageBytes, overflow: "fail", timeoutMs: settings.timeoutMs }, reading);
+        reading.imageMemory.give(settings.maxImageBytes - (outcome.kind === "image" ? outcome.image.data.length : 0));
+        return outcome;
       }
       if (kind === "text") {
         if (texts >= MAX_TEXT_FILES) return noted(`not read: at most ${MAX_TEXT_FILES} text files are read per question`);
@@ -76,6 +83,7 @@ export function readFiles(files: readonly AttachmentDescriptor[], reading: FileR
 async function fetchChecked(file: AttachmentDescriptor, kind: "image" | "text", limits: FileLimits, reading: FileReading): Promise<FileOutcome> {
   const noted = (tail: string): FileOutcome => ({ kind: "noted", as: kind, tail });
   if (!reading.source) return noted("unavailable: this platform does not hand files to the bot");
+  if (!file.url) return noted("unavailable: the platform did not say where it is");
   let fetched;
   try {
     fetched = await untilAborted(reading.source.fetchFile(file, limits, reading.signal), reading.signal);

@@ -6,6 +6,7 @@ import type { StoredAttachment } from "../store/types.js";
 import { displayName, fileNote, formatSize, inlinedText, quoteHeading } from "./describe.js";
 import { readFiles, type AttachmentSettings, type FileOutcome } from "./file-reader.js";
 import { baseType } from "./file-types.js";
+import { ImageMemory } from "./image-memory.js";
 import { followReplyChain } from "./reply-chain.js";
 
 /** The question as the model gets it, and what memory keeps of its files. */
@@ -16,7 +17,12 @@ export interface ReadQuestion {
   images: ImageInput[];
   /** Name, type and size of every file the question shared; never the content. */
   files: StoredAttachment[];
+  /** Gives the images' bytes back to the process's image memory: call it when the turn ends. */
+  release(): void;
 }
+
+/** All turns together hold at most this many bytes of images (or one largest image, if more). */
+const IMAGE_MEMORY_BYTES = 100 * 1024 * 1024;
 
 /** Quoted and forwarded text shown at most, per message. */
 const MAX_QUOTED_CHARS = 4_000;
@@ -35,10 +41,14 @@ interface Part {
  * with the reason, and the turn goes on.
  */
 export class SharedContentReader {
-  constructor(private readonly settings: AttachmentSettings) {}
+  readonly imageMemory: ImageMemory;
+
+  constructor(private readonly settings: AttachmentSettings) {
+    this.imageMemory = new ImageMemory(Math.max(IMAGE_MEMORY_BYTES, settings.maxImageBytes));
+  }
 
   async read(question: string, shared: SharedContent | undefined, turnSignal: AbortSignal, logger: Logger): Promise<ReadQuestion> {
-    if (!shared || nothingShared(shared)) return { text: question, images: [], files: [] };
+    if (!shared || nothingShared(shared)) return { text: question, images: [], files: [], release: () => {} };
     const signal = AbortSignal.any([turnSignal, AbortSignal.timeout(this.settings.timeoutMs)]);
     const chain = await followReplyChain(shared, this.settings.maxReplyChain, signal, logger);
     const own = [{ text: question, files: shared.attachments }, ...forwardedParts(shared.forwarded)];
@@ -46,7 +56,14 @@ export class SharedContentReader {
     // Files compete for the limits in order of importance: the question's own, then the replied-to message's, then earlier ones.
     const byImportance = [...own, ...quoted.flat()];
     const files = byImportance.flatMap((part) => part.files);
-    const outcomes = await readFiles(files, { source: shared.source, settings: this.settings, signal, turnSignal, logger });
+    const { imageMemory } = this;
+    const outcomes = await readFiles(files, { source: shared.source, settings: this.settings, signal, turnSignal, imageMemory, logger });
+    const held = outcomes.reduce((sum, outcome) => sum + (outcome.kind === "image" ? outcome.image.data.length : 0), 0);
+    let released = false;
+    const release = () => {
+      if (!released) imageMemory.give(held);
+      released = true;
+    };
     const rendered = this.withinTextBudget(files, outcomes);
     // The model reads the oldest message first and the question last.
     const inOrder = [...quoted.reverse().flat(), ...own.slice(1), own[0]!].filter((part) => part.heading === undefined || part.text !== "" || part.files.length > 0);
@@ -55,7 +72,7 @@ export class SharedContentReader {
       const lines = [part.heading, part.text, ...part.files.map((file) => rendered.get(file)!(images))];
       return lines.filter((line) => line !== undefined && line !== "").join("\n");
     });
-    return { text: blocks.filter((block) => block !== "").join("\n\n"), images, files: files.map(stored) };
+    return { text: blocks.filter((block) => block !== "").join("\n\n"), images, files: files.map(stored), release };
   }
 
   /**

@@ -178,20 +178,21 @@ export class TurnRunner {
     const started = performance.now();
     const usage = emptyUsage();
     let opened = false;
+    let question: ReadQuestion | undefined;
     let reply: TurnReply;
     try {
       const conversation = store.memory.conversation(request);
       store.turns.start(turnId, conversation.id, request.userId, this.options.instance);
       opened = true;
       logger.debug({ user: request.userId, text: request.text }, "turn started");
-      const question = await this.readQuestion(request, controller.signal, logger);
-      const result = await this.ask(request, question, settings, conversation, controller.signal, steps, usage, logger);
+      const read = (question = await this.readQuestion(request, controller.signal, logger));
+      const result = await this.ask(request, read, settings, conversation, controller.signal, steps, usage, logger);
       const thread = await this.threadToSeed(view, request);
       reply = { turnId, status: "answered", outcome: result.outcome, text: result.output };
       store.turns.finish(turnId, endOf(result), () => {
         store.turns.saveSteps(turnId, steps.records());
         // Memory keeps what the person wrote and a description of the files, never their content.
-        const asked = { author: request.userName ?? request.userId, text: request.text, attachments: question.files };
+        const asked = { author: request.userName ?? request.userId, text: request.text, attachments: read.files };
         store.memory.appendExchange(conversation.id, turnId, asked, result.output);
         if (thread) store.memory.appendExchange(store.memory.conversation(thread).id, turnId, asked, result.output);
         store.usage.addTokens(request, usage.totalTokens);
@@ -209,6 +210,7 @@ export class TurnRunner {
     } finally {
       clearTimeout(timer);
       this.running.delete(turnId);
+      question?.release();
     }
     await finish(view, reply, logger);
     this.options.observer?.turnFinished?.({
@@ -227,7 +229,7 @@ export class TurnRunner {
       return await this.options.reader.read(request.text, request.shared, signal, logger);
     } catch (error) {
       logger.error({ err: error }, "could not read what the question shares; answering from its text");
-      return { text: request.text, images: [], files: [] };
+      return { text: request.text, images: [], files: [], release: () => {} };
     }
   }
 

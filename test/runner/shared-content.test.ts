@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { SharedContentReader } from "../../src/attachments/shared-content-reader.js";
+import { silentLogger } from "../../src/log.js";
 import { FileUnavailable, type AttachmentDescriptor, type SharedContentSource } from "../../src/runner/incoming.js";
 import type { SharedContent } from "../../src/runner/types.js";
 import { reply } from "../fakes/fake-openai.js";
@@ -103,5 +105,18 @@ describe("the turn reads what a question shares", () => {
     expect(JSON.stringify(rows)).not.toContain("SECRET-LOG-LINE");
     const history = t.model.chatRequests[1]!.body.messages.map((m: { content: string }) => m.content);
     expect(history[1]).toBe("why did it fail?\n[files shared with this message, not kept: ci.log, text/plain, 18 bytes]");
+  });
+
+  it("holds at most 100 MB of images for all turns at once (room for the largest possible while reading), and gives them back", async () => {
+    const reader = new SharedContentReader({ vision: true, maxImages: 5, maxImageBytes: 60 * 1024 * 1024, maxTextBytes: 1000, maxReplyChain: 0, timeoutMs: 1000 });
+    const images = [{ name: "a.png", contentType: "image/png" }, { name: "b.png", contentType: "image/png" }];
+
+    const read = await reader.read("two", shared(images, servedFrom({ "a.png": PNG_BYTES, "b.png": PNG_BYTES })), new AbortController().signal, silentLogger());
+
+    expect(read.text).toBe("two\n[image: a.png — attached as image 1]\n[image: b.png — not shown: the bot holds as many images as it may right now; ask again in a moment]");
+    expect(reader.imageMemory.inUse).toBe(PNG_BYTES.length);
+    read.release();
+    read.release();
+    expect(reader.imageMemory.inUse).toBe(0);
   });
 });
