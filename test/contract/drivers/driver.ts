@@ -38,7 +38,7 @@ export interface PlatformDriver {
 }
 
 /** A file a user shares, with the type their app declares for it. */
-export interface SharedFile {
+interface SharedFile {
   name: string;
   contentType: string;
   bytes: Buffer;
