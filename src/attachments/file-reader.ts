@@ -83,7 +83,6 @@ export function readFiles(files: readonly AttachmentDescriptor[], reading: FileR
 async function fetchChecked(file: AttachmentDescriptor, kind: "image" | "text", limits: FileLimits, reading: FileReading): Promise<FileOutcome> {
   const noted = (tail: string): FileOutcome => ({ kind: "noted", as: kind, tail });
   if (!reading.source) return noted("unavailable: this platform does not hand files to the bot");
-  if (!file.url) return noted("unavailable: the platform did not say where it is");
   let fetched;
   try {
     fetched = await untilAborted(reading.source.fetchFile(file, limits, reading.signal), reading.signal);

@@ -51,7 +51,7 @@ export class SharedContentReader {
     if (!shared || nothingShared(shared)) return { text: question, images: [], files: [], release: () => {} };
     const signal = AbortSignal.any([turnSignal, AbortSignal.timeout(this.settings.timeoutMs)]);
     const chain = await followReplyChain(shared, this.settings.maxReplyChain, signal, logger);
-    const own = [{ text: question, files: shared.attachments }, ...forwardedParts(shared.forwarded)];
+    const own: Part[] = [{ text: question, files: shared.attachments }, ...forwardedParts(shared.forwarded)];
     const quoted = chain.map((message, i) => [quotePart(i === 0 ? "The message this replies to" : "An earlier message it follows", message), ...forwardedParts(message.forwarded)]);
     // Files compete for the limits in order of importance: the question's own, then the replied-to message's, then earlier ones.
     const byImportance = [...own, ...quoted.flat()];
@@ -64,15 +64,24 @@ export class SharedContentReader {
       if (!released) imageMemory.give(held);
       released = true;
     };
+    try {
+      return { ...this.compose(own, quoted, files, outcomes), files: files.map(stored), release };
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /** The question's text, the oldest quoted message first and the question last, and its images in that order. */
+  private compose(own: Part[], quoted: Part[][], files: AttachmentDescriptor[], outcomes: FileOutcome[]): { text: string; images: ImageInput[] } {
     const rendered = this.withinTextBudget(files, outcomes);
-    // The model reads the oldest message first and the question last.
-    const inOrder = [...quoted.reverse().flat(), ...own.slice(1), own[0]!].filter((part) => part.heading === undefined || part.text !== "" || part.files.length > 0);
+    const inOrder = [...[...quoted].reverse().flat(), ...own.slice(1), own[0]!].filter((part) => part.heading === undefined || part.text !== "" || part.files.length > 0);
     const images: ImageInput[] = [];
     const blocks = inOrder.map((part) => {
       const lines = [part.heading, part.text, ...part.files.map((file) => rendered.get(file)!(images))];
       return lines.filter((line) => line !== undefined && line !== "").join("\n");
     });
-    return { text: blocks.filter((block) => block !== "").join("\n\n"), images, files: files.map(stored), release };
+    return { text: blocks.filter((block) => block !== "").join("\n\n"), images };
   }
 
   /**

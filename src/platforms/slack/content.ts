@@ -21,6 +21,8 @@ export function slackContent(filesUrl: string, botToken: string, logger: Logger)
   };
   return {
     async fetchFile(file, limits, signal) {
+      // Slack leaves the address out of some events (files in Slack Connect channels): files.info would have it.
+      if (!file.url) throw new FileUnavailable("Slack did not give its address with the message");
       let fetched: FetchedFile;
       try {
         fetched = await fetchFromFileHost(file.url, host, { ...limits, headers: { authorization: `Bearer ${botToken}` } }, signal);
