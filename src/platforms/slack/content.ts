@@ -10,7 +10,7 @@ const MISSING_SCOPE_HINT =
  * What turns may fetch from Slack: files from its file host (SLACK_FILES_URL), with the bot token
  * in the Authorization header (which therefore never leaves that host: redirects elsewhere are not
  * followed). Without the files:read scope Slack answers with its sign-in page, or a redirect to
- * it: that is logged once per file with what to do, and the model is told the file was unavailable.
+ * it: each such file gets a log line saying what to do, and the model is told it was unavailable.
  * Thread replies are context already, so there is no reply chain to fetch.
  */
 export function slackContent(filesUrl: string, botToken: string, logger: Logger): SharedContentSource {
