@@ -111,7 +111,8 @@ export class MessageIntake {
       await presenter.finish({ turnId: "", status: "refused", outcome: "empty_question", text: PRESENTER_TEXT.emptyQuestion });
       return { status: "hinted" };
     }
-    return { turn: this.options.runner.submit(turnRequest(message, actor, scope === "channel"), presenter) };
+    const accepted = await this.options.runner.accept(turnRequest(message, actor, scope === "channel"), presenter);
+    return { turn: accepted.reply };
   }
 
   private presenterFor(surface: ChatSurface, message: IncomingMessage, actor: Actor, placeholder?: PostedMessage): TurnView {
