@@ -8,7 +8,7 @@ const shownName = (name: string) => inlineCode(displayToolName(name));
 const call = (prompt: ApprovalPrompt) => `${inlineCode(displayToolName(prompt.tool))} ${inlineCode(argsText(prompt.args))}`;
 
 /** How long a wait is, in words: "5 minutes", "30 seconds", "300 ms". */
-export function waitText(ms: number): string {
+function waitText(ms: number): string {
   if (ms < 1_000) return `${ms} ms`;
   if (ms < 120_000) return `${Math.round(ms / 1_000)} seconds`;
   return `${Math.round(ms / 60_000)} minutes`;

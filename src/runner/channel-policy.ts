@@ -6,7 +6,7 @@ import type { ToolAccess, TurnTools } from "./tool-access.js";
 /** Where an effective setting comes from. */
 export type SettingSource = "default" | "server" | "channel";
 
-export interface Sourced<T> {
+interface Sourced<T> {
   value: T;
   source: SettingSource;
 }

@@ -77,7 +77,8 @@ export class UsageReports {
 
 const count = (n: number) => n.toLocaleString("en-US");
 const figures = (f: UsageFigures) => `${count(f.turns)} turn${f.turns === 1 ? "" : "s"}, ${count(f.promptTokens)} tokens in, ${count(f.completionTokens)} out`;
-export const dollars = (amount: number) => `$${amount < 0.01 && amount > 0 ? amount.toPrecision(2) : amount.toFixed(2)}`;
+/** Dollars: cents from $1 on, two significant digits below ($0.053), since small bills are the common case. */
+const dollars = (amount: number) => `$${amount >= 1 || amount === 0 ? amount.toFixed(2) : amount.toPrecision(2)}`;
 
 function costText(period: UsagePeriod): string {
   if (period.cost === undefined) return "";

@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { silentLogger } from "../../src/log.js";
 import { defineTool } from "../../src/tools/define-tool.js";
+import { McpHub } from "../../src/tools/mcp/mcp-hub.js";
 import { reply, type RecordedRequest, type Responder } from "../fakes/fake-openai.js";
+import { FAST_RESTARTS, notesServer } from "../support/notes-mcp.js";
 import { discordDriver } from "./drivers/discord.js";
 import type { PlatformDriver } from "./drivers/driver.js";
 import { slackDriver } from "./drivers/slack.js";
@@ -33,7 +36,10 @@ function shredTool(shredded: string[]) {
 
 describe.each([discordDriver, slackDriver, terminalDriver])("admins in control on $name", (platform) => {
   let driver: PlatformDriver | undefined;
+  let hub: McpHub | undefined;
   afterEach(async () => {
+    await hub?.close();
+    hub = undefined;
     await driver?.close();
     driver = undefined;
   });
@@ -126,6 +132,31 @@ describe.each([discordDriver, slackDriver, terminalDriver])("admins in control o
     expect(await request.press("approve", "asker")).toMatch(/^This request expired/);
     expect(shredded).toEqual([]);
     expect(auditOf(d)[0]).toMatchObject({ status: "expired", decidedBy: null });
+  });
+
+  it("an MCP tool its server marks destructive (and not read-only) waits for approval by default, until an admin says otherwise", async () => {
+    const d = (driver = await platform.start({ DEFAULT_TOOLS: "notes__add_note,notes__delete_notes,notes__count_words" }));
+    hub = await McpHub.start([notesServer()], d.app().registry, silentLogger(), FAST_RESTARTS);
+    const lineOf = (list: string, tool: string) => list.split("\n").find((line) => line.includes(tool)) ?? "";
+
+    const list = await d.command("tools", "admin");
+    expect(lineOf(list, "notes__delete_notes")).toContain("needs approval");
+    expect(lineOf(list, "notes__count_words")).not.toContain("needs approval");
+    expect(lineOf(list, "notes__add_note")).not.toContain("needs approval");
+
+    d.model.script(
+      reply.toolCalls({ name: "notes__add_note", args: { text: "milk" } }),
+      reply.toolCalls({ name: "notes__delete_notes", args: {} }),
+      answerWithLastMessage,
+    );
+    const question = await d.ask("note milk, then delete all notes");
+    const request = await d.approval();
+    expect(request.text()).toMatch(/Approval needed[\s\S]*notes__delete_notes/);
+    expect(await request.press("approve", "asker")).toBe("");
+    expect((await d.seen(question)).answer).toEqual(["after: Deleted 1 note(s)."]);
+
+    await d.command("tools no-approval notes__delete_notes", "admin");
+    expect(lineOf(await d.command("tools", "admin"), "notes__delete_notes")).not.toContain("needs approval");
   });
 
   it("per channel: the channel's off wins over the server's on, its on cannot enable what the server has off, and its threads follow it", async () => {

@@ -23,7 +23,7 @@ export function terminalSurface(write: (line: string) => void, approvals: TypedA
     startWorking: () => async () => {},
     approvals: {
       post: async (_to, text, approvalId) => {
-        print(`${text}\n  Type yes to approve or no to deny.`, "step");
+        print(`${text.split("\n").join("\n  ")}\n  Type yes to approve or no to deny.`, "step");
         approvals.asked(approvalId);
         return { id: approvalId };
       },

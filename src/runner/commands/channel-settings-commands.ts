@@ -1,7 +1,6 @@
 import type { ChannelRef, ChannelSettingsRepository } from "../../store/channel-settings-repository.js";
 import type { ChannelPolicies, EffectiveSettings, SettingSource } from "../channel-policy.js";
 import type { ToolAccess } from "../tool-access.js";
-import type { CommandResult } from "./bot-commands.js";
 import { channelMention, type WorkspaceSettingsCommands } from "./workspace-settings-commands.js";
 
 /** `settings channel …`: overrides for one channel (and its threads) of what the server sets. */
@@ -14,6 +13,9 @@ export type ChannelCommand =
   | { kind: "channel_reset" };
 
 const MAX_CHANNEL_PROMPT_CHARS = 2_000;
+
+/** Markdown for the person who gave the command. */
+type Result = { ok: boolean; text: string };
 
 const from = (source: SettingSource) => `_(${source})_`;
 const code = (name: string) => `\`${name}\``;
@@ -30,7 +32,7 @@ export class ChannelSettingsCommands {
     private readonly server: WorkspaceSettingsCommands,
   ) {}
 
-  async execute(command: ChannelCommand | { kind: "settings_show" }, channel: ChannelRef, actorId: string): Promise<CommandResult> {
+  async execute(command: ChannelCommand | { kind: "settings_show" }, channel: ChannelRef, actorId: string): Promise<Result> {
     const here = channelMention(channel.channelId);
     switch (command.kind) {
       case "settings_show":
@@ -69,7 +71,7 @@ export class ChannelSettingsCommands {
     }
   }
 
-  private async setTool(channel: ChannelRef, tool: string, state: "on" | "off" | "default", actorId: string): Promise<CommandResult> {
+  private async setTool(channel: ChannelRef, tool: string, state: "on" | "off" | "default", actorId: string): Promise<Result> {
     if (!this.access.hasTool(tool)) return { ok: false, text: `There is no tool named ${code(tool)}. Known tools: ${this.access.toolNames().join(", ")}.` };
     await this.access.setInChannel(channel, tool, state === "default" ? undefined : state === "on", actorId);
     const here = channelMention(channel.channelId);
