@@ -43,15 +43,14 @@ export class UsageReports {
     return Promise.all(
       PERIODS.map(async ({ label, days }) => {
         const summary = await this.repository.summary(workspace, now - days * DAY_MS, TOP);
-        const models = summary.byModel;
-        const costs = models.map((row) => costOf(row, this.prices));
+        const costs = summary.byModel.map((row) => costOf(row, this.prices));
         const priced = costs.filter((cost): cost is number => cost !== undefined);
         return {
           label,
           days,
           summary,
           cost: priced.length > 0 ? priced.reduce((sum, cost) => sum + cost, 0) : undefined,
-          unpriced: models.filter((_, i) => costs[i] === undefined).map((row) => row.key || "(unrecorded)"),
+          unpriced: summary.byModel.filter((_, i) => costs[i] === undefined).map((row) => row.key || "(unrecorded)"),
         };
       }),
     );
