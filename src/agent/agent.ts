@@ -24,7 +24,7 @@ export class Agent {
 
   async run(run: AgentRun): Promise<AgentResult> {
     const usage = run.usage ?? emptyUsage();
-    const caller = new ModelCaller(this.client, this.settings.model, usage, this.settings.retry);
+    const caller = new ModelCaller(this.client, run.model ?? this.settings.model, usage, this.settings.retry);
     const session = this.openSession(caller, run);
     let seq = 0;
     const deps: InvokerDeps = {
@@ -35,6 +35,7 @@ export class Agent {
       defaultTimeoutMs: this.settings.toolTimeoutMs,
       llm: (prompt, signal) => caller.ask(prompt, signal),
       onStep: run.onStep,
+      approval: run.approval,
       nextSeq: () => ++seq,
     };
 

@@ -27,6 +27,20 @@ const IMAGE_MEMORY_BYTES = 100 * 1024 * 1024;
 /** Quoted and forwarded text shown at most, per message. */
 const MAX_QUOTED_CHARS = 4_000;
 
+/** The limits of what a question may share; whether images are shown depends on the turn's model. */
+export interface ReaderSettings extends Omit<AttachmentSettings, "vision"> {
+  /** Whether the model is shown images (see visionEnabled). */
+  seesImages(model: string): boolean;
+}
+
+/** The turn a question is read for. */
+export interface ReadingTurn {
+  /** The model that will answer (a channel may choose its own). */
+  model: string;
+  signal: AbortSignal;
+  logger: Logger;
+}
+
 /** One message's block in the question: its heading (none for the question itself), text and files. */
 interface Part {
   heading?: string;
@@ -43,21 +57,24 @@ interface Part {
 export class SharedContentReader {
   readonly imageMemory: ImageMemory;
 
-  constructor(private readonly settings: AttachmentSettings) {
-    this.imageMemory = new ImageMemory(Math.max(IMAGE_MEMORY_BYTES, settings.maxImageBytes));
+  constructor(private readonly readerSettings: ReaderSettings) {
+    this.imageMemory = new ImageMemory(Math.max(IMAGE_MEMORY_BYTES, readerSettings.maxImageBytes));
   }
 
-  async read(question: string, shared: SharedContent | undefined, turnSignal: AbortSignal, logger: Logger): Promise<ReadQuestion> {
+  async read(question: string, shared: SharedContent | undefined, turn: ReadingTurn): Promise<ReadQuestion> {
     if (!shared || nothingShared(shared)) return { text: question, images: [], files: [], release: () => {} };
-    const signal = AbortSignal.any([turnSignal, AbortSignal.timeout(this.settings.timeoutMs)]);
-    const chain = await followReplyChain(shared, this.settings.maxReplyChain, signal, logger);
+    const { seesImages, ...limits } = this.readerSettings;
+    const settings: AttachmentSettings = { ...limits, vision: seesImages(turn.model) };
+    const { logger, signal: turnSignal } = turn;
+    const signal = AbortSignal.any([turnSignal, AbortSignal.timeout(settings.timeoutMs)]);
+    const chain = await followReplyChain(shared, settings.maxReplyChain, signal, logger);
     const own: Part[] = [{ text: question, files: shared.attachments }, ...forwardedParts(shared.forwarded)];
     const quoted = chain.map((message, i) => [quotePart(i === 0 ? "The message this replies to" : "An earlier message it follows", message), ...forwardedParts(message.forwarded)]);
     // Files compete for the limits in order of importance: the question's own, then the replied-to message's, then earlier ones.
     const byImportance = [...own, ...quoted.flat()];
     const files = byImportance.flatMap((part) => part.files);
     const { imageMemory } = this;
-    const outcomes = await readFiles(files, { source: shared.source, settings: this.settings, signal, turnSignal, imageMemory, logger });
+    const outcomes = await readFiles(files, { source: shared.source, settings, signal, turnSignal, imageMemory, logger });
     const held = outcomes.reduce((sum, outcome) => sum + (outcome.kind === "image" ? outcome.image.data.length : 0), 0);
     let released = false;
     const release = () => {
@@ -65,52 +82,51 @@ export class SharedContentReader {
       released = true;
     };
     try {
-      return { ...this.compose(own, quoted, files, outcomes), files: files.map(stored), release };
+      return { ...compose(own, quoted, files, outcomes, settings.maxTextBytes), files: files.map(stored), release };
     } catch (error) {
       release();
       throw error;
     }
   }
+}
 
-  /** The question's text, the oldest quoted message first and the question last, and its images in that order. */
-  private compose(own: Part[], quoted: Part[][], files: AttachmentDescriptor[], outcomes: FileOutcome[]): { text: string; images: ImageInput[] } {
-    const rendered = this.withinTextBudget(files, outcomes);
-    const inOrder = [...[...quoted].reverse().flat(), ...own.slice(1), own[0]!].filter((part) => part.heading === undefined || part.text !== "" || part.files.length > 0);
-    const images: ImageInput[] = [];
-    const blocks = inOrder.map((part) => {
-      const lines = [part.heading, part.text, ...part.files.map((file) => rendered.get(file)!(images))];
-      return lines.filter((line) => line !== undefined && line !== "").join("\n");
-    });
-    return { text: blocks.filter((block) => block !== "").join("\n\n"), images };
-  }
+/** The question's text, the oldest quoted message first and the question last, and its images in that order. */
+function compose(own: Part[], quoted: Part[][], files: AttachmentDescriptor[], outcomes: FileOutcome[], maxTextBytes: number): { text: string; images: ImageInput[] } {
+  const rendered = withinTextBudget(files, outcomes, maxTextBytes);
+  const inOrder = [...[...quoted].reverse().flat(), ...own.slice(1), own[0]!].filter((part) => part.heading === undefined || part.text !== "" || part.files.length > 0);
+  const images: ImageInput[] = [];
+  const blocks = inOrder.map((part) => {
+    const lines = [part.heading, part.text, ...part.files.map((file) => rendered.get(file)!(images))];
+    return lines.filter((line) => line !== undefined && line !== "").join("\n");
+  });
+  return { text: blocks.filter((block) => block !== "").join("\n\n"), images };
+}
 
-  /**
-   * Each file's lines, given the images shown so far (an image is numbered as it is placed). Text
-   * files share MAX_TEXT_ATTACHMENT_BYTES in order of importance; what does not fit is cut.
-   */
-  private withinTextBudget(files: AttachmentDescriptor[], outcomes: FileOutcome[]): Map<AttachmentDescriptor, (images: ImageInput[]) => string> {
-    const { maxTextBytes } = this.settings;
-    let left = maxTextBytes;
-    const rendered = new Map<AttachmentDescriptor, (images: ImageInput[]) => string>();
-    files.forEach((file, i) => {
-      const outcome = outcomes[i]!;
-      if (outcome.kind === "noted") return rendered.set(file, () => fileNote(file, outcome.as, outcome.tail));
-      if (outcome.kind === "image") {
-        return rendered.set(file, (images) => fileNote(file, "image", `attached as image ${images.push(outcome.image)}`));
-      }
-      if (left <= 0) {
-        const tail = `not read: the ${formatSize(maxTextBytes)} of text files a question may have were used by the files before it`;
-        return rendered.set(file, () => fileNote(file, "text", tail));
-      }
-      const bytes = Buffer.from(outcome.text, "utf8");
-      const cut = outcome.truncated || bytes.length > left;
-      const text = bytes.length > left ? decodeStart(bytes.subarray(0, left)) : outcome.text;
-      const shownBytes = Math.min(bytes.length, left);
-      left -= shownBytes;
-      return rendered.set(file, () => inlinedText(file, text, cut ? { shownBytes } : undefined));
-    });
-    return rendered;
-  }
+/**
+ * Each file's lines, given the images shown so far (an image is numbered as it is placed). Text
+ * files share MAX_TEXT_ATTACHMENT_BYTES in order of importance; what does not fit is cut.
+ */
+function withinTextBudget(files: AttachmentDescriptor[], outcomes: FileOutcome[], maxTextBytes: number): Map<AttachmentDescriptor, (images: ImageInput[]) => string> {
+  let left = maxTextBytes;
+  const rendered = new Map<AttachmentDescriptor, (images: ImageInput[]) => string>();
+  files.forEach((file, i) => {
+    const outcome = outcomes[i]!;
+    if (outcome.kind === "noted") return rendered.set(file, () => fileNote(file, outcome.as, outcome.tail));
+    if (outcome.kind === "image") {
+      return rendered.set(file, (images) => fileNote(file, "image", `attached as image ${images.push(outcome.image)}`));
+    }
+    if (left <= 0) {
+      const tail = `not read: the ${formatSize(maxTextBytes)} of text files a question may have were used by the files before it`;
+      return rendered.set(file, () => fileNote(file, "text", tail));
+    }
+    const bytes = Buffer.from(outcome.text, "utf8");
+    const cut = outcome.truncated || bytes.length > left;
+    const text = bytes.length > left ? decodeStart(bytes.subarray(0, left)) : outcome.text;
+    const shownBytes = Math.min(bytes.length, left);
+    left -= shownBytes;
+    return rendered.set(file, () => inlinedText(file, text, cut ? { shownBytes } : undefined));
+  });
+  return rendered;
 }
 
 function nothingShared(shared: SharedContent): boolean {

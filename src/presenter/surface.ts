@@ -30,6 +30,17 @@ export interface MessageRef {
   messageId: string;
 }
 
+/**
+ * Controls to approve or deny a tool call (Discord buttons, Slack Block Kit buttons, a typed
+ * yes/no in the terminal). A press comes back through the adapter as an ApprovalPress.
+ */
+export interface ApprovalControls {
+  /** Posts the request's text with Approve and Deny controls that carry `approvalId`. */
+  post(to: Destination, text: string, approvalId: string): Promise<PostedMessage>;
+  /** Replaces the request's text and controls with `text` (how it ended), once nobody can press any more. */
+  settle(message: PostedMessage, text: string): Promise<void>;
+}
+
 export interface ChatSurface {
   readonly platform: string;
   /** The longest message text the platform accepts, counted after `render`. */
@@ -57,4 +68,6 @@ export interface ChatSurface {
   openThread?(on: MessageRef, title: string): Promise<Location | undefined>;
   /** Posts text as a file, with a short note as the message (an answer too long for a few messages). */
   postFile?(to: Destination, file: { name: string; text: string; note: string }): Promise<void>;
+  /** Where the platform can ask people to approve a tool call; without it such calls do not run. */
+  readonly approvals?: ApprovalControls;
 }

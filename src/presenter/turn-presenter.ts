@@ -1,9 +1,11 @@
 import type { StepEvent } from "../agent/types.js";
 import type { Logger } from "../log.js";
 import type { Location } from "../runner/incoming.js";
+import type { ApprovalOutcome, ApprovalPrompt } from "../runner/approvals/approval-types.js";
 import type { TurnReply, TurnView } from "../runner/types.js";
 import { cleanAnswer, hasVisibleText } from "../text.js";
 import { AnswerWriter } from "./answer-writer.js";
+import { approvalOutcomeText, approvalRequestText } from "./approval-text.js";
 import { formatStepEnded, formatStepStarted } from "./step-format.js";
 import type { ChatSurface, Destination, PostedMessage } from "./surface.js";
 import { PRESENTER_TEXT } from "./texts.js";
@@ -49,6 +51,8 @@ export class TurnPresenter implements TurnView {
   /** The platform refused to open a thread (a missing permission): steps then reply to the question. */
   private threadRefused = false;
   private stepPlace?: Promise<Destination>;
+  /** Requests for approval this turn posted, by id (undefined where posting failed). */
+  private readonly approvalMessages = new Map<string, Promise<PostedMessage | undefined>>();
 
   constructor(private readonly options: PresenterOptions) {
     this.surface = options.surface;
@@ -80,6 +84,37 @@ export class TurnPresenter implements TurnView {
       this.heldStarts.delete(event.seq);
     }
     this.enqueue(() => this.showStep(event));
+  }
+
+  /**
+   * A request for approval goes where the steps go, after the steps shown before it. False when
+   * the platform has no approval controls or refused the post: nobody could press anything.
+   */
+  async askApproval(prompt: ApprovalPrompt): Promise<boolean> {
+    const controls = this.surface.approvals;
+    if (!controls) return false;
+    const posted = new Promise<PostedMessage | undefined>((resolve) =>
+      this.enqueue(async () => {
+        try {
+          const place = await (this.stepPlace ??= this.openStepPlace());
+          resolve(await controls.post(place, this.surface.render(approvalRequestText(prompt)), prompt.id));
+        } catch (error) {
+          this.options.logger.warn({ err: error }, "could not post a request for approval");
+          resolve(undefined);
+        }
+      }),
+    );
+    this.approvalMessages.set(prompt.id, posted);
+    return (await posted) !== undefined;
+  }
+
+  /** A request nobody decided: its controls make way for how it ended. Not queued behind steps: it only edits. */
+  async closeApproval(prompt: ApprovalPrompt, outcome: ApprovalOutcome): Promise<void> {
+    const posted = await this.approvalMessages.get(prompt.id);
+    this.approvalMessages.delete(prompt.id);
+    const controls = this.surface.approvals;
+    if (!posted || !controls) return;
+    await this.attempt("end a request for approval", () => controls.settle(posted, this.surface.render(approvalOutcomeText(prompt, outcome))));
   }
 
   /** The thread this turn opened on its question, if any, once it is known. */

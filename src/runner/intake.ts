@@ -119,7 +119,8 @@ export class MessageIntake {
       return { status: "hinted" };
     }
     // Files and earlier messages are fetched in the turn, within its time: nothing here waits for them.
-    return { turn: this.options.runner.submit(turnRequest(message, actor, scope === "channel", connection.content), presenter) };
+    const accepted = await this.options.runner.accept(turnRequest(message, actor, scope === "channel", connection.content), presenter);
+    return { turn: accepted.reply };
   }
 
   private presenterFor(surface: ChatSurface, message: IncomingMessage, actor: Actor, placeholder?: PostedMessage): TurnView {

@@ -2,18 +2,21 @@ import { randomUUID } from "node:crypto";
 import type { Agent } from "../agent/agent.js";
 import { LlmError } from "../agent/llm-error.js";
 import { TurnCancelled } from "../agent/tool-invoker.js";
-import { emptyUsage, type AgentResult, type Usage } from "../agent/types.js";
+import { emptyUsage, type AgentResult, type ApprovalRequest, type ApprovalVerdict, type Usage } from "../agent/types.js";
 import { withStoredFilesNamed } from "../attachments/describe.js";
 import type { ReadQuestion, SharedContentReader } from "../attachments/shared-content-reader.js";
 import type { Logger } from "../log.js";
+import type { ChannelRef } from "../store/channel-settings-repository.js";
 import type { Store } from "../store/store.js";
 import type { ConversationRef } from "../store/types.js";
 import type { WorkspaceSettings } from "../store/workspace-settings-store.js";
 import { TurnAdmission, type AdmissionLimits } from "./admission.js";
+import type { ApprovalDesk } from "./approvals/approval-desk.js";
+import { settingsChannelOf, type ChannelPolicies, type TurnPolicy } from "./channel-policy.js";
 import type { Location } from "./incoming.js";
 import { KeyedQueue } from "./keyed-queue.js";
 import { StepRecorder } from "./step-recorder.js";
-import type { ToolAccess } from "./tool-access.js";
+import { TurnDeadline } from "./turn-deadline.js";
 import type { TurnObserver } from "./turn-observer.js";
 import type { TurnReply, TurnRequest, TurnView } from "./types.js";
 
@@ -22,11 +25,11 @@ export interface TurnRunnerOptions {
   /** Reads the files and messages a question shares, in the turn. */
   reader: SharedContentReader;
   store: Store;
-  access: ToolAccess;
+  /** Per-channel policy over the workspace's settings: tools, memory window, model, instructions. */
+  policies: ChannelPolicies;
+  /** Where tool calls that need approval wait for a person. */
+  approvals: ApprovalDesk;
   logger: Logger;
-  memoryWindow: number;
-  /** The largest window a workspace setting may ask for. */
-  memoryWindowMax: number;
   memoryTokenBudget: number;
   turnTimeoutMs: number;
   limits: AdmissionLimits;
@@ -40,6 +43,19 @@ const SAY_RESTARTED_MS = 1_000;
 
 /** Why a running turn was cancelled; decides what the user is told. */
 type CancelReason = "timeout" | "shutdown";
+
+/** A turn as the approval of one of its calls needs it. */
+interface TurnContext {
+  turnId: string;
+  request: TurnRequest;
+  channel: ChannelRef;
+  view: TurnView;
+  controller: AbortController;
+  deadline: TurnDeadline;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const startOfUtcDay = (time: number) => time - (time % DAY_MS);
 
 const conversationKey = (ref: ConversationRef): string =>
   JSON.stringify([ref.platform, ref.workspaceId, ref.channelId, ref.threadId ?? ""]);
@@ -59,6 +75,8 @@ export const RUNNER_TEXT = {
 export class TurnRunner {
   private readonly queue = new KeyedQueue();
   private readonly running = new Map<string, AbortController>();
+  /** Turns waiting for a person's approval, with how many of their calls wait. */
+  private readonly awaitingPeople = new Map<AbortController, number>();
   private readonly admission: TurnAdmission;
   private accepting = true;
 
@@ -72,37 +90,48 @@ export class TurnRunner {
    * store, the platform) ends as a short message to the user and a line in the log.
    */
   async submit(request: TurnRequest, view: TurnView): Promise<TurnReply> {
-    if (!this.accepting) return this.refuseForShutdown(view);
+    return (await this.accept(request, view)).reply;
+  }
+
+  /**
+   * Admits a turn and queues it; resolves as soon as it is refused or queued, with its reply to
+   * come. Awaiting this before accepting the next message of a place keeps their arrival order.
+   */
+  async accept(request: TurnRequest, view: TurnView): Promise<{ reply: Promise<TurnReply> }> {
+    const { logger } = this.options;
+    if (!this.accepting) return { reply: this.refuseForShutdown(view) };
     let settings: WorkspaceSettings;
     try {
       settings = this.options.store.workspaceSettings.get(request);
-      const refusal = this.refusal(request, settings);
-      if (refusal) {
-        await finish(view, refusal, this.options.logger);
-        return refusal;
-      }
+      const userTokens = this.options.limits.dailyUserTokenBudget === undefined ? 0 : await this.userTokensToday(request);
+      const refusal = this.refusal(request, settings, userTokens);
+      if (refusal) return { reply: finish(view, refusal, logger).then(() => refusal) };
     } catch (error) {
-      this.options.logger.error({ err: error, platform: request.platform, workspace: request.workspaceId }, "could not admit a turn");
+      logger.error({ err: error, platform: request.platform, workspace: request.workspaceId }, "could not admit a turn");
       const reply: TurnReply = { turnId: "", status: "failed", outcome: "error", text: RUNNER_TEXT.unexpected };
-      await finish(view, reply, this.options.logger);
-      return reply;
+      return { reply: finish(view, reply, logger).then(() => reply) };
     }
     try {
       view.begin?.();
     } catch (error) {
-      this.options.logger.warn({ err: error }, "could not show that the bot is working");
+      logger.warn({ err: error }, "could not show that the bot is working");
     }
-    return this.queue.run(conversationKey(request), () => this.runTurn(request, view, settings));
+    return { reply: this.queue.run(conversationKey(request), () => this.runTurn(request, view, settings)) };
+  }
+
+  private userTokensToday(request: TurnRequest): Promise<number> {
+    return this.options.store.usageReports.userTokensSince(request, request.userId, startOfUtcDay(Date.now()));
   }
 
   /** The reply to show when the turn may not run (see TurnAdmission), else undefined. */
-  private refusal(request: TurnRequest, settings: WorkspaceSettings): TurnReply | undefined {
+  private refusal(request: TurnRequest, settings: WorkspaceSettings, userTokensToday: number): TurnReply | undefined {
     const { store, logger, observer } = this.options;
     const admission = this.admission.check({
       request,
       settings,
       queueDepth: this.queueDepth(request),
       tokensToday: () => store.usage.tokensToday(request),
+      userTokensToday: () => userTokensToday,
       ignoredAnywhere: () => store.workspaceSettings.isIgnoredAnywhere(request.platform, request.userId),
     });
     if (admission.admitted) return undefined;
@@ -148,6 +177,8 @@ export class TurnRunner {
    */
   async shutdown(graceMs: number): Promise<void> {
     this.accepting = false;
+    // A turn waiting for a person cannot end by itself within the grace: it stops now.
+    for (const controller of this.awaitingPeople.keys()) controller.abort("shutdown" satisfies CancelReason);
     const start = Date.now();
     const abortAt = start + Math.max(0, graceMs - SAY_RESTARTED_MS);
     const deadline = Math.max(start + graceMs, abortAt + SAY_RESTARTED_MS / 2);
@@ -172,7 +203,8 @@ export class TurnRunner {
     const turnId = randomUUID();
     const logger = baseLogger.child({ turnId, platform: request.platform, workspace: request.workspaceId });
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort("timeout" satisfies CancelReason), this.options.turnTimeoutMs);
+    // Paused while a call waits for a person's approval: see TurnDeadline.
+    const deadline = new TurnDeadline(this.options.turnTimeoutMs, () => controller.abort("timeout" satisfies CancelReason));
     this.running.set(turnId, controller);
     const steps = new StepRecorder(view, logger, this.options.observer);
     const started = performance.now();
@@ -182,11 +214,14 @@ export class TurnRunner {
     let reply: TurnReply;
     try {
       const conversation = store.memory.conversation(request);
-      store.turns.start(turnId, conversation.id, request.userId, this.options.instance);
+      const channel = settingsChannelOf(request);
+      const policy = await this.options.policies.forTurn(channel, settings);
+      store.turns.start(turnId, conversation.id, request.userId, this.options.instance, { model: policy.model, channelId: channel.channelId });
       opened = true;
-      logger.debug({ user: request.userId, text: request.text }, "turn started");
-      const read = (question = await this.readQuestion(request, controller.signal, logger));
-      const result = await this.ask(request, read, settings, conversation, controller.signal, steps, usage, logger);
+      logger.debug({ user: request.userId, text: request.text, model: policy.model }, "turn started");
+      const context: TurnContext = { turnId, request, channel, view, controller, deadline };
+      const read = (question = await this.readQuestion(request, policy.model, controller.signal, logger));
+      const result = await this.ask(context, policy, read, conversation, steps, usage, logger);
       const thread = await this.threadToSeed(view, request);
       reply = { turnId, status: "answered", outcome: result.outcome, text: result.output };
       store.turns.finish(turnId, endOf(result), () => {
@@ -208,7 +243,7 @@ export class TurnRunner {
       const level = reply.outcome === "error" ? "error" : "warn";
       logger[level]({ err: error, outcome: reply.outcome, tools: steps.toolsUsed, tokens: usage.totalTokens, ms: elapsedMs(started) }, "turn failed");
     } finally {
-      clearTimeout(timer);
+      deadline.stop();
       this.running.delete(turnId);
       question?.release();
     }
@@ -224,9 +259,9 @@ export class TurnRunner {
   }
 
   /** The question with what it shares; an unexpected failure here costs the files, not the turn. */
-  private async readQuestion(request: TurnRequest, signal: AbortSignal, logger: Logger): Promise<ReadQuestion> {
+  private async readQuestion(request: TurnRequest, model: string, signal: AbortSignal, logger: Logger): Promise<ReadQuestion> {
     try {
-      return await this.options.reader.read(request.text, request.shared, signal, logger);
+      return await this.options.reader.read(request.text, request.shared, { model, signal, logger });
     } catch (error) {
       logger.error({ err: error }, "could not read what the question shares; answering from its text");
       return { text: request.text, images: [], files: [], release: () => {} };
@@ -234,23 +269,24 @@ export class TurnRunner {
   }
 
   private ask(
-    request: TurnRequest,
+    turn: TurnContext,
+    policy: TurnPolicy,
     question: ReadQuestion,
-    settings: WorkspaceSettings,
     conversation: ReturnType<Store["memory"]["conversation"]>,
-    signal: AbortSignal,
     steps: StepRecorder,
     usage: Usage,
     logger: Logger,
   ): Promise<AgentResult> {
-    const { store, access, agent, memoryWindow, memoryWindowMax, memoryTokenBudget } = this.options;
-    const window = Math.min(settings.memoryWindow ?? memoryWindow, memoryWindowMax);
+    const { store, agent, memoryTokenBudget } = this.options;
+    const { request } = turn;
+    const { needApproval } = policy.tools;
     return agent.run({
-      history: store.memory.window(conversation, window, memoryTokenBudget).map(withStoredFilesNamed),
+      history: store.memory.window(conversation, policy.memoryWindow, memoryTokenBudget).map(withStoredFilesNamed),
       input: question.text,
       images: question.images,
-      instructions: settings.systemPrompt,
-      tools: access.enabledTools(request),
+      instructions: policy.instructions,
+      model: policy.model,
+      tools: policy.tools.tools,
       request: {
         platform: request.platform,
         workspaceId: request.workspaceId,
@@ -258,11 +294,43 @@ export class TurnRunner {
         threadId: request.threadId,
         userId: request.userId,
       },
-      signal,
+      signal: turn.controller.signal,
       logger,
       onStep: (event) => steps.record(event),
+      approval: needApproval.size > 0 ? { tools: needApproval, ask: (call, signal) => this.waitForApproval(turn, call, signal) } : undefined,
       usage,
     });
+  }
+
+  /**
+   * Asks the turn's view to show a request for approval and waits for a person. The turn's time
+   * limit stops meanwhile (the request has its own, APPROVAL_TIMEOUT_MS); shutdown ends the wait at once.
+   */
+  private async waitForApproval(turn: TurnContext, call: ApprovalRequest, signal: AbortSignal): Promise<ApprovalVerdict> {
+    const { controller, deadline, request } = turn;
+    if (!this.accepting) controller.abort("shutdown" satisfies CancelReason);
+    this.awaitingPeople.set(controller, (this.awaitingPeople.get(controller) ?? 0) + 1);
+    deadline.pause();
+    try {
+      return await this.options.approvals.request(
+        {
+          turnId: turn.turnId,
+          platform: request.platform,
+          workspaceId: request.workspaceId,
+          channelId: turn.channel.channelId,
+          asker: { id: request.userId, name: request.userName ?? request.userId },
+          tool: call.tool,
+          args: call.args,
+        },
+        turn.view,
+        signal,
+      );
+    } finally {
+      deadline.resume();
+      const waiting = (this.awaitingPeople.get(controller) ?? 1) - 1;
+      if (waiting > 0) this.awaitingPeople.set(controller, waiting);
+      else this.awaitingPeople.delete(controller);
+    }
   }
 
   /** A thread opened on the question is a conversation of its own that starts with this exchange. */

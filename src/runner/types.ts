@@ -1,5 +1,6 @@
 import type { StepEvent } from "../agent/types.js";
 import type { ConversationRef } from "../store/types.js";
+import type { ApprovalOutcome, ApprovalPrompt } from "./approvals/approval-types.js";
 import type { AttachmentDescriptor, Location, QuotedMessage, SharedContentSource } from "./incoming.js";
 
 export type { StepEvent };
@@ -58,6 +59,13 @@ export interface TurnView {
   /** The turn was admitted and queued: show that the bot is working on it. */
   begin?(): void;
   step(event: StepEvent): void;
+  /**
+   * Shows a request for approval where the steps go, with controls to approve or deny it; resolves
+   * true once people can see it, false where it cannot be shown (then nobody could decide it).
+   */
+  askApproval?(prompt: ApprovalPrompt): Promise<boolean>;
+  /** A request ended without a press (timed out, or the turn stopped): its controls make way for the outcome. */
+  closeApproval?(prompt: ApprovalPrompt, outcome: ApprovalOutcome): Promise<void>;
   /** Shows the reply and clears the working indicator; resolves once the user can see it. */
   finish(reply: TurnReply): Promise<void> | void;
   /**

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SharedContentReader } from "../../src/attachments/shared-content-reader.js";
 import { silentLogger } from "../../src/log.js";
+import { parseCommandText } from "../../src/runner/commands/command-text.js";
 import { FileUnavailable, type AttachmentDescriptor, type SharedContentSource } from "../../src/runner/incoming.js";
 import type { SharedContent } from "../../src/runner/types.js";
 import { reply } from "../fakes/fake-openai.js";
@@ -79,6 +80,20 @@ describe("the turn reads what a question shares", () => {
     expect(user).toEqual({ role: "user", content: "what is this?\n[image: cat.png, 70 bytes — not shown, this model reads text only]" });
   });
 
+  it("shows images to a channel's own model only if that model sees images", async () => {
+    t = await startTestApp({ OPENAI_MODELS: "gpt-4o,llama3.1" });
+    const inC2 = request("", { channelId: "c2" });
+    await t.app.commands.execute(parseCommandText("settings channel model llama3.1")!, inC2, { userId: "boss", role: "admin" });
+    const image = () => shared([{ name: "cat.png", contentType: "image/png", size: 70 }], servedFrom({ "cat.png": PNG_BYTES }));
+
+    await t.app.runner.submit(request("what is this?", { shared: image() }), new RecordingSink());
+    await t.app.runner.submit(request("what is this?", { channelId: "c2", shared: image() }), new RecordingSink());
+
+    expect(t.model.chatRequests.map((r) => r.body.model)).toEqual(["gpt-4o", "llama3.1"]);
+    expect(t.model.question(0).images).toEqual([{ mediaType: "image/png", bytes: PNG_BYTES }]);
+    expect(t.model.question(1)).toEqual({ text: "what is this?\n[image: cat.png, 70 bytes — not shown, this model reads text only]", images: [] });
+  });
+
   it("keeps a file name from starting a line or closing its note", async () => {
     t = await startTestApp();
 
@@ -108,10 +123,14 @@ describe("the turn reads what a question shares", () => {
   });
 
   it("holds at most 100 MB of images for all turns at once (room for the largest possible while reading), and gives them back", async () => {
-    const reader = new SharedContentReader({ vision: true, maxImages: 5, maxImageBytes: 60 * 1024 * 1024, maxTextBytes: 1000, maxReplyChain: 0, timeoutMs: 1000 });
+    const reader = new SharedContentReader({ seesImages: () => true, maxImages: 5, maxImageBytes: 60 * 1024 * 1024, maxTextBytes: 1000, maxReplyChain: 0, timeoutMs: 1000 });
     const images = [{ name: "a.png", contentType: "image/png" }, { name: "b.png", contentType: "image/png" }];
 
-    const read = await reader.read("two", shared(images, servedFrom({ "a.png": PNG_BYTES, "b.png": PNG_BYTES })), new AbortController().signal, silentLogger());
+    const read = await reader.read("two", shared(images, servedFrom({ "a.png": PNG_BYTES, "b.png": PNG_BYTES })), {
+      model: "gpt-4o",
+      signal: new AbortController().signal,
+      logger: silentLogger(),
+    });
 
     expect(read.text).toBe("two\n[image: a.png — attached as image 1]\n[image: b.png — not shown: the bot holds as many images as it may right now; ask again in a moment]");
     expect(reader.imageMemory.inUse).toBe(PNG_BYTES.length);

@@ -1,4 +1,4 @@
-import { webApi } from "@slack/bolt";
+import { webApi, type types } from "@slack/bolt";
 import { z } from "zod";
 import type { Logger } from "../../log.js";
 
@@ -53,9 +53,12 @@ export interface SlackUser {
 
 export interface PostMessage {
   channel: string;
+  /** The message, or with `blocks` its notification text. */
   text: string;
   threadTs?: string;
   broadcast?: boolean;
+  /** Block Kit layout (a request for approval with its buttons). */
+  blocks?: types.KnownBlock[];
 }
 
 /**
@@ -76,7 +79,7 @@ export class SlackApi {
   }
 
   async postMessage(message: PostMessage): Promise<SlackResult<{ ts: string }>> {
-    const common = { channel: message.channel, text: message.text, unfurl_links: false, unfurl_media: false };
+    const common = { channel: message.channel, text: message.text, unfurl_links: false, unfurl_media: false, ...(message.blocks ? { blocks: message.blocks } : {}) };
     const result = await this.call("chat.postMessage", { channel: message.channel }, () =>
       this.client.chat.postMessage(
         message.threadTs
@@ -89,8 +92,14 @@ export class SlackApi {
     return ts ? { ok: true, value: { ts } } : { ok: false, error: "no_ts_returned" };
   }
 
-  async updateMessage(channel: string, ts: string, text: string): Promise<SlackResult<unknown>> {
-    return this.call("chat.update", { channel }, () => this.client.chat.update({ channel, ts, text }));
+  /** `blocks` replaces the message's blocks (an empty list removes them); without it they stay as they were. */
+  async updateMessage(channel: string, ts: string, text: string, blocks?: types.KnownBlock[]): Promise<SlackResult<unknown>> {
+    return this.call("chat.update", { channel }, () => this.client.chat.update({ channel, ts, text, ...(blocks ? { blocks } : {}) }));
+  }
+
+  /** A message only `user` sees, in the channel (or thread) they are looking at. */
+  async postEphemeral({ channel, user, text, threadTs }: { channel: string; user: string; text: string; threadTs?: string }): Promise<SlackResult<unknown>> {
+    return this.call("chat.postEphemeral", { channel }, () => this.client.chat.postEphemeral({ channel, user, text, ...(threadTs ? { thread_ts: threadTs } : {}) }));
   }
 
   /** Shares text as a file in a channel or thread (files.getUploadURLExternal, the upload, files.completeUploadExternal). */

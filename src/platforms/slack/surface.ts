@@ -1,5 +1,6 @@
-import type { ChatSurface, Destination, MessageRef, PostedMessage, PostOptions } from "../../presenter/surface.js";
+import type { ApprovalControls, ChatSurface, Destination, MessageRef, PostedMessage, PostOptions } from "../../presenter/surface.js";
 import type { Location } from "../../runner/incoming.js";
+import { approvalBlocks, settledBlocks } from "./approval-blocks.js";
 import { markdownToMrkdwn } from "./mrkdwn.js";
 import type { SlackApi, SlackResult } from "./slack-api.js";
 
@@ -35,6 +36,20 @@ export class SlackSurface implements ChatSurface {
   readonly answerInThread = true;
   readonly holdsQuickSteps = true;
   private readonly unusable = new Map<string, number>();
+
+  /** A request for approval: its text in a section, then Approve and Deny buttons (Block Kit). */
+  readonly approvals: ApprovalControls = {
+    post: async (to, text, approvalId) => {
+      const channel = to.location.channelId;
+      this.checkUsable(channel);
+      const posted = this.expect(channel, await this.api.postMessage({ channel, text, threadTs: to.location.threadId, blocks: approvalBlocks(text, approvalId) }), true);
+      return { id: posted.ts, channel } satisfies SlackPosted;
+    },
+    settle: async (message, text) => {
+      const { channel, id } = message as SlackPosted;
+      this.expect(channel, await this.api.updateMessage(channel, id, text, settledBlocks(text)));
+    },
+  };
 
   constructor(
     private readonly api: SlackApi,

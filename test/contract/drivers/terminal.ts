@@ -5,7 +5,7 @@ import { PassThrough, Writable } from "node:stream";
 import { TerminalAdapter } from "../../../src/platforms/terminal/terminal-adapter.js";
 import { servicesFor } from "../../../src/start-platforms.js";
 import { startTestApp } from "../../support/test-app.js";
-import { eventually, type DriverFactory, type PlatformDriver, type Seen, type Sent } from "./driver.js";
+import { eventually, type DriverFactory, type PlatformDriver, type Seen, type Sent, type ShownApproval } from "./driver.js";
 
 interface TerminalSent extends Sent {
   /** How many messages stdout had when the line was typed. */
@@ -14,6 +14,9 @@ interface TerminalSent extends Sent {
 
 const unsupported = (what: string) => () => Promise.reject(new Error(`the terminal has no ${what}`));
 
+/** How a request for approval ended, as the terminal prints it. */
+const OUTCOME = /^ {2}(✅ Approved|❌ Denied|⌛ )/;
+
 /**
  * The real TerminalAdapter, started as `npm start` starts it (through `servicesFor`), reading
  * lines from a stream and writing to one. Each write is one message as the operator sees it:
@@ -21,9 +24,9 @@ const unsupported = (what: string) => () => Promise.reject(new Error(`the termin
  */
 export const terminalDriver: DriverFactory = {
   name: "terminal",
-  can: { redelivery: false, edits: false, otherSenders: false, members: false },
-  async start(env = {}) {
-    const test = await startTestApp(env);
+  can: { redelivery: false, edits: false, otherSenders: false, members: false, restarts: false },
+  async start(env = {}, options = {}) {
+    const test = await startTestApp(env, options);
     const input = new PassThrough();
     const printed: string[] = [];
     const output = new Writable({
@@ -36,6 +39,7 @@ export const terminalDriver: DriverFactory = {
     const folder = mkdtempSync(join(tmpdir(), "agent-bot-attach-"));
     await adapter.start();
     const typed: number[] = [];
+    const approvalsSeen: number[] = [];
 
     const type = (line: string): TerminalSent => {
       const from = printed.length;
@@ -74,6 +78,29 @@ export const terminalDriver: DriverFactory = {
         await test.app.intake.idle();
         return classify(printed.slice(from, until()));
       },
+      async approval() {
+        const after = approvalsSeen.at(-1) ?? -1;
+        const at = await eventually(() => {
+          const index = printed.findIndex((line, i) => i > after && line.includes("Approval needed"));
+          return index >= 0 ? index : undefined;
+        }, "a request for approval");
+        approvalsSeen.push(at);
+        const outcome = () => printed.slice(at + 1).find((line) => OUTCOME.test(line));
+        return {
+          text: () => (outcome() ?? printed[at]!).trim(),
+          hasControls: () => outcome() === undefined,
+          async press(decision, who) {
+            if (who === "stranger") throw new Error("the terminal has no one but its operator");
+            const from = printed.length;
+            // An answer, not a question: it starts no turn of its own.
+            input.write(`${decision === "approve" ? "yes" : "no"}\n`);
+            const said = await eventually(() => printed.slice(from).find((line) => OUTCOME.test(line) || line.includes("Please type")), "the answer to a typed yes or no");
+            return OUTCOME.test(said) ? "" : said.trim();
+          },
+        } satisfies ShownApproval;
+      },
+      restart: unsupported("restart"),
+      app: () => test.app,
       shown: () => [...printed],
       async close() {
         input.end();

@@ -27,6 +27,18 @@ export interface FakeMessage {
   versions: string[];
   broadcast: boolean;
   user: string;
+  /** Block Kit blocks as they are now (chat.update replaces them when it sends blocks). */
+  blocks: any[];
+  /** The blocks the message was posted with (its buttons, even once an update took them away). */
+  postedBlocks: any[];
+}
+
+/** A message only one user sees (chat.postEphemeral). */
+export interface FakeEphemeral {
+  channel: string;
+  user: string;
+  text: string;
+  threadTs?: string;
 }
 
 export interface FakeUser {
@@ -77,6 +89,7 @@ export class FakeSlack {
   /** Bodies posted to response_url endpoints (slash command answers), in order. */
   readonly responses: { path: string; body: any }[] = [];
   readonly messages: FakeMessage[] = [];
+  readonly ephemerals: FakeEphemeral[] = [];
   /** Files shared through the upload flow (files.getUploadURLExternal, the upload, files.completeUploadExternal). */
   readonly files: { id: string; name: string; channel?: string; threadTs?: string; text: string; note?: string }[] = [];
   private readonly uploads = new Map<string, { name: string; bytes?: Buffer }>();
@@ -315,8 +328,11 @@ export class FakeSlack {
         return this.postMessage(params);
       case "chat.update":
         return this.updateMessage(params);
-      case "chat.postEphemeral":
-        return params.channel && params.user ? { ok: true, message_ts: this.nextTs() } : { ok: false, error: "channel_not_found" };
+      case "chat.postEphemeral": {
+        if (!params.channel || !params.user) return { ok: false, error: "channel_not_found" };
+        this.ephemerals.push({ channel: String(params.channel), user: String(params.user), text: String(params.text ?? ""), threadTs: params.thread_ts ? String(params.thread_ts) : undefined });
+        return { ok: true, message_ts: this.nextTs() };
+      }
       case "reactions.add":
       case "reactions.remove":
         return this.react(method === "reactions.add", params);
@@ -348,6 +364,8 @@ export class FakeSlack {
       versions: [text],
       broadcast: threadTs !== undefined && isTrue(params.reply_broadcast),
       user: this.botUserId,
+      blocks: blocksOf(params.blocks) ?? [],
+      postedBlocks: blocksOf(params.blocks) ?? [],
     };
     this.messages.push(message);
     return { ok: true, channel: message.channel, ts: message.ts, message: { type: "message", text, user: this.botUserId, bot_id: this.botId, ts: message.ts, thread_ts: threadTs } };
@@ -374,6 +392,7 @@ export class FakeSlack {
     if (text.length > this.maxTextLength) return { ok: false, error: "msg_too_long" };
     message.text = text;
     message.versions.push(text);
+    message.blocks = blocksOf(params.blocks) ?? message.blocks;
     return { ok: true, channel: message.channel, ts: message.ts, text };
   }
 
@@ -421,6 +440,12 @@ function parseBody(raw: string, contentType: string | undefined): Record<string,
   if (raw === "") return {};
   if (contentType?.includes("application/json")) return JSON.parse(raw);
   return Object.fromEntries(new URLSearchParams(raw));
+}
+
+/** Blocks as the Web API client sends them: a JSON string in a form, an array in JSON. */
+function blocksOf(value: unknown): any[] | undefined {
+  if (value === undefined || value === null || value === "") return undefined;
+  return typeof value === "string" ? JSON.parse(value) : (value as any[]);
 }
 
 function isTrue(value: unknown): boolean {
