@@ -61,6 +61,7 @@ export function createApp(config: Config, logger: Logger, options: AppOptions = 
     toolTimeoutMs: config.TOOL_TIMEOUT_MS,
     maxToolCallsPerStep: config.MAX_TOOL_CALLS_PER_STEP,
     systemPrompt: config.SYSTEM_PROMPT,
+    streamIdleTimeoutMs: config.OPENAI_TIMEOUT_MS,
   });
   const runner = new TurnRunner({
     agent,
@@ -71,6 +72,7 @@ export function createApp(config: Config, logger: Logger, options: AppOptions = 
     memoryWindowMax: config.MEMORY_WINDOW_MAX,
     memoryTokenBudget: config.MEMORY_TOKEN_BUDGET,
     turnTimeoutMs: config.TURN_TIMEOUT_MS,
+    streamAnswers: config.STREAM_ANSWERS,
     instance,
     limits: {
       ratePerUserPerMinute: config.RATE_LIMIT_PER_USER,
@@ -94,6 +96,7 @@ export function createApp(config: Config, logger: Logger, options: AppOptions = 
     logger,
     stepStartDelayMs: config.STEP_START_DELAY_MS,
     maxAnswerMessages: MAX_ANSWER_MESSAGES,
+    streamEditIntervalMs: config.STREAM_ANSWERS ? config.STREAM_EDIT_INTERVAL_MS : undefined,
   });
   const links = new PlatformLinks(intake, commands, access);
   return { config, logger, store, registry, access, runner, commands, intake, links };

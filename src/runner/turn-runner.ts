@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Agent } from "../agent/agent.js";
+import type { AnswerTextSink } from "../agent/answer-text.js";
 import { LlmError } from "../agent/llm-error.js";
 import { TurnCancelled } from "../agent/tool-invoker.js";
 import { emptyUsage, type AgentResult, type Usage } from "../agent/types.js";
@@ -25,6 +26,8 @@ export interface TurnRunnerOptions {
   memoryWindowMax: number;
   memoryTokenBudget: number;
   turnTimeoutMs: number;
+  /** STREAM_ANSWERS: views that show the answer while it arrives get its text as the model writes it. */
+  streamAnswers?: boolean;
   limits: AdmissionLimits;
   observer?: TurnObserver;
   /** This process's name in the turns table (see INSTANCE_ID). */
@@ -180,7 +183,7 @@ export class TurnRunner {
       store.turns.start(turnId, conversation.id, request.userId, this.options.instance);
       opened = true;
       logger.debug({ user: request.userId, text: request.text }, "turn started");
-      const result = await this.ask(request, settings, conversation, controller.signal, steps, usage, logger);
+      const result = await this.ask(request, settings, conversation, controller.signal, steps, usage, logger, view);
       const thread = await this.threadToSeed(view, request);
       reply = { turnId, status: "answered", outcome: result.outcome, text: result.output };
       store.turns.finish(turnId, endOf(result), () => {
@@ -223,6 +226,7 @@ export class TurnRunner {
     steps: StepRecorder,
     usage: Usage,
     logger: Logger,
+    view: TurnView,
   ): Promise<AgentResult> {
     const { store, access, agent, memoryWindow, memoryWindowMax, memoryTokenBudget } = this.options;
     const window = Math.min(settings.memoryWindow ?? memoryWindow, memoryWindowMax);
@@ -241,6 +245,7 @@ export class TurnRunner {
       signal,
       logger,
       onStep: (event) => steps.record(event),
+      onAnswerText: this.options.streamAnswers ? answerTextFor(view, logger) : undefined,
       usage,
     });
   }
@@ -284,6 +289,20 @@ export class TurnRunner {
     if (error instanceof LlmError) return { outcome: `llm_${error.failure}`, text: error.userMessage };
     return { outcome: "error", text: RUNNER_TEXT.unexpected };
   }
+}
+
+/** The view's answer-text handler, if it has one; a view that throws is logged, never the agent's problem. */
+function answerTextFor(view: TurnView, logger: Logger): AnswerTextSink | undefined {
+  if (!view.answerText) return undefined;
+  let warned = false;
+  return (event) => {
+    try {
+      view.answerText!(event);
+    } catch (error) {
+      if (!warned) logger.warn({ err: error }, "could not show the answer's text as it arrived");
+      warned = true;
+    }
+  };
 }
 
 async function finish(view: TurnView, reply: TurnReply, logger: Logger): Promise<void> {

@@ -1,8 +1,9 @@
+import type { AnswerTextEvent } from "../agent/answer-text.js";
 import type { StepEvent } from "../agent/types.js";
 import type { ConversationRef } from "../store/types.js";
 import type { Location } from "./incoming.js";
 
-export type { StepEvent };
+export type { AnswerTextEvent, StepEvent };
 
 /** One turn for the runner: a question in a conversation, in platform-free terms. */
 export interface TurnRequest extends ConversationRef {
@@ -44,6 +45,11 @@ export interface TurnView {
   /** The turn was admitted and queued: show that the bot is working on it. */
   begin?(): void;
   step(event: StepEvent): void;
+  /**
+   * The answer's text while the model writes it (only with STREAM_ANSWERS). `finish` still gets
+   * the whole answer: what was shown of it is replaced by it.
+   */
+  answerText?(event: AnswerTextEvent): void;
   /** Shows the reply and clears the working indicator; resolves once the user can see it. */
   finish(reply: TurnReply): Promise<void> | void;
   /**
