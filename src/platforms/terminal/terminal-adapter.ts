@@ -30,7 +30,7 @@ export class TerminalAdapter implements PlatformAdapter {
     const { output } = this.services.streams;
     const write = (text: string) => output.write(`${text}\n`);
     this.link = this.services.connect({
-      surface: terminalSurface(write),
+      surface: terminalSurface((text) => output.write(text)),
       allowDms: false,
       hasRoles: false,
       commandName: (group) => `/${group}`,

@@ -13,8 +13,8 @@ const unsupported = (what: string) => () => Promise.reject(new Error(`the termin
 
 /**
  * The real TerminalAdapter, started as `npm start` starts it (through `servicesFor`), reading
- * lines from a stream and writing to one. Each write is one message as the operator sees it:
- * steps indented, answers after "bot: ".
+ * lines from a stream and writing to one. Each message the operator sees ends a line: steps
+ * indented, answers after "bot: " (a streamed answer is written in pieces until its line ends).
  */
 export const terminalDriver: DriverFactory = {
   name: "terminal",
@@ -23,9 +23,15 @@ export const terminalDriver: DriverFactory = {
     const test = await startTestApp(env);
     const input = new PassThrough();
     const printed: string[] = [];
+    // A streamed answer arrives in pieces; a message is complete when a write ends its line.
+    let pending = "";
     const output = new Writable({
       write(chunk, _encoding, done) {
-        printed.push(String(chunk).replace(/\n$/, ""));
+        pending += String(chunk);
+        if (pending.endsWith("\n")) {
+          printed.push(pending.replace(/\n$/, ""));
+          pending = "";
+        }
         done();
       },
     });
