@@ -25,6 +25,8 @@ export interface FakeMessage {
   versions: string[];
   broadcast: boolean;
   user: string;
+  /** Streamed natively (chat.startStream): its text is Markdown, and tool steps show as tasks. */
+  streamed?: { open: boolean; lastWriteAt: number; recipientUser?: string; recipientTeam?: string; tasks: Map<string, { title: string; status: string; output?: string }[]> };
 }
 
 export interface FakeUser {
@@ -55,6 +57,16 @@ export interface FakeSlackOptions {
    * 4,000 characters per message (and truncates far longer ones), so the fake holds to that.
    */
   maxTextLength?: number;
+  /**
+   * Native streaming (chat.startStream, appendStream, stopStream): on (default); "refused" as a
+   * workspace where it is not available (channel_type_not_supported); "unknown" as an older Slack
+   * without the methods (unknown_method).
+   */
+  streaming?: "on" | "refused" | "unknown";
+  /** A stream with no write for this long has expired (message_not_in_streaming_state). Default: never. */
+  streamIdleMs?: number;
+  /** assistant.threads.setStatus works (the app has the assistant feature); default true. */
+  threadStatus?: boolean;
 }
 
 /**
@@ -73,6 +85,8 @@ export class FakeSlack {
   /** Socket Mode acknowledgements received, in order. */
   readonly acks: { envelopeId: string; payload?: unknown }[] = [];
   readonly users = new Map<string, FakeUser>();
+  /** assistant.threads.setStatus calls that were accepted, in order. */
+  readonly statuses: { channel: string; threadTs: string; status: string }[] = [];
   readonly botToken: string;
   readonly appToken: string;
   readonly botUserId: string;
@@ -81,6 +95,7 @@ export class FakeSlack {
   baseUrl = "";
 
   private readonly maxTextLength: number;
+  private readonly options: FakeSlackOptions;
   private readonly faults: FaultRule[] = [];
   private readonly callListeners = new Set<(call: SlackCall) => void>();
   private readonly reactions = new Map<string, Set<string>>();
@@ -99,6 +114,7 @@ export class FakeSlack {
     this.botId = options.botId ?? "BBOT";
     this.teamId = options.teamId ?? "T1";
     this.maxTextLength = options.maxTextLength ?? 4_000;
+    this.options = options;
   }
 
   static async start(options: FakeSlackOptions = {}): Promise<FakeSlack> {
@@ -287,6 +303,16 @@ export class FakeSlack {
         return this.postMessage(params);
       case "chat.update":
         return this.updateMessage(params);
+      case "chat.delete":
+        return this.deleteMessage(params);
+      case "chat.startStream":
+      case "chat.appendStream":
+      case "chat.stopStream":
+        return this.stream(method, params);
+      case "assistant.threads.setStatus":
+        if (this.options.threadStatus === false) return { ok: false, error: "unknown_method" };
+        this.statuses.push({ channel: String(params.channel_id), threadTs: String(params.thread_ts), status: String(params.status ?? "") });
+        return { ok: true };
       case "chat.postEphemeral":
         return params.channel && params.user ? { ok: true, message_ts: this.nextTs() } : { ok: false, error: "channel_not_found" };
       case "reactions.add":
@@ -347,6 +373,59 @@ export class FakeSlack {
     message.text = text;
     message.versions.push(text);
     return { ok: true, channel: message.channel, ts: message.ts, text };
+  }
+
+  private deleteMessage(params: Record<string, any>): Record<string, any> {
+    const index = this.messages.findIndex((m) => m.channel === params.channel && m.ts === params.ts);
+    if (index === -1) return { ok: false, error: "message_not_found" };
+    this.messages.splice(index, 1);
+    return { ok: true, channel: params.channel, ts: params.ts };
+  }
+
+  /** chat.startStream / appendStream / stopStream, with Slack's rules: threads only, recipients in channels, expiry. */
+  private stream(method: string, params: Record<string, any>): Record<string, any> {
+    const mode = this.options.streaming ?? "on";
+    if (mode === "unknown") return { ok: false, error: "unknown_method" };
+    if (mode === "refused") return { ok: false, error: "channel_type_not_supported" };
+    const chunks = (typeof params.chunks === "string" ? JSON.parse(params.chunks) : (params.chunks ?? [])) as any[];
+    if (typeof params.markdown_text === "string") chunks.unshift({ type: "markdown_text", text: params.markdown_text });
+    const now = performance.now();
+    let message: FakeMessage | undefined;
+    if (method === "chat.startStream") {
+      if (!params.channel || !params.thread_ts) return { ok: false, error: "invalid_arguments" };
+      const channel = String(params.channel);
+      if (!channel.startsWith("D") && (!params.recipient_user_id || !params.recipient_team_id)) return { ok: false, error: "missing_recipient" };
+      message = {
+        channel,
+        ts: this.nextTs(),
+        threadTs: String(params.thread_ts),
+        text: "",
+        versions: [],
+        broadcast: false,
+        user: this.botUserId,
+        streamed: { open: true, lastWriteAt: now, recipientUser: params.recipient_user_id, recipientTeam: params.recipient_team_id, tasks: new Map() },
+      };
+      this.messages.push(message);
+    } else {
+      message = this.messages.find((m) => m.channel === params.channel && m.ts === params.ts);
+      if (!message) return { ok: false, error: "message_not_found" };
+      const idle = this.options.streamIdleMs;
+      if (message.streamed && idle !== undefined && now - message.streamed.lastWriteAt > idle) message.streamed.open = false;
+      if (!message.streamed?.open) return { ok: false, error: "message_not_in_streaming_state" };
+    }
+    for (const chunk of chunks) {
+      if (chunk.type === "markdown_text") {
+        message.text += String(chunk.text ?? "");
+        message.versions.push(message.text);
+      } else if (chunk.type === "task_update") {
+        const states = message.streamed!.tasks.get(chunk.id) ?? [];
+        states.push({ title: chunk.title, status: chunk.status, output: chunk.output });
+        message.streamed!.tasks.set(chunk.id, states);
+      }
+    }
+    message.streamed!.lastWriteAt = now;
+    if (method === "chat.stopStream") message.streamed!.open = false;
+    return { ok: true, channel: message.channel, ts: message.ts };
   }
 
   private react(add: boolean, params: Record<string, any>): Record<string, any> {
