@@ -249,7 +249,10 @@ export class AnswerStream {
     if (fits && markdown.startsWith(this.appended)) {
       try {
         const rest = markdown.slice(this.appended.length);
-        if (rest !== "") await waitingOutRateLimits(() => native.append(rest));
+        if (rest !== "") {
+          await sleepUntil(this.nativeLastWriteAt + this.options.intervalMs, this.nativeBlockedUntil);
+          await waitingOutRateLimits(() => native.append(rest));
+        }
         this.appended = markdown;
         await waitingOutRateLimits(() => native.stop());
         this.nativeState = "off";
@@ -357,10 +360,13 @@ export class AnswerStream {
         await this.place(index, part, false);
         continue;
       }
+      // The last edit keeps to the message's interval too (not to the channel's budget: it must happen).
+      await sleepUntil(shown.lastWriteAt + this.options.intervalMs, shown.blockedUntil);
       this.options.budget.record(this.destination!.location.channelId);
       try {
         await waitingOutRateLimits(() => surface.edit(shown.message, part, this.optionsFor(index)));
         shown.text = part;
+        shown.lastWriteAt = performance.now();
       } catch (error) {
         logger.warn({ err: error }, "could not update the streamed answer's message; posting its final text anew");
         shown.text = undefined;
@@ -390,4 +396,10 @@ export class AnswerStream {
     this.visible = true;
     this.options.onVisible();
   }
+}
+
+/** Waits until the later of two `performance.now()` times (at most one edit interval, or a rate limit's wait). */
+function sleepUntil(...times: number[]): Promise<void> {
+  const ms = Math.max(...times) - performance.now();
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 }

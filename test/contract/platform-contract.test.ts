@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { reply, type RecordedRequest, type Responder } from "../fakes/fake-openai.js";
+import { longAnswer, words } from "../support/answers.js";
+
+const fences = (text: string) => (text.match(/^```/gm) ?? []).length;
 import { discordDriver } from "./drivers/discord.js";
 import type { PlatformDriver } from "./drivers/driver.js";
 import { slackDriver } from "./drivers/slack.js";
@@ -24,16 +27,6 @@ const CIRCLE = "What is the circumference of a circle of radius 7.81?";
 
 /** The steps of a circumference tool call, on any platform: the last one shows the result. */
 const CIRCUMFERENCE_RESULT = /^✅ `?circumference`? `?\{"radius":7\.81\}`? → `?49\.0716772491/;
-
-/** Text of the answer split across several messages: paragraphs and a code block longer than Discord's limit. */
-function longAnswer(): string {
-  const paragraph = (n: number) => `Paragraph ${n}: ${"lorem ipsum dolor sit amet ".repeat(24).trim()} end of paragraph ${n}.`;
-  const code = ["```ts", ...Array.from({ length: 70 }, (_, i) => `const value${i} = computeSomething(${i}); // line ${i}`), "```"].join("\n");
-  return [paragraph(1), paragraph(2), code, paragraph(3), paragraph(4)].join("\n\n");
-}
-
-const words = (text: string) => text.split(/\s+/).filter((word) => word !== "" && !word.startsWith("```"));
-const fences = (text: string) => (text.match(/^```/gm) ?? []).length;
 
 describe.each([discordDriver, slackDriver, terminalDriver])("the platform contract on $name", (platform) => {
   let driver: PlatformDriver | undefined;

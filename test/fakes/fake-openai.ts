@@ -182,9 +182,10 @@ export class FakeOpenAI {
     for (const [index, event] of events.entries()) {
       // The first event only opens the message; pieces are counted from the first text.
       const piece = index - 1;
-      if (shape.breakAfter !== undefined && piece === shape.breakAfter) return void res.destroy();
-      if (shape.stallAfter !== undefined && piece === shape.stallAfter) return;
       if (shape.delayMs && index > 0) await new Promise((resolve) => setTimeout(resolve, shape.delayMs));
+      // What was written before the break reaches the client first, as over a real connection that drops.
+      if (shape.breakAfter !== undefined && piece === shape.breakAfter) return void res.write("", () => res.destroy());
+      if (shape.stallAfter !== undefined && piece === shape.stallAfter) return;
       if (res.destroyed) return;
       res.write(event);
       recorded.chunksAt.push(performance.now());
