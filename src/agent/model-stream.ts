@@ -15,6 +15,7 @@ export interface StreamLimits {
 /** Far more parallel calls than any model makes (and MAX_TOOL_CALLS_PER_STEP runs only 8 of them). */
 const MAX_CALL_INDEX = 128;
 
+const STALLED = "The language model stopped sending its answer part-way through. Please try again in a moment.";
 const INTERRUPTED =
   "The language model stopped answering part-way through. Please try again in a moment.";
 
@@ -52,11 +53,11 @@ export async function readStream(
       }
       if (delta.tool_calls) for (const part of delta.tool_calls) mergeToolCall(calls, part);
     }
+    // The client ends the iteration quietly when it is aborted: a cut-off stream is not an answer.
+    if (signal.aborted || stalled) throw new Error("the stream was aborted");
   } catch (error) {
     if (signal.aborted) throw new TurnCancelled("the turn was cancelled", { cause: error });
-    if (stalled) {
-      throw new LlmError("timeout", "The language model stopped sending its answer part-way through. Please try again in a moment.", { cause: error });
-    }
+    if (stalled) throw new LlmError("timeout", STALLED, { cause: error });
     throw new LlmError("interrupted", INTERRUPTED, { cause: error });
   } finally {
     clearTimeout(idle);
