@@ -168,6 +168,29 @@ describe.each([discordDriver, slackDriver, terminalDriver])("the platform contra
     expect(d.model.chatRequests).toHaveLength(0);
   });
 
+  it("streams the answer: its first text shows before the model has finished, and it ends as the whole answer", async () => {
+    const d = await start({ STREAM_EDIT_INTERVAL_MS: "150" });
+    const answer = Array.from({ length: 30 }, (_, i) => `word${i}`).join(" ");
+    d.model.script(reply.streamed(answer.split(/(?<= )/), { delayMs: 25 }));
+
+    const question = await d.ask("stream it");
+    const { answer: shown } = await d.seen(question);
+
+    expect(shown).toEqual([answer]);
+    expect(d.firstAnswerAt(question)).toBeLessThan(d.model.chatRequests[0]!.chunksAt.at(-1)!);
+  });
+
+  it("ends an answer the model broke off with the part shown and why, the same on every platform", async () => {
+    const d = await start({ STREAM_EDIT_INTERVAL_MS: "100" });
+    d.model.script(reply.streamed(["The first ", "half of ", "an answer ", "and the rest"], { delayMs: 30, breakAfter: 3 }));
+
+    const { answer } = await d.seen(await d.ask("tell me"));
+
+    expect(answer).toEqual([
+      "The first half of an answer\n\n⚠️ _The answer stopped here._ The language model stopped answering part-way through. Please try again in a moment.",
+    ]);
+  });
+
   it("tells of a model failure in the same words on every platform", async () => {
     const d = await start();
     d.model.script(reply.status(500, "the model server broke at 10.0.0.7"));

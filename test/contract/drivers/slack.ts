@@ -1,4 +1,4 @@
-import type { FakeMessage } from "../../fakes/slack/fake-slack.js";
+import type { FakeMessage, SlackCall } from "../../fakes/slack/fake-slack.js";
 import { appMention, message } from "../../fakes/slack/payloads.js";
 import { SlackHarness } from "../../support/slack-harness.js";
 import { eventually, type DriverFactory, type PlatformDriver, type Seen, type Sent } from "./driver.js";
@@ -90,6 +90,16 @@ export const slackDriver: DriverFactory = {
         await h.idle();
         const replies = repliesTo(h.slack.messages, question, userMessages).map((m) => m.text);
         return { steps: replies.filter((text) => STEP.test(text)), answer: replies.filter((text) => !STEP.test(text)) } satisfies Seen;
+      },
+      firstAnswerAt(sent) {
+        const { channel, ts, threadTs } = sent as SlackSent;
+        const thread = threadTs ?? ts;
+        const shows = (call: SlackCall) =>
+          call.response.ok === true &&
+          call.params.channel === channel &&
+          ((call.method === "chat.postMessage" && call.params.thread_ts === thread && !STEP.test(String(call.params.text))) ||
+            ((call.method === "chat.startStream" || call.method === "chat.appendStream") && String(call.params.chunks ?? "").includes("markdown_text")));
+        return h.slack.calls.find(shows)?.at;
       },
       shown: () => h.slack.messages.map((m) => m.text),
       close: () => h.close(),

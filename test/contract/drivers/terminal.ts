@@ -25,8 +25,11 @@ export const terminalDriver: DriverFactory = {
     const printed: string[] = [];
     // A streamed answer arrives in pieces; a message is complete when a write ends its line.
     let pending = "";
+    /** When each message began to show, by its index in `printed`. */
+    const startedAt: number[] = [];
     const output = new Writable({
       write(chunk, _encoding, done) {
+        if (pending === "") startedAt[printed.length] = performance.now();
         pending += String(chunk);
         if (pending.endsWith("\n")) {
           printed.push(pending.replace(/\n$/, ""));
@@ -67,6 +70,11 @@ export const terminalDriver: DriverFactory = {
         await eventually(() => printed.slice(from, until()).some((line) => line.startsWith("bot: ")), `the answer to "${sent.text}"`);
         await test.app.intake.idle();
         return classify(printed.slice(from, until()));
+      },
+      firstAnswerAt(sent) {
+        const { from } = sent as TerminalSent;
+        const index = printed.findIndex((line, i) => i >= from && line.startsWith("bot: "));
+        return index === -1 ? undefined : startedAt[index];
       },
       shown: () => [...printed],
       async close() {
