@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
 import { closeServer } from "../close-server.js";
+import { streamCall } from "./streams.js";
 
 /** One Web API call as the fake received it, with what it answered. */
 export interface SlackCall {
@@ -308,7 +309,7 @@ export class FakeSlack {
       case "chat.startStream":
       case "chat.appendStream":
       case "chat.stopStream":
-        return this.stream(method, params);
+        return streamCall(method, params, { messages: this.messages, options: this.options, botUserId: this.botUserId, nextTs: () => this.nextTs() });
       case "assistant.threads.setStatus":
         if (this.options.threadStatus === false) return { ok: false, error: "unknown_method" };
         this.statuses.push({ channel: String(params.channel_id), threadTs: String(params.thread_ts), status: String(params.status ?? "") });
@@ -380,52 +381,6 @@ export class FakeSlack {
     if (index === -1) return { ok: false, error: "message_not_found" };
     this.messages.splice(index, 1);
     return { ok: true, channel: params.channel, ts: params.ts };
-  }
-
-  /** chat.startStream / appendStream / stopStream, with Slack's rules: threads only, recipients in channels, expiry. */
-  private stream(method: string, params: Record<string, any>): Record<string, any> {
-    const mode = this.options.streaming ?? "on";
-    if (mode === "unknown") return { ok: false, error: "unknown_method" };
-    if (mode === "refused") return { ok: false, error: "channel_type_not_supported" };
-    const chunks = (typeof params.chunks === "string" ? JSON.parse(params.chunks) : (params.chunks ?? [])) as any[];
-    if (typeof params.markdown_text === "string") chunks.unshift({ type: "markdown_text", text: params.markdown_text });
-    const now = performance.now();
-    let message: FakeMessage | undefined;
-    if (method === "chat.startStream") {
-      if (!params.channel || !params.thread_ts) return { ok: false, error: "invalid_arguments" };
-      const channel = String(params.channel);
-      if (!channel.startsWith("D") && (!params.recipient_user_id || !params.recipient_team_id)) return { ok: false, error: "missing_recipient" };
-      message = {
-        channel,
-        ts: this.nextTs(),
-        threadTs: String(params.thread_ts),
-        text: "",
-        versions: [],
-        broadcast: false,
-        user: this.botUserId,
-        streamed: { open: true, lastWriteAt: now, recipientUser: params.recipient_user_id, recipientTeam: params.recipient_team_id, tasks: new Map() },
-      };
-      this.messages.push(message);
-    } else {
-      message = this.messages.find((m) => m.channel === params.channel && m.ts === params.ts);
-      if (!message) return { ok: false, error: "message_not_found" };
-      const idle = this.options.streamIdleMs;
-      if (message.streamed && idle !== undefined && now - message.streamed.lastWriteAt > idle) message.streamed.open = false;
-      if (!message.streamed?.open) return { ok: false, error: "message_not_in_streaming_state" };
-    }
-    for (const chunk of chunks) {
-      if (chunk.type === "markdown_text") {
-        message.text += String(chunk.text ?? "");
-        message.versions.push(message.text);
-      } else if (chunk.type === "task_update") {
-        const states = message.streamed!.tasks.get(chunk.id) ?? [];
-        states.push({ title: chunk.title, status: chunk.status, output: chunk.output });
-        message.streamed!.tasks.set(chunk.id, states);
-      }
-    }
-    message.streamed!.lastWriteAt = now;
-    if (method === "chat.stopStream") message.streamed!.open = false;
-    return { ok: true, channel: message.channel, ts: message.ts };
   }
 
   private react(add: boolean, params: Record<string, any>): Record<string, any> {
