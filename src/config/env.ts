@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { platformConfigSchemas, type PlatformConfig } from "../platforms/index.js";
+import { processEnvironment } from "./environment.js";
 import { bool, idList, optionalText, optionalUrl, positiveInt, urlTemplate } from "./fields.js";
 
 /** The core's variables; each platform adds its own (see src/platforms/<name>/config.ts). */
@@ -124,7 +125,7 @@ export class ConfigError extends Error {
  * each naming the variable, what it expects and what it got — never a stack trace for users.
  * Empty values count as unset.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = processEnvironment()): Config {
   // An empty value ("HEALTH_PORT=" in a copied .env.example) means "not set", as for unset variables.
   const known = Object.fromEntries(
     Object.keys(configSchema.shape).flatMap((key) => (env[key] === undefined || env[key]!.trim() === "" ? [] : [[key, env[key]]])),

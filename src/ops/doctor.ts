@@ -2,6 +2,7 @@ import { createOpenAIClient } from "../agent/openai-client.js";
 import { ConfigError, loadConfig, type Config } from "../config/env.js";
 import { platformDefinitions } from "../platforms/index.js";
 import { openDatabase } from "../store/database.js";
+import { processEnvironment } from "../config/environment.js";
 
 /** `npm run doctor`: checks what the bot needs, one verdict per item, without starting the bot. */
 
@@ -13,7 +14,7 @@ export interface Verdict {
 
 const CHECK_TIMEOUT_MS = 10_000;
 
-export async function runDoctor(env: NodeJS.ProcessEnv = process.env): Promise<Verdict[]> {
+export async function runDoctor(env: NodeJS.ProcessEnv = processEnvironment()): Promise<Verdict[]> {
   let config: Config;
   try {
     config = loadConfig(env);
