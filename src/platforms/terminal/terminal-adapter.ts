@@ -21,6 +21,7 @@ export class TerminalAdapter implements PlatformAdapter {
   readonly finished: Promise<void>;
   private finish!: () => void;
   private link?: PlatformLink;
+  private endAnswer = () => {};
 
   constructor(private readonly services: PlatformServices<object>) {
     this.finished = new Promise((resolve) => (this.finish = resolve));
@@ -28,9 +29,14 @@ export class TerminalAdapter implements PlatformAdapter {
 
   async start(): Promise<void> {
     const { output } = this.services.streams;
-    const write = (text: string) => output.write(`${text}\n`);
+    const surface = terminalSurface((text) => output.write(text));
+    const write = (text: string) => {
+      surface.endLine();
+      output.write(`${text}\n`);
+    };
+    this.endAnswer = () => surface.endLine();
     this.link = this.services.connect({
-      surface: terminalSurface((text) => output.write(text)),
+      surface,
       allowDms: false,
       hasRoles: false,
       commandName: (group) => `/${group}`,
@@ -75,6 +81,7 @@ export class TerminalAdapter implements PlatformAdapter {
           isSystem: false,
           isOwn: false,
         });
+        this.endAnswer();
       }
       prompt();
     }

@@ -4,10 +4,10 @@ import type { ChatSurface, PostedMessage, PostOptions } from "../../presenter/su
  * The terminal as a surface: each message is printed as it comes, steps indented, answers after
  * "bot:". An answer that is streamed grows on its own line: each in-between state prints only
  * what it adds (an inline `code` span or _(aside)_ still open is held back until it closes, so
- * nothing printed has to change), and the answer's final state ends the line. An edit of anything
- * else prints the new text again. No threads, no limit on length.
+ * nothing printed has to change); its final state, or the end of the turn (`endLine`), ends the
+ * line. An edit of anything else prints the new text again. No threads, no limit on length.
  */
-export function terminalSurface(write: (text: string) => void): ChatSurface {
+export function terminalSurface(write: (text: string) => void): ChatSurface & { endLine(): void } {
   let printed = 0;
   /** The answer line still being written: its message and what of it is on screen. */
   let open: { id: string; shown: string } | undefined;
@@ -47,6 +47,8 @@ export function terminalSurface(write: (text: string) => void): ChatSurface {
     },
     edit: async (message, text, options) => print(message.id, text, options),
     startWorking: () => async () => {},
+    // A streamed answer whose last in-between state was already the whole answer gets no final write.
+    endLine,
   };
 }
 
