@@ -2,12 +2,15 @@ import { Agent } from "./agent/agent.js";
 import { createOpenAIClient } from "./agent/openai-client.js";
 import type { Config } from "./config/env.js";
 import type { Logger } from "./log.js";
+import { ApprovalDesk } from "./runner/approvals/approval-desk.js";
+import { ChannelPolicies } from "./runner/channel-policy.js";
 import { BotCommands } from "./runner/commands/bot-commands.js";
 import { MessageIntake } from "./runner/intake.js";
 import { PlatformLinks } from "./runner/platform-link.js";
 import { ToolAccess } from "./runner/tool-access.js";
 import type { TurnObserver } from "./runner/turn-observer.js";
 import { TurnRunner } from "./runner/turn-runner.js";
+import { UsageReports } from "./runner/usage-report.js";
 import { Store } from "./store/store.js";
 import type { Tool } from "./tools/define-tool.js";
 import { builtinTools } from "./tools/builtin/index.js";
@@ -20,6 +23,7 @@ export interface App {
   store: Store;
   registry: ToolRegistry;
   access: ToolAccess;
+  approvals: ApprovalDesk;
   runner: TurnRunner;
   commands: BotCommands;
   intake: MessageIntake;
@@ -41,19 +45,30 @@ export function createApp(config: Config, logger: Logger, options: AppOptions = 
   const instance = config.INSTANCE_ID ?? (config.SHARDS ? `shard-${config.SHARDS}` : "main");
   const interrupted = store.turns.markInterrupted(instance);
   if (interrupted > 0) logger.warn({ turns: interrupted }, "marked turns left running by the previous process as interrupted");
+  void store.approvals.expireLeftPending(instance).then(
+    (expired) => expired > 0 && logger.warn({ requests: expired }, "expired the requests for approval the previous process left waiting"),
+    (error) => logger.error({ err: error }, "could not expire the requests for approval left waiting"),
+  );
 
   const registry = new ToolRegistry([
     ...builtinTools({ currency: { store: store.currencyRates, ratesUrl: config.CURRENCY_RATES_URL }, knowledge: config }),
     ...(options.extraTools ?? []),
   ]);
-  const access = new ToolAccess(registry, store.toolSettings, config.DEFAULT_TOOLS);
+  const access = new ToolAccess(registry, { settings: store.toolSettings, approvals: store.toolApprovals, channels: store.channelSettings }, config.DEFAULT_TOOLS);
+  const models = config.OPENAI_MODELS.length > 0 ? config.OPENAI_MODELS : [config.OPENAI_MODEL];
+  const policies = new ChannelPolicies(store.workspaceSettings, store.channelSettings, access, {
+    memoryWindow: config.MEMORY_WINDOW,
+    memoryWindowMax: config.MEMORY_WINDOW_MAX,
+    models,
+  });
+  const approvals = new ApprovalDesk({ store: store.approvals, logger, by: config.APPROVAL_BY, timeoutMs: config.APPROVAL_TIMEOUT_MS, instance });
   const client = createOpenAIClient({
     apiKey: config.OPENAI_API_KEY,
     baseURL: config.OPENAI_BASE_URL,
     timeoutMs: config.OPENAI_TIMEOUT_MS,
   });
   const agent = new Agent(client, {
-    model: config.OPENAI_MODEL,
+    model: models[0]!,
     retry: { maxRetries: config.OPENAI_MAX_RETRIES, maxDelayMs: config.OPENAI_MAX_RETRY_DELAY_MS },
     protocol: config.AGENT_PROTOCOL,
     maxIterations: config.AGENT_MAX_ITERATIONS,
@@ -66,10 +81,9 @@ export function createApp(config: Config, logger: Logger, options: AppOptions = 
   const runner = new TurnRunner({
     agent,
     store,
-    access,
+    policies,
+    approvals,
     logger,
-    memoryWindow: config.MEMORY_WINDOW,
-    memoryWindowMax: config.MEMORY_WINDOW_MAX,
     memoryTokenBudget: config.MEMORY_TOKEN_BUDGET,
     turnTimeoutMs: config.TURN_TIMEOUT_MS,
     streamAnswers: config.STREAM_ANSWERS,
@@ -77,6 +91,7 @@ export function createApp(config: Config, logger: Logger, options: AppOptions = 
     limits: {
       ratePerUserPerMinute: config.RATE_LIMIT_PER_USER,
       dailyTokenBudget: config.DAILY_TOKEN_BUDGET,
+      dailyUserTokenBudget: config.DAILY_USER_TOKEN_BUDGET,
       maxQuestionChars: config.MAX_QUESTION_CHARS,
       maxQueuedTurns: config.MAX_QUEUED_TURNS,
     },
@@ -84,10 +99,11 @@ export function createApp(config: Config, logger: Logger, options: AppOptions = 
   });
   const commands = new BotCommands({
     access,
+    policies,
     memory: store.memory,
     workspaceSettings: store.workspaceSettings,
-    memoryWindow: config.MEMORY_WINDOW,
-    memoryWindowMax: config.MEMORY_WINDOW_MAX,
+    channelSettings: store.channelSettings,
+    usage: new UsageReports(store.usageReports, config.MODEL_PRICES),
     memoryTokenBudget: config.MEMORY_TOKEN_BUDGET,
   });
   const intake = new MessageIntake({
@@ -98,6 +114,6 @@ export function createApp(config: Config, logger: Logger, options: AppOptions = 
     maxAnswerMessages: MAX_ANSWER_MESSAGES,
     streamEditIntervalMs: config.STREAM_ANSWERS ? config.STREAM_EDIT_INTERVAL_MS : undefined,
   });
-  const links = new PlatformLinks(intake, commands, access);
-  return { config, logger, store, registry, access, runner, commands, intake, links };
+  const links = new PlatformLinks({ intake, commands, access, approvals, models });
+  return { config, logger, store, registry, access, approvals, runner, commands, intake, links };
 }

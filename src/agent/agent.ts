@@ -24,7 +24,9 @@ export class Agent {
 
   async run(run: AgentRun): Promise<AgentResult> {
     const usage = run.usage ?? emptyUsage();
-    const caller = new ModelCaller(this.client, this.settings.model, usage, this.settings.retry, { idleTimeoutMs: this.settings.streamIdleTimeoutMs ?? 60_000 });
+    const caller = new ModelCaller(this.client, run.model ?? this.settings.model, usage, this.settings.retry, {
+      idleTimeoutMs: this.settings.streamIdleTimeoutMs ?? 60_000,
+    });
     const shown = shownText(run.onAnswerText);
     const session = this.openSession(caller, run, shown.onText);
     let seq = 0;
@@ -36,6 +38,7 @@ export class Agent {
       defaultTimeoutMs: this.settings.toolTimeoutMs,
       llm: (prompt, signal) => caller.ask(prompt, signal),
       onStep: run.onStep,
+      approval: run.approval,
       nextSeq: () => ++seq,
     };
 

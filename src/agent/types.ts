@@ -46,6 +46,26 @@ export interface AgentSettings {
   streamIdleTimeoutMs?: number;
 }
 
+/** A tool call waiting for a person's approval: what the model asked for. */
+export interface ApprovalRequest {
+  tool: string;
+  /** The arguments as checked, shortened for showing like a step's. */
+  args: unknown;
+}
+
+/** What became of a request for approval; only an approved call runs. */
+export type ApprovalVerdict =
+  | { approved: true }
+  /** unavailable: the request could not be shown to anyone (the platform cannot ask). */
+  | { approved: false; reason: "denied" | "timed_out" | "unavailable" };
+
+/** The tools that need a person's approval before each call, and how to ask for it. */
+export interface ToolApproval {
+  tools: ReadonlySet<string>;
+  /** Resolves with the decision; rejects when `signal` aborts (the turn was cancelled). */
+  ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalVerdict>;
+}
+
 export interface AgentRun {
   /** Earlier exchanges from memory, oldest first. */
   history: { role: "user" | "assistant"; text: string }[];
@@ -63,6 +83,10 @@ export interface AgentRun {
    * (see AnswerTextEvent). Unset, model calls do not stream.
    */
   onAnswerText?: AnswerTextSink;
+  /** Tools that need approval before they run; without it, none does. */
+  approval?: ToolApproval;
+  /** The model for this turn (a channel's choice); AgentSettings.model otherwise. */
+  model?: string;
   /** Token usage is added here as calls complete, so the caller keeps it even if the turn fails. */
   usage?: Usage;
 }

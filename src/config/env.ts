@@ -1,13 +1,34 @@
 import { z } from "zod";
 import { platformConfigSchemas, type PlatformConfig } from "../platforms/index.js";
 import { processEnvironment } from "./environment.js";
-import { bool, idList, optionalText, optionalUrl, positiveInt, urlTemplate } from "./fields.js";
+import { bool, idList, optionalText, optionalUrl, positiveInt, tokenBudget, urlTemplate } from "./fields.js";
 
 /** The core's variables; each platform adds its own (see src/platforms/<name>/config.ts). */
 const coreConfigSchema = z.object({
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: optionalUrl,
   OPENAI_MODEL: z.string().trim().min(1).default("gpt-4o-mini"),
+  /**
+   * The models admins may choose per channel (`settings channel model NAME`), comma separated; the
+   * first is the default. Unset: OPENAI_MODEL alone.
+   */
+  OPENAI_MODELS: idList,
+  /** Prices per million tokens in and out, for the cost estimate of /usage: "gpt-4o-mini=0.15/0.60,gpt-4o=2.50/10". */
+  MODEL_PRICES: z
+    .string()
+    .default("")
+    .transform((text, context) => {
+      const prices: Record<string, { input: number; output: number }> = {};
+      for (const entry of text.split(",").map((part) => part.trim()).filter(Boolean)) {
+        const match = /^([^=\s]+)\s*=\s*(\d+(?:\.\d+)?)\s*\/\s*(\d+(?:\.\d+)?)$/.exec(entry);
+        if (!match) {
+          context.addIssue({ code: "custom", message: 'a comma-separated list of MODEL=IN/OUT prices per million tokens, e.g. "gpt-4o-mini=0.15/0.60"' });
+          return z.NEVER;
+        }
+        prices[match[1]!] = { input: Number(match[2]), output: Number(match[3]) };
+      }
+      return prices;
+    }),
   OPENAI_MAX_RETRIES: z.coerce
     .number({ message: "a whole number, 0 or more" })
     .int({ message: "a whole number, 0 or more" })
@@ -20,6 +41,10 @@ const coreConfigSchema = z.object({
   AGENT_MAX_ITERATIONS: positiveInt(5),
   AGENT_EARLY_STOPPING: z.enum(["generate", "force"], { message: "generate or force" }).default("generate"),
   TOOL_TIMEOUT_MS: positiveInt(15_000),
+  /** Who may approve a tool call that needs approval: the asker (or an admin), or admins only. */
+  APPROVAL_BY: z.enum(["asker", "admin"], { message: "asker or admin" }).default("asker"),
+  /** How long a request for approval waits for a press; then the call does not run. */
+  APPROVAL_TIMEOUT_MS: positiveInt(5 * 60_000),
   /** Tool calls run from one model response; the model is told the rest did not run. */
   MAX_TOOL_CALLS_PER_STEP: positiveInt(8),
   /**
@@ -42,12 +67,9 @@ const coreConfigSchema = z.object({
   MEMORY_WINDOW_MAX: positiveInt(20),
   RATE_LIMIT_PER_USER: positiveInt(6),
   /** Tokens a workspace may spend per UTC day; empty, 0 or "unlimited" means no limit. */
-  DAILY_TOKEN_BUDGET: z
-    .string()
-    .trim()
-    .regex(/^(\d+|unlimited|)$/i, "a whole number of tokens, or unlimited")
-    .optional()
-    .transform((s) => (s && /^\d+$/.test(s) && Number(s) > 0 ? Number(s) : undefined)),
+  DAILY_TOKEN_BUDGET: tokenBudget,
+  /** Tokens one user may spend per UTC day in a workspace; empty, 0 or "unlimited" means no limit. */
+  DAILY_USER_TOKEN_BUDGET: tokenBudget,
   MAX_QUESTION_CHARS: positiveInt(4_000),
   MAX_QUEUED_TURNS: positiveInt(5),
   SHUTDOWN_GRACE_MS: positiveInt(10_000),

@@ -64,3 +64,11 @@ export const idList = z
       .filter(Boolean),
   );
 
+
+/** A number of tokens per day; empty, 0 or "unlimited" means no limit (undefined). */
+export const tokenBudget = z
+  .string()
+  .trim()
+  .regex(/^(\d+|unlimited|)$/i, "a whole number of tokens, or unlimited")
+  .optional()
+  .transform((s) => (s && /^\d+$/.test(s) && Number(s) > 0 ? Number(s) : undefined));

@@ -23,7 +23,8 @@ export function formatStepEnded(event: Ended): string {
   return `✅ ${head}${rendered} _(${event.durationMs} ms)_`;
 }
 
-function argsText(args: unknown): string {
+/** Arguments on one line, cut to a few hundred characters. */
+export function argsText(args: unknown): string {
   const text = typeof args === "string" ? args : (safeJson(args) ?? "");
   return truncate(oneLine(text), MAX_ARGS_CHARS);
 }
@@ -43,7 +44,7 @@ function truncate(text: string, max: number): string {
 }
 
 /** Inline code that survives backticks in the text (Markdown's longer-fence rule). */
-function inlineCode(text: string): string {
+export function inlineCode(text: string): string {
   if (text === "") return "` `";
   if (!text.includes("`")) return `\`${text}\``;
   return `\`\` ${text.replace(/``+/g, (ticks) => ticks.split("").join("\u200b"))} \`\``;

@@ -96,6 +96,17 @@ export interface MessageRef {
   isDm?: boolean;
 }
 
+/**
+ * Controls to approve or deny a tool call (Discord buttons, Slack Block Kit buttons, a typed
+ * yes/no in the terminal). A press comes back through the adapter as an ApprovalPress.
+ */
+export interface ApprovalControls {
+  /** Posts the request's text with Approve and Deny controls that carry `approvalId`. */
+  post(to: Destination, text: string, approvalId: string): Promise<PostedMessage>;
+  /** Replaces the request's text and controls with `text` (how it ended), once nobody can press any more. */
+  settle(message: PostedMessage, text: string): Promise<void>;
+}
+
 export interface ChatSurface {
   readonly platform: string;
   /** The longest message text the platform accepts, counted after `render`. */
@@ -128,4 +139,6 @@ export interface ChatSurface {
    * when it will not stream there (then the presenter posts and edits); may also refuse later.
    */
   startStream?(to: Destination, options: { notify: string }): NativeStream | undefined;
+  /** Where the platform can ask people to approve a tool call; without it such calls do not run. */
+  readonly approvals?: ApprovalControls;
 }

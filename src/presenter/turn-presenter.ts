@@ -1,10 +1,12 @@
 import type { StepEvent } from "../agent/types.js";
 import type { Logger } from "../log.js";
 import type { Location } from "../runner/incoming.js";
+import type { ApprovalOutcome, ApprovalPrompt } from "../runner/approvals/approval-types.js";
 import type { AnswerTextEvent, TurnReply, TurnView } from "../runner/types.js";
 import { cleanAnswer, hasVisibleText } from "../text.js";
 import { AnswerStream } from "./answer-stream.js";
 import { AnswerWriter } from "./answer-writer.js";
+import { approvalOutcomeText, approvalRequestText } from "./approval-text.js";
 import type { ChannelBudget } from "./channel-budget.js";
 import { waitingOutRateLimits } from "./rate-limits.js";
 import { formatStepEnded, formatStepStarted, stepTask } from "./step-format.js";
@@ -55,6 +57,8 @@ export class TurnPresenter implements TurnView {
   private threadRefused = false;
   private stepPlace?: Promise<Destination>;
   private answer?: AnswerStream;
+  /** Requests for approval this turn posted, by id (undefined where posting failed). */
+  private readonly approvalMessages = new Map<string, Promise<PostedMessage | undefined>>();
 
   constructor(private readonly options: PresenterOptions) {
     this.surface = options.surface;
@@ -93,6 +97,37 @@ export class TurnPresenter implements TurnView {
     if (!this.options.streaming) return;
     if (event.type === "delta") this.answerStream().push(event.text);
     else this.answer?.retract();
+  }
+
+  /**
+   * A request for approval goes where the steps go, after the steps shown before it. False when
+   * the platform has no approval controls or refused the post: nobody could press anything.
+   */
+  async askApproval(prompt: ApprovalPrompt): Promise<boolean> {
+    const controls = this.surface.approvals;
+    if (!controls) return false;
+    const posted = new Promise<PostedMessage | undefined>((resolve) =>
+      this.enqueue(async () => {
+        try {
+          const place = await (this.stepPlace ??= this.openStepPlace());
+          resolve(await controls.post(place, this.surface.render(approvalRequestText(prompt)), prompt.id));
+        } catch (error) {
+          this.options.logger.warn({ err: error }, "could not post a request for approval");
+          resolve(undefined);
+        }
+      }),
+    );
+    this.approvalMessages.set(prompt.id, posted);
+    return (await posted) !== undefined;
+  }
+
+  /** A request nobody decided: its controls make way for how it ended. Not queued behind steps: it only edits. */
+  async closeApproval(prompt: ApprovalPrompt, outcome: ApprovalOutcome): Promise<void> {
+    const posted = await this.approvalMessages.get(prompt.id);
+    this.approvalMessages.delete(prompt.id);
+    const controls = this.surface.approvals;
+    if (!posted || !controls) return;
+    await this.attempt("end a request for approval", () => controls.settle(posted, this.surface.render(approvalOutcomeText(prompt, outcome))));
   }
 
   /** The thread this turn opened on its question, if any, once it is known. */

@@ -6,6 +6,8 @@ export interface AdmissionLimits {
   ratePerUserPerMinute: number;
   /** Tokens a workspace may spend per UTC day; undefined = no limit. */
   dailyTokenBudget?: number;
+  /** Tokens one user may spend per UTC day in a workspace; undefined = no limit. */
+  dailyUserTokenBudget?: number;
   maxQuestionChars: number;
   /** Turns waiting or running per conversation. */
   maxQueuedTurns: number;
@@ -22,6 +24,7 @@ export type RefusalOutcome =
   | "too_long"
   | "rate_limited"
   | "budget_exhausted"
+  | "user_budget_exhausted"
   | "queue_full";
 
 const MINUTE_MS = 60_000;
@@ -33,14 +36,16 @@ export interface AdmissionInput {
   settings: WorkspaceSettings;
   queueDepth: number;
   tokensToday: () => number;
+  /** Tokens this user's turns spent today in the workspace (read only when DAILY_USER_TOKEN_BUDGET is set). */
+  userTokensToday: () => number;
   /** For direct messages: whether the admins of any workspace ignore this user. */
   ignoredAnywhere: () => boolean;
 }
 
 /**
  * Decides, in code and before any model call, whether a turn may run: ignored users and roles,
- * the channel allow list, question length, per-user rate, the workspace's daily token budget
- * and the conversation's queue. Refusals are told once per minute per user and kind, so a flood
+ * the channel allow list, question length, per-user rate, the workspace's and the user's daily
+ * token budgets and the conversation's queue. Refusals are told once per minute per user and kind, so a flood
  * gets one polite message, not one per message.
  */
 export class TurnAdmission {
@@ -55,7 +60,7 @@ export class TurnAdmission {
     this.lastPrune = now();
   }
 
-  check({ request, settings, queueDepth, tokensToday, ignoredAnywhere }: AdmissionInput): Admission {
+  check({ request, settings, queueDepth, tokensToday, userTokensToday, ignoredAnywhere }: AdmissionInput): Admission {
     if (this.now() - this.lastPrune >= MINUTE_MS) this.prune();
     if (isIgnored(request, settings) || (request.isDm && ignoredAnywhere())) return { admitted: false, outcome: "ignored_user" };
     if (!channelAllowed(request, settings)) {
@@ -73,6 +78,9 @@ export class TurnAdmission {
     }
     if (this.limits.dailyTokenBudget !== undefined && tokensToday() >= this.limits.dailyTokenBudget) {
       return this.refuse(request, "budget_exhausted", "This workspace has used up today's budget for me. I'll be back tomorrow (UTC).");
+    }
+    if (this.limits.dailyUserTokenBudget !== undefined && userTokensToday() >= this.limits.dailyUserTokenBudget) {
+      return this.refuse(request, "user_budget_exhausted", "You've used up your share of my budget for today. I'll be back for you tomorrow (UTC).");
     }
     if (!request.operator && !this.takeRateSlot(request)) {
       return this.refuse(request, "rate_limited", "You're sending me messages faster than I can take them. Please wait a minute.");

@@ -125,7 +125,8 @@ export class MessageIntake {
       await presenter.finish({ turnId: "", status: "refused", outcome: "empty_question", text: PRESENTER_TEXT.emptyQuestion });
       return { status: "hinted" };
     }
-    return { turn: this.options.runner.submit(turnRequest(message, actor, scope === "channel"), presenter) };
+    const accepted = await this.options.runner.accept(turnRequest(message, actor, scope === "channel"), presenter);
+    return { turn: accepted.reply };
   }
 
   private presenterFor(outlet: Outlet, message: IncomingMessage, actor: Actor, placeholder?: PostedMessage): TurnView {

@@ -3,27 +3,30 @@ import type { Agent } from "../agent/agent.js";
 import type { AnswerTextSink } from "../agent/answer-text.js";
 import { LlmError } from "../agent/llm-error.js";
 import { TurnCancelled } from "../agent/tool-invoker.js";
-import { emptyUsage, type AgentResult, type Usage } from "../agent/types.js";
+import { emptyUsage, type AgentResult, type ApprovalRequest, type ApprovalVerdict, type Usage } from "../agent/types.js";
 import type { Logger } from "../log.js";
+import type { ChannelRef } from "../store/channel-settings-repository.js";
 import type { Store } from "../store/store.js";
 import type { ConversationRef } from "../store/types.js";
 import type { WorkspaceSettings } from "../store/workspace-settings-store.js";
 import { TurnAdmission, type AdmissionLimits } from "./admission.js";
+import type { ApprovalDesk } from "./approvals/approval-desk.js";
+import { settingsChannelOf, type ChannelPolicies, type TurnPolicy } from "./channel-policy.js";
 import type { Location } from "./incoming.js";
 import { KeyedQueue } from "./keyed-queue.js";
 import { StepRecorder } from "./step-recorder.js";
-import type { ToolAccess } from "./tool-access.js";
+import { TurnDeadline } from "./turn-deadline.js";
 import type { TurnObserver } from "./turn-observer.js";
 import type { TurnReply, TurnRequest, TurnView } from "./types.js";
 
 export interface TurnRunnerOptions {
   agent: Agent;
   store: Store;
-  access: ToolAccess;
+  /** Per-channel policy over the workspace's settings: tools, memory window, model, instructions. */
+  policies: ChannelPolicies;
+  /** Where tool calls that need approval wait for a person. */
+  approvals: ApprovalDesk;
   logger: Logger;
-  memoryWindow: number;
-  /** The largest window a workspace setting may ask for. */
-  memoryWindowMax: number;
   memoryTokenBudget: number;
   turnTimeoutMs: number;
   /** STREAM_ANSWERS: views that show the answer while it arrives get its text as the model writes it. */
@@ -39,6 +42,19 @@ const SAY_RESTARTED_MS = 1_000;
 
 /** Why a running turn was cancelled; decides what the user is told. */
 type CancelReason = "timeout" | "shutdown";
+
+/** A turn as the approval of one of its calls needs it. */
+interface TurnContext {
+  turnId: string;
+  request: TurnRequest;
+  channel: ChannelRef;
+  view: TurnView;
+  controller: AbortController;
+  deadline: TurnDeadline;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const startOfUtcDay = (time: number) => time - (time % DAY_MS);
 
 const conversationKey = (ref: ConversationRef): string =>
   JSON.stringify([ref.platform, ref.workspaceId, ref.channelId, ref.threadId ?? ""]);
@@ -58,6 +74,8 @@ export const RUNNER_TEXT = {
 export class TurnRunner {
   private readonly queue = new KeyedQueue();
   private readonly running = new Map<string, AbortController>();
+  /** Turns waiting for a person's approval, with how many of their calls wait. */
+  private readonly awaitingPeople = new Map<AbortController, number>();
   private readonly admission: TurnAdmission;
   private accepting = true;
 
@@ -71,37 +89,48 @@ export class TurnRunner {
    * store, the platform) ends as a short message to the user and a line in the log.
    */
   async submit(request: TurnRequest, view: TurnView): Promise<TurnReply> {
-    if (!this.accepting) return this.refuseForShutdown(view);
+    return (await this.accept(request, view)).reply;
+  }
+
+  /**
+   * Admits a turn and queues it; resolves as soon as it is refused or queued, with its reply to
+   * come. Awaiting this before accepting the next message of a place keeps their arrival order.
+   */
+  async accept(request: TurnRequest, view: TurnView): Promise<{ reply: Promise<TurnReply> }> {
+    const { logger } = this.options;
+    if (!this.accepting) return { reply: this.refuseForShutdown(view) };
     let settings: WorkspaceSettings;
     try {
       settings = this.options.store.workspaceSettings.get(request);
-      const refusal = this.refusal(request, settings);
-      if (refusal) {
-        await finish(view, refusal, this.options.logger);
-        return refusal;
-      }
+      const userTokens = this.options.limits.dailyUserTokenBudget === undefined ? 0 : await this.userTokensToday(request);
+      const refusal = this.refusal(request, settings, userTokens);
+      if (refusal) return { reply: finish(view, refusal, logger).then(() => refusal) };
     } catch (error) {
-      this.options.logger.error({ err: error, platform: request.platform, workspace: request.workspaceId }, "could not admit a turn");
+      logger.error({ err: error, platform: request.platform, workspace: request.workspaceId }, "could not admit a turn");
       const reply: TurnReply = { turnId: "", status: "failed", outcome: "error", text: RUNNER_TEXT.unexpected };
-      await finish(view, reply, this.options.logger);
-      return reply;
+      return { reply: finish(view, reply, logger).then(() => reply) };
     }
     try {
       view.begin?.();
     } catch (error) {
-      this.options.logger.warn({ err: error }, "could not show that the bot is working");
+      logger.warn({ err: error }, "could not show that the bot is working");
     }
-    return this.queue.run(conversationKey(request), () => this.runTurn(request, view, settings));
+    return { reply: this.queue.run(conversationKey(request), () => this.runTurn(request, view, settings)) };
+  }
+
+  private userTokensToday(request: TurnRequest): Promise<number> {
+    return this.options.store.usageReports.userTokensSince(request, request.userId, startOfUtcDay(Date.now()));
   }
 
   /** The reply to show when the turn may not run (see TurnAdmission), else undefined. */
-  private refusal(request: TurnRequest, settings: WorkspaceSettings): TurnReply | undefined {
+  private refusal(request: TurnRequest, settings: WorkspaceSettings, userTokensToday: number): TurnReply | undefined {
     const { store, logger, observer } = this.options;
     const admission = this.admission.check({
       request,
       settings,
       queueDepth: this.queueDepth(request),
       tokensToday: () => store.usage.tokensToday(request),
+      userTokensToday: () => userTokensToday,
       ignoredAnywhere: () => store.workspaceSettings.isIgnoredAnywhere(request.platform, request.userId),
     });
     if (admission.admitted) return undefined;
@@ -147,6 +176,8 @@ export class TurnRunner {
    */
   async shutdown(graceMs: number): Promise<void> {
     this.accepting = false;
+    // A turn waiting for a person cannot end by itself within the grace: it stops now.
+    for (const controller of this.awaitingPeople.keys()) controller.abort("shutdown" satisfies CancelReason);
     const start = Date.now();
     const abortAt = start + Math.max(0, graceMs - SAY_RESTARTED_MS);
     const deadline = Math.max(start + graceMs, abortAt + SAY_RESTARTED_MS / 2);
@@ -171,7 +202,8 @@ export class TurnRunner {
     const turnId = randomUUID();
     const logger = baseLogger.child({ turnId, platform: request.platform, workspace: request.workspaceId });
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort("timeout" satisfies CancelReason), this.options.turnTimeoutMs);
+    // Paused while a call waits for a person's approval: see TurnDeadline.
+    const deadline = new TurnDeadline(this.options.turnTimeoutMs, () => controller.abort("timeout" satisfies CancelReason));
     this.running.set(turnId, controller);
     const steps = new StepRecorder(view, logger, this.options.observer);
     const started = performance.now();
@@ -180,10 +212,13 @@ export class TurnRunner {
     let reply: TurnReply;
     try {
       const conversation = store.memory.conversation(request);
-      store.turns.start(turnId, conversation.id, request.userId, this.options.instance);
+      const channel = settingsChannelOf(request);
+      const policy = await this.options.policies.forTurn(channel, settings);
+      store.turns.start(turnId, conversation.id, request.userId, this.options.instance, { model: policy.model, channelId: channel.channelId });
       opened = true;
-      logger.debug({ user: request.userId, text: request.text }, "turn started");
-      const result = await this.ask(request, settings, conversation, controller.signal, steps, usage, logger, view);
+      logger.debug({ user: request.userId, text: request.text, model: policy.model }, "turn started");
+      const context: TurnContext = { turnId, request, channel, view, controller, deadline };
+      const result = await this.ask(context, policy, conversation, steps, usage, logger);
       const thread = await this.threadToSeed(view, request);
       reply = { turnId, status: "answered", outcome: result.outcome, text: result.output };
       store.turns.finish(turnId, endOf(result), () => {
@@ -204,7 +239,7 @@ export class TurnRunner {
       const level = reply.outcome === "error" ? "error" : "warn";
       logger[level]({ err: error, outcome: reply.outcome, tools: steps.toolsUsed, tokens: usage.totalTokens, ms: elapsedMs(started) }, "turn failed");
     } finally {
-      clearTimeout(timer);
+      deadline.stop();
       this.running.delete(turnId);
     }
     await finish(view, reply, logger);
@@ -219,22 +254,22 @@ export class TurnRunner {
   }
 
   private ask(
-    request: TurnRequest,
-    settings: WorkspaceSettings,
+    turn: TurnContext,
+    policy: TurnPolicy,
     conversation: ReturnType<Store["memory"]["conversation"]>,
-    signal: AbortSignal,
     steps: StepRecorder,
     usage: Usage,
     logger: Logger,
-    view: TurnView,
   ): Promise<AgentResult> {
-    const { store, access, agent, memoryWindow, memoryWindowMax, memoryTokenBudget } = this.options;
-    const window = Math.min(settings.memoryWindow ?? memoryWindow, memoryWindowMax);
+    const { store, agent, memoryTokenBudget } = this.options;
+    const { request } = turn;
+    const { needApproval } = policy.tools;
     return agent.run({
-      history: store.memory.window(conversation, window, memoryTokenBudget),
+      history: store.memory.window(conversation, policy.memoryWindow, memoryTokenBudget),
       input: request.text,
-      instructions: settings.systemPrompt,
-      tools: access.enabledTools(request),
+      instructions: policy.instructions,
+      model: policy.model,
+      tools: policy.tools.tools,
       request: {
         platform: request.platform,
         workspaceId: request.workspaceId,
@@ -242,12 +277,44 @@ export class TurnRunner {
         threadId: request.threadId,
         userId: request.userId,
       },
-      signal,
+      signal: turn.controller.signal,
       logger,
       onStep: (event) => steps.record(event),
-      onAnswerText: this.options.streamAnswers ? answerTextFor(view, logger) : undefined,
+      onAnswerText: this.options.streamAnswers ? answerTextFor(turn.view, logger) : undefined,
+      approval: needApproval.size > 0 ? { tools: needApproval, ask: (call, signal) => this.waitForApproval(turn, call, signal) } : undefined,
       usage,
     });
+  }
+
+  /**
+   * Asks the turn's view to show a request for approval and waits for a person. The turn's time
+   * limit stops meanwhile (the request has its own, APPROVAL_TIMEOUT_MS); shutdown ends the wait at once.
+   */
+  private async waitForApproval(turn: TurnContext, call: ApprovalRequest, signal: AbortSignal): Promise<ApprovalVerdict> {
+    const { controller, deadline, request } = turn;
+    if (!this.accepting) controller.abort("shutdown" satisfies CancelReason);
+    this.awaitingPeople.set(controller, (this.awaitingPeople.get(controller) ?? 0) + 1);
+    deadline.pause();
+    try {
+      return await this.options.approvals.request(
+        {
+          turnId: turn.turnId,
+          platform: request.platform,
+          workspaceId: request.workspaceId,
+          channelId: turn.channel.channelId,
+          asker: { id: request.userId, name: request.userName ?? request.userId },
+          tool: call.tool,
+          args: call.args,
+        },
+        turn.view,
+        signal,
+      );
+    } finally {
+      deadline.resume();
+      const waiting = (this.awaitingPeople.get(controller) ?? 1) - 1;
+      if (waiting > 0) this.awaitingPeople.set(controller, waiting);
+      else this.awaitingPeople.delete(controller);
+    }
   }
 
   /** A thread opened on the question is a conversation of its own that starts with this exchange. */

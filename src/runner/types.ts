@@ -1,6 +1,7 @@
 import type { AnswerTextEvent } from "../agent/answer-text.js";
 import type { StepEvent } from "../agent/types.js";
 import type { ConversationRef } from "../store/types.js";
+import type { ApprovalOutcome, ApprovalPrompt } from "./approvals/approval-types.js";
 import type { Location } from "./incoming.js";
 
 export type { AnswerTextEvent, StepEvent };
@@ -50,6 +51,13 @@ export interface TurnView {
    * the whole answer: what was shown of it is replaced by it.
    */
   answerText?(event: AnswerTextEvent): void;
+  /**
+   * Shows a request for approval where the steps go, with controls to approve or deny it; resolves
+   * true once people can see it, false where it cannot be shown (then nobody could decide it).
+   */
+  askApproval?(prompt: ApprovalPrompt): Promise<boolean>;
+  /** A request ended without a press (timed out, or the turn stopped): its controls make way for the outcome. */
+  closeApproval?(prompt: ApprovalPrompt, outcome: ApprovalOutcome): Promise<void>;
   /** Shows the reply and clears the working indicator; resolves once the user can see it. */
   finish(reply: TurnReply): Promise<void> | void;
   /**

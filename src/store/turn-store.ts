@@ -48,8 +48,8 @@ export class TurnStore {
   private readonly closeTurn: (id: string, end: TurnEnd, within?: () => void) => void;
 
   constructor(db: Db) {
-    this.insertTurn = db.prepare<[string, number, string, number, string]>(
-      `INSERT INTO turns (id, conversation_id, user_id, status, started_at, instance) VALUES (?, ?, ?, 'running', ?, ?)`,
+    this.insertTurn = db.prepare<[string, number, string, number, string, string | null, string | null]>(
+      `INSERT INTO turns (id, conversation_id, user_id, status, started_at, instance, model, channel_id) VALUES (?, ?, ?, 'running', ?, ?, ?, ?)`,
     );
     this.updateTurn = db.prepare(
       `UPDATE turns SET status = @status, outcome = @outcome, ended_at = @endedAt,
@@ -81,9 +81,12 @@ export class TurnStore {
     );
   }
 
-  /** `instance` names the process (e.g. a Discord shard); processes sharing the database use different names. */
-  start(id: string, conversationId: number, userId: string, instance = "main"): void {
-    this.insertTurn.run(id, conversationId, userId, Date.now(), instance);
+  /**
+   * `instance` names the process (e.g. a Discord shard); processes sharing the database use
+   * different names. `context` is what usage reports group by: the model and the channel (a thread's channel).
+   */
+  start(id: string, conversationId: number, userId: string, instance = "main", context?: { model: string; channelId: string }): void {
+    this.insertTurn.run(id, conversationId, userId, Date.now(), instance, context?.model ?? null, context?.channelId ?? null);
   }
 
   /** Closes a turn; `within` runs in the same transaction (the runner stores the exchange there). */

@@ -58,6 +58,24 @@ describe("configuration from the environment", () => {
     expect(message).toContain('DISCORD_ALLOW_DMS must be true or false (got "maybe")');
   });
 
+  it("reads the admin controls: approvals, model choices, prices and the per-user budget", () => {
+    expect(loadConfig({})).toMatchObject({ APPROVAL_BY: "asker", APPROVAL_TIMEOUT_MS: 300_000, OPENAI_MODELS: [], MODEL_PRICES: {} });
+    expect(loadConfig({}).DAILY_USER_TOKEN_BUDGET).toBeUndefined();
+    const config = loadConfig({
+      APPROVAL_BY: "admin",
+      OPENAI_MODELS: "gpt-4o-mini, gpt-4o",
+      MODEL_PRICES: "gpt-4o-mini=0.15/0.60, gpt-4o = 2.5 / 10",
+      DAILY_USER_TOKEN_BUDGET: "50000",
+    });
+    expect(config).toMatchObject({ APPROVAL_BY: "admin", OPENAI_MODELS: ["gpt-4o-mini", "gpt-4o"], DAILY_USER_TOKEN_BUDGET: 50_000 });
+    expect(config.MODEL_PRICES).toEqual({ "gpt-4o-mini": { input: 0.15, output: 0.6 }, "gpt-4o": { input: 2.5, output: 10 } });
+    expect(loadConfig({ DAILY_USER_TOKEN_BUDGET: "unlimited" }).DAILY_USER_TOKEN_BUDGET).toBeUndefined();
+
+    const message = configError({ APPROVAL_BY: "anyone", MODEL_PRICES: "gpt-4o-mini=cheap" });
+    expect(message).toContain('APPROVAL_BY must be asker or admin (got "anyone")');
+    expect(message).toContain('MODEL_PRICES must be a comma-separated list of MODEL=IN/OUT prices per million tokens, e.g. "gpt-4o-mini=0.15/0.60" (got "gpt-4o-mini=cheap")');
+  });
+
   it("never repeats a secret's value in an error", () => {
     const message = configError({ OPENAI_API_KEY: "sk-secret", SLACK_BOT_TOKEN: "xoxb-secret", PORT: "abc" });
     expect(message).toContain("PORT must be");

@@ -12,7 +12,7 @@ describe("what a crowd of users leaves in memory", () => {
     let now = 1_000_000;
     const admission = new TurnAdmission({ ratePerUserPerMinute: 6, maxQuestionChars: 4_000, maxQueuedTurns: 5 }, () => now);
     const check = (userId: string) =>
-      admission.check({ request: request("hi", { userId }), settings: {}, queueDepth: 0, tokensToday: () => 0, ignoredAnywhere: () => false });
+      admission.check({ request: request("hi", { userId }), settings: {}, queueDepth: 0, tokensToday: () => 0, userTokensToday: () => 0, ignoredAnywhere: () => false });
     for (let i = 0; i < USERS; i++) check(`u${i}`);
     expect(admission.trackedEntries).toBe(USERS);
     now += 61_000;

@@ -69,7 +69,7 @@ describe("who may make the bot work, and how much", () => {
   it("answers only in allowed channels (and their threads) once an admin sets a list", async () => {
     t = await startTestApp();
     t.model.otherwise(reply.text("ok"));
-    expect(set("settings channels add <#c2|general>")).toMatchObject({ ok: true, text: "I now answer only in: <#c2>." });
+    expect(await set("settings channels add <#c2|general>")).toMatchObject({ ok: true, text: "I now answer only in: <#c2>." });
 
     const blocked = await run("hi", { channelId: "c1" });
     const allowed = await run("hi", { channelId: "c2" });
@@ -78,15 +78,15 @@ describe("who may make the bot work, and how much", () => {
     expect(allowed.result.status).toBe("answered");
     expect(inThread.result.status).toBe("answered");
 
-    set("settings channels all");
+    await set("settings channels all");
     expect((await run("hi again", { channelId: "c1" })).result.status).toBe("answered");
   });
 
   it("ignores users and roles an admin listed, silently", async () => {
     t = await startTestApp();
     t.model.otherwise(reply.text("ok"));
-    set("settings ignore-user <@troll>");
-    set("settings ignore-role <@&muted>");
+    await set("settings ignore-user <@troll>");
+    await set("settings ignore-role <@&muted>");
 
     const troll = await run("hi", { userId: "troll" });
     const muted = await run("hi", { userId: "u5", userRoleIds: ["muted"] });
@@ -95,7 +95,7 @@ describe("who may make the bot work, and how much", () => {
     expect(muted.result.status).toBe("ignored");
     expect(t.model.chatRequests).toHaveLength(0);
 
-    set("settings unignore-user troll");
+    await set("settings unignore-user troll");
     expect((await run("hi", { userId: "troll" })).result.status).toBe("answered");
   });
 
@@ -104,9 +104,9 @@ describe("who may make the bot work, and how much", () => {
     t.model.otherwise((req) => ({ kind: "message", content: `re: ${req.body.messages.at(-1).content}` }));
     await run("one");
     await run("two");
-    expect(set("settings memory 9")).toMatchObject({ ok: false, text: "The memory window must be a whole number from 1 to 3." });
-    expect(set("settings memory 1").ok).toBe(true);
-    expect(set("settings prompt Always answer like a pirate.").ok).toBe(true);
+    expect(await set("settings memory 9")).toMatchObject({ ok: false, text: "The memory window must be a whole number from 1 to 3." });
+    expect((await set("settings memory 1")).ok).toBe(true);
+    expect((await set("settings prompt Always answer like a pirate.")).ok).toBe(true);
     await run("three");
 
     const sent = t.model.chatRequests[2]!.body.messages;
@@ -116,18 +116,18 @@ describe("who may make the bot work, and how much", () => {
 
   it("lets only admins change settings, and records who changed what", async () => {
     t = await startTestApp();
-    const refused = t.app.commands.execute(parseCommandText("settings memory 2")!, request(""), { userId: "u1", role: "member" as const });
+    const refused = await t.app.commands.execute(parseCommandText("settings memory 2")!, request(""), { userId: "u1", role: "member" as const });
     expect(refused).toMatchObject({ ok: false, denied: "admin" });
-    set("settings memory 2");
-    set("tools disable calculator");
+    await set("settings memory 2");
+    await set("tools disable calculator");
 
     const changes = t.app.store.db.prepare("SELECT key, value_json AS value, changed_by AS who FROM settings_changes ORDER BY id").all();
     expect(changes).toEqual([
       { key: "memoryWindow", value: "2", who: "boss" },
       { key: "tool:calculator", value: "false", who: "boss" },
     ]);
-    expect(t.app.commands.execute({ kind: "settings_show" }, request(""), { userId: "u1", role: "member" as const }).text).toContain(
-      "Memory window: 2 exchanges (at most 20)",
+    expect((await t.app.commands.execute({ kind: "settings_show" }, request(""), { userId: "u1", role: "member" as const })).text).toContain(
+      "Memory window: 2 exchanges _(server)_, at most 20",
     );
   });
 });

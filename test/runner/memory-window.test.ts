@@ -60,7 +60,7 @@ describe("the per-conversation memory window", () => {
     await restarted.runner.submit(request("still there?"), new RecordingSink());
     expect(t.model.chatRequests[1]!.body.messages.map((m: any) => m.content)).toContain("remember me");
 
-    const cleared = restarted.commands.execute({ kind: "memory_clear" }, request(""), { userId: "a", role: "admin" as const });
+    const cleared = await restarted.commands.execute({ kind: "memory_clear" }, request(""), { userId: "a", role: "admin" as const });
     expect(cleared.ok).toBe(true);
     await restarted.runner.submit(request("and now?"), new RecordingSink());
     expect(t.model.chatRequests[2]!.body.messages.slice(1).map((m: any) => m.content)).toEqual(["and now?"]);

@@ -12,7 +12,7 @@ describe("settings commands", () => {
 
   it("refuse a non-admin's tool change and change nothing", async () => {
     t = await startTestApp();
-    const result = t.app.commands.execute({ kind: "tools_set", tool: "calculator", enabled: false }, request(""), member);
+    const result = await t.app.commands.execute({ kind: "tools_set", tool: "calculator", enabled: false }, request(""), member);
     expect(result).toMatchObject({ ok: false, denied: "admin" });
     expect(t.app.access.states(request("")).find((s) => s.name === "calculator")).toMatchObject({ enabled: true, source: "default" });
   });
@@ -20,7 +20,7 @@ describe("settings commands", () => {
   it("apply an admin's tool change to the next turn and record who made it", async () => {
     t = await startTestApp();
     t.model.otherwise(reply.text("ok"));
-    const result = t.app.commands.execute(parseCommandText("/tools disable calculator")!, request(""), admin);
+    const result = await t.app.commands.execute(parseCommandText("/tools disable calculator")!, request(""), admin);
     expect(result).toEqual({ ok: true, text: "`calculator` is now disabled here." });
     await t.app.runner.submit(request("2+2?"), new RecordingSink());
 
@@ -38,10 +38,10 @@ describe("settings commands", () => {
 
   it("list tools with their state, and name the known tools for a typo", async () => {
     t = await startTestApp({ DEFAULT_TOOLS: "calculator" });
-    const list = t.app.commands.execute({ kind: "tools_list" }, request(""), member).text;
+    const list = (await t.app.commands.execute({ kind: "tools_list" }, request(""), member)).text;
     expect(list).toContain("✅ `calculator`");
     expect(list).toContain("⛔ `circumference`");
-    const typo = t.app.commands.execute({ kind: "tools_set", tool: "calculater", enabled: true }, request(""), admin);
+    const typo = await t.app.commands.execute({ kind: "tools_set", tool: "calculater", enabled: true }, request(""), admin);
     expect(typo.text).toMatch(/^There is no tool named `calculater`\. Known tools: calculator, circumference/);
   });
 
@@ -50,12 +50,12 @@ describe("settings commands", () => {
     t.model.otherwise(reply.text("an answer"));
     await t.app.runner.submit(request("a question"), new RecordingSink());
 
-    expect(t.app.commands.execute({ kind: "memory_show" }, request(""), member).text).toBe(
+    expect((await t.app.commands.execute({ kind: "memory_show" }, request(""), member)).text).toBe(
       "I remember the last 1 exchange(s) here:\n**alice:** a question\n**bot:** an answer",
     );
-    expect(t.app.commands.execute({ kind: "memory_clear" }, request(""), member)).toMatchObject({ ok: false, denied: "moderator" });
-    expect(t.app.commands.execute({ kind: "memory_clear" }, request(""), { ...member, role: "moderator" as const }).ok).toBe(true);
-    expect(t.app.commands.execute({ kind: "memory_show" }, request(""), member).text).toMatch(/don't remember anything/);
+    expect(await t.app.commands.execute({ kind: "memory_clear" }, request(""), member)).toMatchObject({ ok: false, denied: "moderator" });
+    expect((await t.app.commands.execute({ kind: "memory_clear" }, request(""), { ...member, role: "moderator" as const })).ok).toBe(true);
+    expect((await t.app.commands.execute({ kind: "memory_show" }, request(""), member)).text).toMatch(/don't remember anything/);
   });
 
   it("parse the text form of commands", () => {

@@ -14,6 +14,7 @@ export const slackConfig = {
   SLACK_COMMAND_TOOLS: slashCommand("/tools"),
   SLACK_COMMAND_MEMORY: slashCommand("/memory"),
   SLACK_COMMAND_SETTINGS: slashCommand("/settings"),
+  SLACK_COMMAND_USAGE: slashCommand("/usage"),
   /** HTTP mode: the port of Bolt's receiver. */
   PORT: positiveInt(3000),
 };

@@ -3,6 +3,7 @@ import type { Logger } from "../../log.js";
 import type { Actor } from "../../runner/incoming.js";
 import type { PlatformLink } from "../../runner/platform-link.js";
 import type { PlatformAdapter, PlatformServices } from "../platform.js";
+import { registerApprovalActions } from "./approval-actions.js";
 import { SlackConnection, type SlackConnectionOptions, type SlackMode } from "./bolt-app.js";
 import type { SlackConfig } from "./config.js";
 import { incomingMessage, PLATFORM, type SlackEnvelope } from "./inbound.js";
@@ -57,6 +58,7 @@ export class SlackAdapter implements PlatformAdapter {
     });
     this.registerEvents(link, actorOf);
     registerSlashCommands(this.connection.bolt, { link, api, config, logger: this.logger, actorOf });
+    registerApprovalActions(this.connection.bolt, { link, api, logger: this.logger, actorOf });
   }
 
   get mode(): SlackMode {

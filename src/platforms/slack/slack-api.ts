@@ -1,4 +1,4 @@
-import { webApi } from "@slack/bolt";
+import { webApi, type types } from "@slack/bolt";
 import { z } from "zod";
 import type { Logger } from "../../log.js";
 
@@ -66,9 +66,12 @@ export interface SlackUser {
 
 export interface PostMessage {
   channel: string;
+  /** The message, or with `blocks` its notification text. */
   text: string;
   threadTs?: string;
   broadcast?: boolean;
+  /** Block Kit layout (a request for approval with its buttons). */
+  blocks?: types.KnownBlock[];
 }
 
 /**
@@ -89,7 +92,7 @@ export class SlackApi {
   }
 
   async postMessage(message: PostMessage): Promise<SlackResult<{ ts: string }>> {
-    const common = { channel: message.channel, text: message.text, unfurl_links: false, unfurl_media: false };
+    const common = { channel: message.channel, text: message.text, unfurl_links: false, unfurl_media: false, ...(message.blocks ? { blocks: message.blocks } : {}) };
     const result = await this.call("chat.postMessage", { channel: message.channel }, () =>
       this.client.chat.postMessage(
         message.threadTs
@@ -102,9 +105,22 @@ export class SlackApi {
     return ts ? { ok: true, value: { ts } } : { ok: false, error: "no_ts_returned" };
   }
 
-  /** `waitOutRateLimits: false` returns a rate limit at once (a streamed answer's in-between update). */
-  async updateMessage(channel: string, ts: string, text: string, { waitOutRateLimits = true } = {}): Promise<SlackResult<unknown>> {
-    return this.call("chat.update", { channel }, () => this.client.chat.update({ channel, ts, text }), waitOutRateLimits);
+  /**
+   * `blocks` replaces the message's blocks (an empty list removes them); without it they stay as
+   * they were. `waitOutRateLimits: false` returns a rate limit at once (a streamed answer's in-between update).
+   */
+  async updateMessage(
+    channel: string,
+    ts: string,
+    text: string,
+    { blocks, waitOutRateLimits = true }: { blocks?: types.KnownBlock[]; waitOutRateLimits?: boolean } = {},
+  ): Promise<SlackResult<unknown>> {
+    return this.call("chat.update", { channel }, () => this.client.chat.update({ channel, ts, text, ...(blocks ? { blocks } : {}) }), waitOutRateLimits);
+  }
+
+  /** A message only `user` sees, in the channel (or thread) they are looking at. */
+  async postEphemeral({ channel, user, text, threadTs }: { channel: string; user: string; text: string; threadTs?: string }): Promise<SlackResult<unknown>> {
+    return this.call("chat.postEphemeral", { channel }, () => this.client.chat.postEphemeral({ channel, user, text, ...(threadTs ? { thread_ts: threadTs } : {}) }));
   }
 
   async deleteMessage(channel: string, ts: string): Promise<SlackResult<unknown>> {

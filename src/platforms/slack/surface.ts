@@ -1,5 +1,6 @@
 import {
   RateLimitedError,
+  type ApprovalControls,
   type ChatSurface,
   type Destination,
   type MessageRef,
@@ -8,6 +9,7 @@ import {
   type PostOptions,
 } from "../../presenter/surface.js";
 import type { Location } from "../../runner/incoming.js";
+import { approvalBlocks, settledBlocks } from "./approval-blocks.js";
 import { markdownToMrkdwn } from "./mrkdwn.js";
 import type { SlackApi, SlackResult } from "./slack-api.js";
 import { SlackStream } from "./slack-stream.js";
@@ -51,6 +53,20 @@ export class SlackSurface implements ChatSurface {
   private statusWorks = true;
   /** Cleared when Slack refuses native streaming for good (a missing scope, an older workspace). */
   private streamingWorks = true;
+
+  /** A request for approval: its text in a section, then Approve and Deny buttons (Block Kit). */
+  readonly approvals: ApprovalControls = {
+    post: async (to, text, approvalId) => {
+      const channel = to.location.channelId;
+      this.checkUsable(channel);
+      const posted = this.expect(channel, await this.api.postMessage({ channel, text, threadTs: to.location.threadId, blocks: approvalBlocks(text, approvalId) }), true);
+      return { id: posted.ts, channel } satisfies SlackPosted;
+    },
+    settle: async (message, text) => {
+      const { channel, id } = message as SlackPosted;
+      this.expect(channel, await this.api.updateMessage(channel, id, text, { blocks: settledBlocks(text) }));
+    },
+  };
 
   constructor(
     private readonly api: SlackApi,

@@ -4,23 +4,29 @@ import { createInterface } from "node:readline";
 import type { Actor } from "../../runner/incoming.js";
 import type { PlatformLink } from "../../runner/platform-link.js";
 import type { PlatformAdapter, PlatformServices } from "../platform.js";
-import { terminalSurface } from "./terminal-surface.js";
+import { plainText, terminalSurface } from "./terminal-surface.js";
+import { LineQueue, TypedApprovals } from "./typed-approvals.js";
 
 const PLATFORM = "terminal";
 const PLACE = { platform: PLATFORM, workspaceId: "local", channelId: "terminal", isDm: false } as const;
+const YES = /^(y|yes)$/i;
+const NO = /^(n|no)$/i;
 
 /**
  * The terminal: each line is a question, steps print as they happen, then the answer. Lines
- * starting with "/" are commands (/tools, /tools enable NAME, /memory clear, /help, ...). The
- * person at the terminal is its operator: an admin, never rate limited. `finished` resolves at the
- * end of input, once the last question has been answered.
+ * starting with "/" are commands (/tools, /tools enable NAME, /memory clear, /help, ...). A tool
+ * call that needs approval waits for a typed yes or no. The person at the terminal is its
+ * operator: an admin, never rate limited. `finished` resolves at the end of input, once the last
+ * question has been answered (or, if a request for approval still waits, at once: nobody is left to answer it).
  */
 export class TerminalAdapter implements PlatformAdapter {
   readonly name = PLATFORM;
   readonly interactive = true;
   readonly finished: Promise<void>;
   private finish!: () => void;
-  private link?: PlatformLink;
+  private readonly approvals = new TypedApprovals();
+  private readonly actor = operator();
+  private write: (text: string) => void = () => {};
   private endAnswer = () => {};
 
   constructor(private readonly services: PlatformServices<object>) {
@@ -29,20 +35,20 @@ export class TerminalAdapter implements PlatformAdapter {
 
   async start(): Promise<void> {
     const { output } = this.services.streams;
-    const surface = terminalSurface((text) => output.write(text));
-    const write = (text: string) => {
+    const surface = terminalSurface((text) => output.write(text), this.approvals);
+    this.write = (text: string) => {
       surface.endLine();
       output.write(`${text}\n`);
     };
     this.endAnswer = () => surface.endLine();
-    this.link = this.services.connect({
+    const link = this.services.connect({
       surface,
       allowDms: false,
       hasRoles: false,
       commandName: (group) => `/${group}`,
       roleNames: { admin: "", moderator: "" },
     });
-    void this.converse(this.link, write).finally(() => this.finish());
+    void this.converse(link).finally(() => this.finish());
   }
 
   async stop(): Promise<void> {
@@ -53,38 +59,66 @@ export class TerminalAdapter implements PlatformAdapter {
     return { connected: true, detail: "stdin" };
   }
 
-  private async converse(link: PlatformLink, write: (text: string) => void): Promise<void> {
+  private async converse(link: PlatformLink): Promise<void> {
     const { input, output } = this.services.streams;
     const interactive = (input as { isTTY?: boolean }).isTTY === true;
-    const lines = createInterface({ input, output: interactive ? output : undefined, terminal: interactive });
-    const actor = operator();
-    const prompt = () => interactive && lines.prompt();
+    const readline = createInterface({ input, output: interactive ? output : undefined, terminal: interactive });
+    const lines = new LineQueue(readline);
+    const prompt = () => interactive && readline.prompt();
     if (interactive) {
-      write("Talk to the bot. Commands: /help lists them. Ctrl-D quits.");
-      lines.setPrompt("you> ");
+      this.write("Talk to the bot. Commands: /help lists them. Ctrl-D quits.");
+      readline.setPrompt("you> ");
     }
     prompt();
-    for await (const raw of lines) {
-      const text = raw.trim();
+    for (;;) {
+      if ((await lines.peek()) === undefined) return;
+      const text = lines.take()!.trim();
       if (text.startsWith("/")) {
         const command = link.parseCommand(text);
-        write(command ? link.runCommand(command, { ...PLACE, actor }).text : `Unknown command "${text}". Try /help.`);
+        this.write(command ? (await link.runCommand(command, { ...PLACE, actor: this.actor })).text : `Unknown command "${text}". Try /help.`);
       } else if (text !== "") {
-        await link.receive({
-          ...PLACE,
-          messageId: randomUUID(),
-          actor,
-          text,
-          mentionsBot: true,
-          attachments: [],
-          isEdit: false,
-          isSystem: false,
-          isOwn: false,
-        });
+        const ended = await this.ask(link, text, lines);
         this.endAnswer();
+        if (!ended) return;
       }
       prompt();
     }
+  }
+
+  /**
+   * Asks a question and waits for its answer, reading a typed yes or no for each request for
+   * approval it shows meanwhile. False when the input ended while a request still waited.
+   */
+  private async ask(link: PlatformLink, text: string, lines: LineQueue): Promise<boolean> {
+    let answered = false;
+    const turn = link
+      .receive({ ...PLACE, messageId: randomUUID(), actor: this.actor, text, mentionsBot: true, attachments: [], isEdit: false, isSystem: false, isOwn: false })
+      .finally(() => (answered = true));
+    const moved = Symbol("moved on");
+    while (!answered) {
+      const waiting = this.approvals.current;
+      const changed = this.approvals.changed().then(() => moved);
+      if (waiting === undefined) {
+        await Promise.race([turn, changed]);
+        continue;
+      }
+      const line = await Promise.race([lines.peek(), changed, turn.then(() => moved)]);
+      if (typeof line === "symbol") continue;
+      if (line === undefined) return false;
+      lines.take();
+      await this.answer(link, waiting, line.trim());
+    }
+    return true;
+  }
+
+  private async answer(link: PlatformLink, approvalId: string, typed: string): Promise<void> {
+    if (!YES.test(typed) && !NO.test(typed)) {
+      this.write("  Please type yes or no.");
+      return;
+    }
+    const answer = await link.decideApproval({ platform: PLATFORM, workspaceId: PLACE.workspaceId, approvalId, decision: YES.test(typed) ? "approve" : "deny", actor: this.actor });
+    if (answer.kind === "decided") this.approvals.closed(approvalId);
+    this.write(`  ${plainText(answer.text)}`);
   }
 }
 

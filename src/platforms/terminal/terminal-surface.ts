@@ -1,13 +1,15 @@
 import type { ChatSurface, PostedMessage, PostOptions } from "../../presenter/surface.js";
+import type { TypedApprovals } from "./typed-approvals.js";
 
 /**
  * The terminal as a surface: each message is printed as it comes, steps indented, answers after
  * "bot:". An answer that is streamed grows on its own line: each in-between state prints only
  * what it adds (an inline `code` span or _(aside)_ still open is held back until it closes, so
  * nothing printed has to change); its final state, or the end of the turn (`endLine`), ends the
- * line. An edit of anything else prints the new text again. No threads, no limit on length.
+ * line. An edit of anything else prints the new text again. No threads, no limit on length. A
+ * request for approval is answered by typing yes or no.
  */
-export function terminalSurface(write: (text: string) => void): ChatSurface & { endLine(): void } {
+export function terminalSurface(write: (text: string) => void, approvals: TypedApprovals): ChatSurface & { endLine(): void } {
   let printed = 0;
   /** The answer line still being written: its message and what of it is on screen. */
   let open: { id: string; shown: string } | undefined;
@@ -49,11 +51,24 @@ export function terminalSurface(write: (text: string) => void): ChatSurface & { 
     startWorking: () => async () => {},
     // A streamed answer whose last in-between state was already the whole answer gets no final write.
     endLine,
+    approvals: {
+      post: async (_to, text, approvalId) => {
+        print(approvalId, `${text.split("\n").join("\n  ")}\n  Type yes to approve or no to deny.`, STEP);
+        approvals.asked(approvalId);
+        return { id: approvalId };
+      },
+      settle: async (message, text) => {
+        approvals.closed(message.id);
+        print(message.id, text, STEP);
+      },
+    },
   };
 }
 
+const STEP = { kind: "step" } as const;
+
 /** Markdown's inline marks that read as noise in a terminal: `code` spans and _(italic asides)_. */
-function plainText(markdown: string): string {
+export function plainText(markdown: string): string {
   return markdown.replace(/(?<!`)`([^`\n]+)`(?!`)/g, "$1").replace(/(^|\s)_\(([^\n]*?)\)_(?=\s|$)/g, "$1($2)");
 }
 

@@ -1,3 +1,4 @@
+import type { App, AppOptions } from "../../../src/app.js";
 import type { FakeOpenAI } from "../../fakes/fake-openai.js";
 
 /**
@@ -27,6 +28,12 @@ export interface PlatformDriver {
   systemMessage(first: Sent): Promise<void>;
   /** Runs a settings command ("tools disable calculator"); resolves with the reply only its user sees. */
   command(text: string, as: "member" | "admin"): Promise<string>;
+  /** Waits for the next request for approval the bot shows (after those already seen). */
+  approval(): Promise<ShownApproval>;
+  /** Stops the bot as a process restart does and starts it again on the same database. */
+  restart(): Promise<void>;
+  /** The running app, for what users cannot see (the audit, the turns table). */
+  app(): App;
 
   /** Waits until `sent` has its answer and nothing more is under way, then says what its user sees. */
   seen(sent: Sent): Promise<Seen>;
@@ -50,6 +57,22 @@ export interface Seen {
   answer: string[];
 }
 
+/** Who presses a request's controls: the person who asked, an admin, or someone else (a plain member). */
+export type Presser = "asker" | "admin" | "stranger";
+
+/** A request for approval as people see it. */
+export interface ShownApproval {
+  /** The message as it reads now: the request, or once it ended, its outcome. */
+  text(): string;
+  /** Whether its Approve and Deny controls are still there. */
+  hasControls(): boolean;
+  /**
+   * Presses Approve or Deny (types yes or no) as `who`, with the controls as they were when the
+   * request was shown (a stale client after a restart). Resolves with what the presser alone was told, or "".
+   */
+  press(decision: "approve" | "deny", who: Presser): Promise<string>;
+}
+
 /** What a platform has at all; a scenario that needs what a platform lacks is skipped there. */
 interface Capabilities {
   /** Delivers a message more than once. */
@@ -60,12 +83,14 @@ interface Capabilities {
   otherSenders: boolean;
   /** Has members who are not admins. */
   members: boolean;
+  /** The bot can be restarted while people still see its messages. */
+  restarts: boolean;
 }
 
 export interface DriverFactory {
   name: string;
   can: Capabilities;
-  start(env?: Record<string, string>): Promise<PlatformDriver>;
+  start(env?: Record<string, string>, options?: AppOptions): Promise<PlatformDriver>;
 }
 
 /** How long a driver waits for the bot to show something before the test fails. */

@@ -14,7 +14,7 @@ import {
   type RolePayload,
   type UserPayload,
 } from "./payloads.js";
-import { interactionPayload } from "./interactions.js";
+import { componentPayload, interactionPayload } from "./interactions.js";
 import { findRoute } from "./rest-routes.js";
 import { snowflake } from "./snowflake.js";
 import { World, type FakeGuild, type InteractionRecord } from "./world.js";
@@ -60,6 +60,8 @@ export interface InteractionInput {
   user: UserPayload;
   name: string;
   subcommand?: string;
+  /** The subcommand's group ("channel" in /settings channel tools). */
+  subcommandGroup?: string;
   options?: CommandOption[];
   /** Defaults to the default world's #general. */
   channelId?: string;
@@ -204,6 +206,31 @@ export class FakeDiscord {
   /** A user runs a slash command. Resolves with the interaction (its id and token). */
   dispatchCommand(input: InteractionInput): Promise<InteractionRecord> {
     return this.dispatchInteraction(InteractionKind.ApplicationCommand, input);
+  }
+
+  /**
+   * A user presses a button on a message (a message component): INTERACTION_CREATE of type 3 with
+   * the message and the button's custom id. Resolves with the interaction (its id and token).
+   */
+  async pressButton(input: { user: UserPayload; message: MessagePayload; customId: string }): Promise<InteractionRecord> {
+    const channel = this.world.channels.get(input.message.channel_id);
+    if (!channel) throw new Error(`fake Discord: no channel ${input.message.channel_id}`);
+    const record: InteractionRecord = {
+      id: snowflake(),
+      token: `interaction-token-${snowflake()}`,
+      channelId: channel.id,
+      guildId: channel.guild_id,
+      user: input.user,
+      messageId: input.message.id,
+    };
+    this.world.interactions.set(record.id, record);
+    await this.dispatch("INTERACTION_CREATE", componentPayload(this.world, record, channel, input.message, input.customId));
+    return record;
+  }
+
+  /** The answer to an interaction: its callback call to /interactions/ID/TOKEN/callback. */
+  callbackOf(interaction: InteractionRecord, timeoutMs = 5_000): Promise<RestCall> {
+    return this.waitFor((call) => call.method === "POST" && call.path === `/interactions/${interaction.id}/${interaction.token}/callback`, timeoutMs);
   }
 
   /** A user types into an autocomplete option (mark it `focused`). */

@@ -28,6 +28,18 @@ export interface FakeMessage {
   user: string;
   /** Streamed natively (chat.startStream): its text is Markdown, and tool steps show as tasks. */
   streamed?: { open: boolean; lastWriteAt: number; recipientUser?: string; recipientTeam?: string; tasks: Map<string, { title: string; status: string; output?: string }[]> };
+  /** Block Kit blocks as they are now (chat.update replaces them when it sends blocks). */
+  blocks: any[];
+  /** The blocks the message was posted with (its buttons, even once an update took them away). */
+  postedBlocks: any[];
+}
+
+/** A message only one user sees (chat.postEphemeral). */
+export interface FakeEphemeral {
+  channel: string;
+  user: string;
+  text: string;
+  threadTs?: string;
 }
 
 export interface FakeUser {
@@ -80,6 +92,7 @@ export class FakeSlack {
   /** Bodies posted to response_url endpoints (slash command answers), in order. */
   readonly responses: { path: string; body: any }[] = [];
   readonly messages: FakeMessage[] = [];
+  readonly ephemerals: FakeEphemeral[] = [];
   /** Files shared through the upload flow (files.getUploadURLExternal, the upload, files.completeUploadExternal). */
   readonly files: { id: string; name: string; channel?: string; threadTs?: string; text: string; note?: string }[] = [];
   private readonly uploads = new Map<string, { name: string; bytes?: Buffer }>();
@@ -314,8 +327,11 @@ export class FakeSlack {
         if (this.options.threadStatus === false) return { ok: false, error: "unknown_method" };
         this.statuses.push({ channel: String(params.channel_id), threadTs: String(params.thread_ts), status: String(params.status ?? "") });
         return { ok: true };
-      case "chat.postEphemeral":
-        return params.channel && params.user ? { ok: true, message_ts: this.nextTs() } : { ok: false, error: "channel_not_found" };
+      case "chat.postEphemeral": {
+        if (!params.channel || !params.user) return { ok: false, error: "channel_not_found" };
+        this.ephemerals.push({ channel: String(params.channel), user: String(params.user), text: String(params.text ?? ""), threadTs: params.thread_ts ? String(params.thread_ts) : undefined });
+        return { ok: true, message_ts: this.nextTs() };
+      }
       case "reactions.add":
       case "reactions.remove":
         return this.react(method === "reactions.add", params);
@@ -347,6 +363,8 @@ export class FakeSlack {
       versions: [text],
       broadcast: threadTs !== undefined && isTrue(params.reply_broadcast),
       user: this.botUserId,
+      blocks: blocksOf(params.blocks) ?? [],
+      postedBlocks: blocksOf(params.blocks) ?? [],
     };
     this.messages.push(message);
     return { ok: true, channel: message.channel, ts: message.ts, message: { type: "message", text, user: this.botUserId, bot_id: this.botId, ts: message.ts, thread_ts: threadTs } };
@@ -373,6 +391,7 @@ export class FakeSlack {
     if (text.length > this.maxTextLength) return { ok: false, error: "msg_too_long" };
     message.text = text;
     message.versions.push(text);
+    message.blocks = blocksOf(params.blocks) ?? message.blocks;
     return { ok: true, channel: message.channel, ts: message.ts, text };
   }
 
@@ -427,6 +446,12 @@ function parseBody(raw: string, contentType: string | undefined): Record<string,
   if (raw === "") return {};
   if (contentType?.includes("application/json")) return JSON.parse(raw);
   return Object.fromEntries(new URLSearchParams(raw));
+}
+
+/** Blocks as the Web API client sends them: a JSON string in a form, an array in JSON. */
+function blocksOf(value: unknown): any[] | undefined {
+  if (value === undefined || value === null || value === "") return undefined;
+  return typeof value === "string" ? JSON.parse(value) : (value as any[]);
 }
 
 function isTrue(value: unknown): boolean {

@@ -29,6 +29,8 @@ export function streamCall(method: string, params: Record<string, any>, slack: S
       versions: [],
       broadcast: false,
       user: slack.botUserId,
+      blocks: [],
+      postedBlocks: [],
       streamed: { open: true, lastWriteAt: now, recipientUser: params.recipient_user_id, recipientTeam: params.recipient_team_id, tasks: new Map() },
     };
     slack.messages.push(message);

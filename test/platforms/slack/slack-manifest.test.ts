@@ -27,6 +27,10 @@ describe("the Slack app manifest", () => {
   it("declares the slash commands under their default names", () => {
     const config = loadConfig({});
     const commands = [...manifest.matchAll(/- command: (\S+)/g)].map((match) => match[1]);
-    expect(commands).toEqual([config.SLACK_COMMAND_ASK, config.SLACK_COMMAND_TOOLS, config.SLACK_COMMAND_MEMORY, config.SLACK_COMMAND_SETTINGS]);
+    expect(commands).toEqual([config.SLACK_COMMAND_ASK, config.SLACK_COMMAND_TOOLS, config.SLACK_COMMAND_MEMORY, config.SLACK_COMMAND_SETTINGS, config.SLACK_COMMAND_USAGE]);
+  });
+
+  it("turns interactivity on, so that Approve and Deny presses reach the app", () => {
+    expect(manifest).toMatch(/^\s*interactivity:\n\s*is_enabled: true$/m);
   });
 });

@@ -45,7 +45,7 @@ describe("an MCP server that fails", () => {
       'Error: notes__add failed: MCP server "notes" is not running (it failed to start or stopped); the bot is restarting it, so try again in a while.',
     );
     expect(hub.status()[0]!.state).not.toBe("ready");
-    const list = t.app.commands.execute({ kind: "tools_list" }, HERE, ADMIN).text;
+    const list = (await t.app.commands.execute({ kind: "tools_list" }, HERE, ADMIN)).text;
     expect(list).toContain('`notes__add` _(mcp)_: (unavailable: MCP server "notes" is not running) Adds two numbers.');
     expect(lines.some((line) => line.level === 50 && line.msg === "MCP server notes stopped")).toBe(true);
 

@@ -49,7 +49,7 @@ describe("tools of a stdio MCP server", () => {
   });
 
   it("is off in every workspace until an admin enables it, and the tool list shows its origin", async () => {
-    const list = t.app.commands.execute({ kind: "tools_list" }, { ...HERE, workspaceId: "w-other" }, ADMIN).text;
+    const list = (await t.app.commands.execute({ kind: "tools_list" }, { ...HERE, workspaceId: "w-other" }, ADMIN)).text;
     expect(list).toContain("⛔ `notes__add` _(mcp)_: Adds two numbers.");
 
     t.model.script(reply.text("No tools needed."));
@@ -58,7 +58,7 @@ describe("tools of a stdio MCP server", () => {
   });
 
   it("is called through a full turn once enabled, and its answer reaches the user", async () => {
-    enable("notes__add");
+    await enable("notes__add");
     t.model.script(reply.toolCalls({ name: "notes__add", args: { a: 2, b: 40 } }), (req) => ({
       kind: "message",
       content: `2 + 40 = ${req.body.messages.at(-1).content}`,
@@ -74,7 +74,7 @@ describe("tools of a stdio MCP server", () => {
   });
 
   it("gives the model the server's error result as an error observation", async () => {
-    enable("notes__locked");
+    await enable("notes__locked");
     t.model.script(reply.toolCalls({ name: "notes__locked", args: {} }), reply.text("The note store is locked."));
     const sink = new RecordingSink();
     await t.app.runner.submit(request("Lock check"), sink);
@@ -98,7 +98,7 @@ describe("tools of a stdio MCP server", () => {
   });
 
   it("starts the server with its configured env and none of the bot's secrets", async () => {
-    enable("notes__environment");
+    await enable("notes__environment");
     t.model.script(reply.toolCalls({ name: "notes__environment", args: {} }), reply.text("done"));
     const sink = new RecordingSink();
     await t.app.runner.submit(request("Which variables does the server see?"), sink);
@@ -110,7 +110,7 @@ describe("tools of a stdio MCP server", () => {
   });
 
   it("treats its output as untrusted text: capped for the model and never obeyed as a command", async () => {
-    enable("notes__untrusted_page");
+    await enable("notes__untrusted_page");
     t.model.script(reply.toolCalls({ name: "notes__untrusted_page", args: {} }), reply.text("That page was not useful."));
     await t.app.runner.submit(request("Read the page"), new RecordingSink());
 

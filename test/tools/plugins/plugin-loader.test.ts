@@ -30,7 +30,7 @@ describe("user tool plugins from TOOLS_DIR", () => {
 
     it("keeps plugin tools off until an admin enables them, and shows their origin in the tool list", async () => {
       await loadPlugins(pluginDir("good"), t.app.registry, silentLogger());
-      const list = t.app.commands.execute({ kind: "tools_list" }, HERE, ADMIN).text;
+      const list = (await t.app.commands.execute({ kind: "tools_list" }, HERE, ADMIN)).text;
       expect(list).toContain("⛔ `roll_dice` _(plugin)_: Rolls dice with a fixed seed so the result is predictable.");
       expect(list).toContain("✅ `calculator`:");
 
@@ -38,7 +38,7 @@ describe("user tool plugins from TOOLS_DIR", () => {
       await t.app.runner.submit(request("Roll 3 dice"), new RecordingSink());
       expect(t.model.toolsOffered(0)).not.toContain("roll_dice");
 
-      expect(t.app.commands.execute({ kind: "tools_set", tool: "roll_dice", enabled: true }, HERE, ADMIN).text).toBe(
+      expect((await t.app.commands.execute({ kind: "tools_set", tool: "roll_dice", enabled: true }, HERE, ADMIN)).text).toBe(
         "`roll_dice` is now enabled here.",
       );
       t.model.script(reply.toolCalls({ name: "roll_dice", args: { count: 3 } }), (req) => ({
