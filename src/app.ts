@@ -78,6 +78,7 @@ export function createApp(config: Config, logger: Logger, options: AppOptions = 
     toolTimeoutMs: config.TOOL_TIMEOUT_MS,
     maxToolCallsPerStep: config.MAX_TOOL_CALLS_PER_STEP,
     systemPrompt: config.SYSTEM_PROMPT,
+    streamIdleTimeoutMs: config.OPENAI_TIMEOUT_MS,
   });
   const reader = new SharedContentReader({
     // A channel may choose its own model: whether images are shown is decided for each turn's.
@@ -97,6 +98,7 @@ export function createApp(config: Config, logger: Logger, options: AppOptions = 
     logger,
     memoryTokenBudget: config.MEMORY_TOKEN_BUDGET,
     turnTimeoutMs: config.TURN_TIMEOUT_MS,
+    streamAnswers: config.STREAM_ANSWERS,
     instance,
     limits: {
       ratePerUserPerMinute: config.RATE_LIMIT_PER_USER,
@@ -122,6 +124,7 @@ export function createApp(config: Config, logger: Logger, options: AppOptions = 
     logger,
     stepStartDelayMs: config.STEP_START_DELAY_MS,
     maxAnswerMessages: MAX_ANSWER_MESSAGES,
+    streamEditIntervalMs: config.STREAM_ANSWERS ? config.STREAM_EDIT_INTERVAL_MS : undefined,
   });
   const links = new PlatformLinks({ intake, commands, access, approvals, models });
   return { config, logger, store, registry, access, approvals, runner, commands, intake, links };

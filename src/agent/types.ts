@@ -1,6 +1,7 @@
 import type OpenAI from "openai";
 import type { Logger } from "../log.js";
 import type { Tool, ToolRequestInfo } from "../tools/define-tool.js";
+import type { AnswerTextSink } from "./answer-text.js";
 import type { RetryPolicy } from "./model-retry.js";
 
 export type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -41,6 +42,8 @@ export interface AgentSettings {
   /** Tool calls run from one model response; the rest get an error observation (MAX_TOOL_CALLS_PER_STEP). */
   maxToolCallsPerStep: number;
   systemPrompt?: string;
+  /** A streamed answer that sends nothing for this long has stalled (OPENAI_TIMEOUT_MS; default a minute). */
+  streamIdleTimeoutMs?: number;
 }
 
 /** An image shown to the model with the question, its bytes checked to be `mediaType`. */
@@ -83,6 +86,11 @@ export interface AgentRun {
   signal: AbortSignal;
   logger: Logger;
   onStep(event: StepEvent): void;
+  /**
+   * Set to see the answer while it arrives: model calls then stream, and their text comes here
+   * (see AnswerTextEvent). Unset, model calls do not stream.
+   */
+  onAnswerText?: AnswerTextSink;
   /** Tools that need approval before they run; without it, none does. */
   approval?: ToolApproval;
   /** The model for this turn (a channel's choice); AgentSettings.model otherwise. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { platformConfigSchemas, type PlatformConfig } from "../platforms/index.js";
 import { processEnvironment } from "./environment.js";
-import { idList, nonNegativeInt, optionalText, optionalUrl, positiveInt, tokenBudget, urlTemplate } from "./fields.js";
+import { bool, idList, nonNegativeInt, optionalText, optionalUrl, positiveInt, tokenBudget, urlTemplate } from "./fields.js";
 
 /** The core's variables; each platform adds its own (see src/platforms/<name>/config.ts). */
 const coreConfigSchema = z.object({
@@ -57,6 +57,10 @@ const coreConfigSchema = z.object({
     .min(0, { message: "a whole number of ms, 0 or more" })
     .default(400),
   TURN_TIMEOUT_MS: positiveInt(120_000),
+  /** Show the answer while the model writes it (edited in place, or the platform's own streaming). */
+  STREAM_ANSWERS: bool(true),
+  /** A streamed answer's message is edited at most once per this many ms (and a channel's writes share a budget). */
+  STREAM_EDIT_INTERVAL_MS: positiveInt(1_000),
   MEMORY_WINDOW: positiveInt(5),
   MEMORY_TOKEN_BUDGET: positiveInt(3_000),
   /** The largest memory window an admin may set for a workspace. */

@@ -1,5 +1,6 @@
 import type { Logger } from "../log.js";
 import { hasVisibleText } from "../text.js";
+import { ChannelBudget } from "../presenter/channel-budget.js";
 import type { ChatSurface, PostedMessage } from "../presenter/surface.js";
 import { PRESENTER_TEXT } from "../presenter/texts.js";
 import { TurnPresenter } from "../presenter/turn-presenter.js";
@@ -39,7 +40,18 @@ export interface IntakeOptions {
   logger: Logger;
   stepStartDelayMs: number;
   maxAnswerMessages: number;
+  /** STREAM_EDIT_INTERVAL_MS, when answers are streamed (STREAM_ANSWERS); unset, they are not. */
+  streamEditIntervalMs?: number;
 }
+
+/** A connected platform's surface, with its channels' budget when answers stream. */
+interface Outlet {
+  surface: ChatSurface;
+  streaming?: { intervalMs: number; budget: ChannelBudget };
+}
+
+/** A channel's writes per window of this many edit intervals (see ChannelBudget). */
+const CHANNEL_WRITES_PER_WINDOW = 5;
 
 /**
  * The core's front door for every platform, in this order: ignore what is not a question for the
@@ -55,9 +67,11 @@ export class MessageIntake {
 
   /** Connects a platform's surface; its adapter gets the inbox. */
   connect(surface: ChatSurface, connection: ConnectOptions): PlatformInbox {
+    const interval = this.options.streamEditIntervalMs;
+    const streaming = interval === undefined ? undefined : { intervalMs: interval, budget: new ChannelBudget(CHANNEL_WRITES_PER_WINDOW, CHANNEL_WRITES_PER_WINDOW * interval) };
     return {
       receive: (message, extras = {}) => {
-        const receipt = this.receive(surface, connection, message, extras.placeholder).catch((error): Receipt => {
+        const receipt = this.receive({ surface, streaming }, connection, message, extras.placeholder).catch((error): Receipt => {
           this.options.logger.error({ err: error, platform: message.platform, messageId: message.messageId }, "could not handle a message");
           return { status: "ignored", reason: "an error in the core" };
         });
@@ -73,7 +87,7 @@ export class MessageIntake {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
-  private async receive(surface: ChatSurface, connection: ConnectOptions, message: IncomingMessage, placeholder?: PostedMessage): Promise<Receipt> {
+  private async receive(surface: Outlet, connection: ConnectOptions, message: IncomingMessage, placeholder?: PostedMessage): Promise<Receipt> {
     const skip = ignoreReason(message, connection);
     if (skip) return this.ignore(message, skip);
     // Decided in arrival order per place; the turn itself then waits in its conversation's queue.
@@ -87,7 +101,7 @@ export class MessageIntake {
    * The store or the platform failed before the turn was queued: the log gets the detail, and a
    * message clearly addressed to the bot gets a short apology rather than silence.
    */
-  private async failed(surface: ChatSurface, message: IncomingMessage, placeholder: PostedMessage | undefined, error: unknown): Promise<Receipt> {
+  private async failed(surface: Outlet, message: IncomingMessage, placeholder: PostedMessage | undefined, error: unknown): Promise<Receipt> {
     this.options.logger.error({ err: error, platform: message.platform, messageId: message.messageId }, "could not take a message");
     const reply: TurnReply = { turnId: "", status: "failed", outcome: "error", text: RUNNER_TEXT.unexpected };
     if (message.viaCommand || message.isDm || message.mentionsBot) await this.presenterFor(surface, message, message.actor, placeholder).finish(reply);
@@ -95,7 +109,7 @@ export class MessageIntake {
   }
 
   private async admit(
-    surface: ChatSurface,
+    surface: Outlet,
     connection: ConnectOptions,
     message: IncomingMessage,
     placeholder?: PostedMessage,
@@ -123,10 +137,11 @@ export class MessageIntake {
     return { turn: accepted.reply };
   }
 
-  private presenterFor(surface: ChatSurface, message: IncomingMessage, actor: Actor, placeholder?: PostedMessage): TurnView {
+  private presenterFor(outlet: Outlet, message: IncomingMessage, actor: Actor, placeholder?: PostedMessage): TurnView {
     const { store, logger, stepStartDelayMs, maxAnswerMessages } = this.options;
     return new TurnPresenter({
-      surface,
+      surface: outlet.surface,
+      streaming: outlet.streaming,
       question: { location: message, messageId: message.messageId, isDm: message.isDm, askerId: actor.id, text: message.text, placeholder },
       stepStartDelayMs,
       maxAnswerMessages,

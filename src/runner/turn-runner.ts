@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Agent } from "../agent/agent.js";
+import type { AnswerTextSink } from "../agent/answer-text.js";
 import { LlmError } from "../agent/llm-error.js";
 import { TurnCancelled } from "../agent/tool-invoker.js";
 import { emptyUsage, type AgentResult, type ApprovalRequest, type ApprovalVerdict, type Usage } from "../agent/types.js";
@@ -32,6 +33,8 @@ export interface TurnRunnerOptions {
   logger: Logger;
   memoryTokenBudget: number;
   turnTimeoutMs: number;
+  /** STREAM_ANSWERS: views that show the answer while it arrives get its text as the model writes it. */
+  streamAnswers?: boolean;
   limits: AdmissionLimits;
   observer?: TurnObserver;
   /** This process's name in the turns table (see INSTANCE_ID). */
@@ -297,6 +300,7 @@ export class TurnRunner {
       signal: turn.controller.signal,
       logger,
       onStep: (event) => steps.record(event),
+      onAnswerText: this.options.streamAnswers ? answerTextFor(turn.view, logger) : undefined,
       approval: needApproval.size > 0 ? { tools: needApproval, ask: (call, signal) => this.waitForApproval(turn, call, signal) } : undefined,
       usage,
     });
@@ -372,6 +376,20 @@ export class TurnRunner {
     if (error instanceof LlmError) return { outcome: `llm_${error.failure}`, text: error.userMessage };
     return { outcome: "error", text: RUNNER_TEXT.unexpected };
   }
+}
+
+/** The view's answer-text handler, if it has one; a view that throws is logged, never the agent's problem. */
+function answerTextFor(view: TurnView, logger: Logger): AnswerTextSink | undefined {
+  if (!view.answerText) return undefined;
+  let warned = false;
+  return (event) => {
+    try {
+      view.answerText!(event);
+    } catch (error) {
+      if (!warned) logger.warn({ err: error }, "could not show the answer's text as it arrived");
+      warned = true;
+    }
+  };
 }
 
 async function finish(view: TurnView, reply: TurnReply, logger: Logger): Promise<void> {

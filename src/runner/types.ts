@@ -1,9 +1,10 @@
+import type { AnswerTextEvent } from "../agent/answer-text.js";
 import type { StepEvent } from "../agent/types.js";
 import type { ConversationRef } from "../store/types.js";
 import type { ApprovalOutcome, ApprovalPrompt } from "./approvals/approval-types.js";
 import type { AttachmentDescriptor, Location, QuotedMessage, SharedContentSource } from "./incoming.js";
 
-export type { StepEvent };
+export type { AnswerTextEvent, StepEvent };
 
 /** One turn for the runner: a question in a conversation, in platform-free terms. */
 export interface TurnRequest extends ConversationRef {
@@ -59,6 +60,11 @@ export interface TurnView {
   /** The turn was admitted and queued: show that the bot is working on it. */
   begin?(): void;
   step(event: StepEvent): void;
+  /**
+   * The answer's text while the model writes it (only with STREAM_ANSWERS). `finish` still gets
+   * the whole answer: what was shown of it is replaced by it.
+   */
+  answerText?(event: AnswerTextEvent): void;
   /**
    * Shows a request for approval where the steps go, with controls to approve or deny it; resolves
    * true once people can see it, false where it cannot be shown (then nobody could decide it).

@@ -4,6 +4,7 @@ import { endToEndPart } from "./parts/end-to-end.js";
 import { memoryFootprintPart } from "./parts/memory-footprint.js";
 import { reactParserPart } from "./parts/react-parser.js";
 import { storeScalePart } from "./parts/store-scale.js";
+import { streamingPart } from "./parts/streaming.js";
 import type { BenchPart } from "./types.js";
 
 /**
@@ -17,6 +18,7 @@ export const benchParts: BenchPart[] = [
   endToEndPart,
   memoryFootprintPart,
   reactParserPart,
+  streamingPart,
 ];
 
 /** The keys the JSON report always has; a figure no part measured is null. */
@@ -28,4 +30,8 @@ export const REQUIRED_KEYS = [
   "e2e_overhead_p99_ms_discord",
   "e2e_overhead_p99_ms_slack",
   "rss_mb_after_10k_turns",
+  "stream_chunk_cpu_us",
+  "stream_chunk_cpu_us_floor",
+  "first_text_ms_discord",
+  "first_text_ms_slack",
 ] as const;

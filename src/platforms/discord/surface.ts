@@ -1,5 +1,5 @@
-import { AttachmentBuilder, ChannelType, type Client, type Message, type MessageMentionOptions, type SendableChannels } from "discord.js";
-import type { ApprovalControls, ChatSurface, Destination, PostedMessage, PostOptions } from "../../presenter/surface.js";
+import { AttachmentBuilder, ChannelType, RateLimitError, type Client, type Message, type MessageMentionOptions, type SendableChannels } from "discord.js";
+import { RateLimitedError, type ApprovalControls, type ChatSurface, type Destination, type PostedMessage, type PostOptions } from "../../presenter/surface.js";
 import type { Location } from "../../runner/incoming.js";
 import { NO_PINGS, pingOnly } from "./allowed-mentions.js";
 import { approvalButtons } from "./approval-buttons.js";
@@ -108,6 +108,8 @@ export async function discordCall<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
+    // Edits are not queued behind a rate limit (see createDiscordClient): say how long Discord asks to wait.
+    if (error instanceof RateLimitError) throw new RateLimitedError(Math.max(error.retryAfter, error.sublimitTimeout, 0), "Discord rate-limited an edit");
     const described = describeDiscordError(error);
     const hint = permissionHint(error);
     throw Object.assign(new Error(`Discord refused: ${described.message}${hint ? ` (${hint})` : ""}`), { code: described.code, status: described.status });

@@ -47,7 +47,7 @@ export function registerApprovalActions(bolt: BoltApp, { link, api, logger, acto
     });
     const text = markdownToMrkdwn(answer.text);
     const channel = press.channel.id;
-    if (answer.kind === "decided") await api.updateMessage(channel, press.message.ts, text, settledBlocks(text));
+    if (answer.kind === "decided") await api.updateMessage(channel, press.message.ts, text, { blocks: settledBlocks(text) });
     else await api.postEphemeral({ channel, user: press.user.id, text, threadTs: press.message.thread_ts });
   };
   bolt.action({ action_id: APPROVE_ACTION }, handle);

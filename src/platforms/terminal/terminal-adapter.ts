@@ -36,6 +36,7 @@ export class TerminalAdapter implements PlatformAdapter {
   /** Files /attach added for the next question. */
   private readonly attached: AttachmentDescriptor[] = [];
   private write: (text: string) => void = () => {};
+  private endAnswer = () => {};
 
   constructor(private readonly services: PlatformServices<object>) {
     this.finished = new Promise((resolve) => (this.finish = resolve));
@@ -43,9 +44,14 @@ export class TerminalAdapter implements PlatformAdapter {
 
   async start(): Promise<void> {
     const { output } = this.services.streams;
-    this.write = (text: string) => output.write(`${text}\n`);
+    const surface = terminalSurface((text) => output.write(text), this.approvals);
+    this.write = (text: string) => {
+      surface.endLine();
+      output.write(`${text}\n`);
+    };
+    this.endAnswer = () => surface.endLine();
     const link = this.services.connect({
-      surface: terminalSurface(this.write, this.approvals),
+      surface,
       allowDms: false,
       hasRoles: false,
       commandName: (group) => `/${group}`,
@@ -86,6 +92,7 @@ export class TerminalAdapter implements PlatformAdapter {
         this.write(command ? `${(await link.runCommand(command, { ...PLACE, actor: this.actor })).text}${help}` : `Unknown command "${text}". Try /help.`);
       } else if (text !== "") {
         const ended = await this.ask(link, text, lines);
+        this.endAnswer();
         if (!ended) return;
       }
       prompt();

@@ -96,6 +96,7 @@ export const discordDriver: DriverFactory = {
         await bot.app.intake.idle();
         return seenFor(bot, message);
       },
+      firstAnswerAt: (sent) => discord.calls.find((call) => isAnswerTo(call, (sent as DiscordSent).message))?.at,
       shown: () => botMessages(bot).map((m) => m.content),
       close: () => bot.close(),
     };

@@ -39,6 +39,8 @@ export interface PlatformDriver {
 
   /** Waits until `sent` has its answer and nothing more is under way, then says what its user sees. */
   seen(sent: Sent): Promise<Seen>;
+  /** When the user first saw any text of the answer to `sent` (`performance.now()`), if they did. */
+  firstAnswerAt(sent: Sent): number | undefined;
   /** Every message the bot has shown so far, oldest first, as it reads now. */
   shown(): string[];
   close(): Promise<void>;

@@ -1,4 +1,4 @@
-import type { FakeMessage } from "../../fakes/slack/fake-slack.js";
+import type { FakeMessage, SlackCall } from "../../fakes/slack/fake-slack.js";
 import { appMention, message } from "../../fakes/slack/payloads.js";
 import { SlackHarness } from "../../support/slack-harness.js";
 import { fileAnswer } from "../../fakes/file-host.js";
@@ -99,6 +99,16 @@ export const slackDriver: DriverFactory = {
         await h.idle();
         const replies = shown().map((m) => m.text);
         return { steps: replies.filter((text) => STEP.test(text)), answer: replies.filter((text) => !STEP.test(text)) } satisfies Seen;
+      },
+      firstAnswerAt(sent) {
+        const { channel, ts, threadTs } = sent as SlackSent;
+        const thread = threadTs ?? ts;
+        const shows = (call: SlackCall) =>
+          call.response.ok === true &&
+          call.params.channel === channel &&
+          ((call.method === "chat.postMessage" && call.params.thread_ts === thread && !STEP.test(String(call.params.text))) ||
+            ((call.method === "chat.startStream" || call.method === "chat.appendStream") && String(call.params.chunks ?? "").includes("markdown_text")));
+        return h.slack.calls.find(shows)?.at;
       },
       async approval() {
         const found = await eventually(() => h.slack.messages.find((m) => isApproval(m) && !approvalsSeen.has(m.ts)), "a request for approval with buttons");

@@ -19,8 +19,8 @@ const OUTCOME = /^ {2}(✅ Approved|❌ Denied|⌛ )/;
 
 /**
  * The real TerminalAdapter, started as `npm start` starts it (through `servicesFor`), reading
- * lines from a stream and writing to one. Each write is one message as the operator sees it:
- * steps indented, answers after "bot: ".
+ * lines from a stream and writing to one. Each message the operator sees ends a line: steps
+ * indented, answers after "bot: " (a streamed answer is written in pieces until its line ends).
  */
 export const terminalDriver: DriverFactory = {
   name: "terminal",
@@ -29,9 +29,18 @@ export const terminalDriver: DriverFactory = {
     const test = await startTestApp(env, options);
     const input = new PassThrough();
     const printed: string[] = [];
+    // A streamed answer arrives in pieces; a message is complete when a write ends its line.
+    let pending = "";
+    /** When each message began to show, by its index in `printed`. */
+    const startedAt: number[] = [];
     const output = new Writable({
       write(chunk, _encoding, done) {
-        printed.push(String(chunk).replace(/\n$/, ""));
+        if (pending === "") startedAt[printed.length] = performance.now();
+        pending += String(chunk);
+        if (pending.endsWith("\n")) {
+          printed.push(pending.replace(/\n$/, ""));
+          pending = "";
+        }
         done();
       },
     });
@@ -77,6 +86,11 @@ export const terminalDriver: DriverFactory = {
         await eventually(() => printed.slice(from, until()).some((line) => line.startsWith("bot: ")), `the answer to "${sent.text}"`);
         await test.app.intake.idle();
         return classify(printed.slice(from, until()));
+      },
+      firstAnswerAt(sent) {
+        const { from } = sent as TerminalSent;
+        const index = printed.findIndex((line, i) => i >= from && line.startsWith("bot: "));
+        return index === -1 ? undefined : startedAt[index];
       },
       async approval() {
         const after = approvalsSeen.at(-1) ?? -1;

@@ -6,6 +6,7 @@ import { WebSocketServer, type WebSocket } from "ws";
 import { closeServer } from "../close-server.js";
 import { answer, type Answer } from "../fake-http-server.js";
 import { FakeFileHost } from "../file-host.js";
+import { streamCall } from "./streams.js";
 
 /** One Web API call as the fake received it, with what it answered. */
 export interface SlackCall {
@@ -27,6 +28,8 @@ export interface FakeMessage {
   versions: string[];
   broadcast: boolean;
   user: string;
+  /** Streamed natively (chat.startStream): its text is Markdown, and tool steps show as tasks. */
+  streamed?: { open: boolean; lastWriteAt: number; recipientUser?: string; recipientTeam?: string; tasks: Map<string, { title: string; status: string; output?: string }[]> };
   /** Block Kit blocks as they are now (chat.update replaces them when it sends blocks). */
   blocks: any[];
   /** The blocks the message was posted with (its buttons, even once an update took them away). */
@@ -74,6 +77,16 @@ export interface FakeSlackOptions {
    * answers a file download with its sign-in page (HTTP 200, HTML).
    */
   filesScope?: boolean;
+  /**
+   * Native streaming (chat.startStream, appendStream, stopStream): on (default); "refused" as a
+   * workspace where it is not available (channel_type_not_supported); "unknown" as an older Slack
+   * without the methods (unknown_method).
+   */
+  streaming?: "on" | "refused" | "unknown";
+  /** A stream with no write for this long has expired (message_not_in_streaming_state). Default: never. */
+  streamIdleMs?: number;
+  /** assistant.threads.setStatus works (the app has the assistant feature); default true. */
+  threadStatus?: boolean;
 }
 
 /** What files.slack.com answers a download without a token that may read files. */
@@ -96,6 +109,8 @@ export class FakeSlack {
   /** Socket Mode acknowledgements received, in order. */
   readonly acks: { envelopeId: string; payload?: unknown }[] = [];
   readonly users = new Map<string, FakeUser>();
+  /** assistant.threads.setStatus calls that were accepted, in order. */
+  readonly statuses: { channel: string; threadTs: string; status: string }[] = [];
   readonly botToken: string;
   readonly appToken: string;
   readonly botUserId: string;
@@ -106,6 +121,7 @@ export class FakeSlack {
   readonly filesHost = new FakeFileHost("/files-pri/", () => this.baseUrl);
 
   private readonly maxTextLength: number;
+  private readonly options: FakeSlackOptions;
   private readonly faults: FaultRule[] = [];
   private readonly callListeners = new Set<(call: SlackCall) => void>();
   private readonly reactions = new Map<string, Set<string>>();
@@ -124,6 +140,7 @@ export class FakeSlack {
     this.botId = options.botId ?? "BBOT";
     this.teamId = options.teamId ?? "T1";
     this.maxTextLength = options.maxTextLength ?? 4_000;
+    this.options = options;
     const filesScope = options.filesScope ?? true;
     this.filesHost.gate = (request) =>
       filesScope && request.headers.authorization === `Bearer ${this.botToken}` ? undefined : answer.text(200, SIGN_IN_PAGE, "text/html; charset=utf-8");
@@ -328,6 +345,16 @@ export class FakeSlack {
         return this.postMessage(params);
       case "chat.update":
         return this.updateMessage(params);
+      case "chat.delete":
+        return this.deleteMessage(params);
+      case "chat.startStream":
+      case "chat.appendStream":
+      case "chat.stopStream":
+        return streamCall(method, params, { messages: this.messages, options: this.options, botUserId: this.botUserId, nextTs: () => this.nextTs() });
+      case "assistant.threads.setStatus":
+        if (this.options.threadStatus === false) return { ok: false, error: "unknown_method" };
+        this.statuses.push({ channel: String(params.channel_id), threadTs: String(params.thread_ts), status: String(params.status ?? "") });
+        return { ok: true };
       case "chat.postEphemeral": {
         if (!params.channel || !params.user) return { ok: false, error: "channel_not_found" };
         this.ephemerals.push({ channel: String(params.channel), user: String(params.user), text: String(params.text ?? ""), threadTs: params.thread_ts ? String(params.thread_ts) : undefined });
@@ -394,6 +421,13 @@ export class FakeSlack {
     message.versions.push(text);
     message.blocks = blocksOf(params.blocks) ?? message.blocks;
     return { ok: true, channel: message.channel, ts: message.ts, text };
+  }
+
+  private deleteMessage(params: Record<string, any>): Record<string, any> {
+    const index = this.messages.findIndex((m) => m.channel === params.channel && m.ts === params.ts);
+    if (index === -1) return { ok: false, error: "message_not_found" };
+    this.messages.splice(index, 1);
+    return { ok: true, channel: params.channel, ts: params.ts };
   }
 
   private react(add: boolean, params: Record<string, any>): Record<string, any> {

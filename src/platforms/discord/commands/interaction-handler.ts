@@ -11,6 +11,8 @@ import { memberRoleIds, roleOf } from "../permissions.js";
 import { discordCall, type DiscordPosted } from "../surface.js";
 import { replyEphemeral } from "./ephemeral.js";
 
+const INTERACTION_TOKEN_MS = 15 * 60 * 1000;
+
 /** Discord shows at most 25 autocomplete choices. */
 const MAX_CHOICES = 25;
 
@@ -60,6 +62,8 @@ export class InteractionHandler {
     const reply = await discordCall(() => interaction.fetchReply());
     const placeholder: DiscordPosted = {
       id: reply.id,
+      // The interaction's token, which edits the reply, lasts 15 minutes.
+      editableUntil: interaction.createdTimestamp + INTERACTION_TOKEN_MS,
       edit: (content, allowedMentions) => interaction.editReply({ content, allowedMentions }),
       remove: () => interaction.deleteReply(),
     };
