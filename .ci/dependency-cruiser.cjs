@@ -7,9 +7,9 @@ module.exports = {
   forbidden: [
     {
       name: "core-imports-no-platform",
-      comment: "The agent, tools, store, runner and presenter know nothing of Discord, Slack or the terminal.",
+      comment: "The agent, attachments, net, tools, store, runner and presenter know nothing of Discord, Slack or the terminal.",
       severity: "error",
-      from: { path: "^src/(agent|tools|store|runner|presenter)/" },
+      from: { path: "^src/(agent|attachments|net|tools|store|runner|presenter)/" },
       to: { path: "^src/platforms/" },
     },
     {

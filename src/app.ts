@@ -1,8 +1,12 @@
 import { Agent } from "./agent/agent.js";
 import { createOpenAIClient } from "./agent/openai-client.js";
+import { SharedContentReader } from "./attachments/shared-content-reader.js";
+import { visionEnabled } from "./attachments/vision.js";
 import type { Config } from "./config/env.js";
 import { storeSettingsOf } from "./config/store-settings.js";
 import type { Logger } from "./log.js";
+import { ApprovalDesk } from "./runner/approvals/approval-desk.js";
+import { ChannelPolicies } from "./runner/channel-policy.js";
 import { BotCommands } from "./runner/commands/bot-commands.js";
 import { InstanceLease } from "./runner/instance-lease.js";
 import { MessageIntake } from "./runner/intake.js";
@@ -10,6 +14,7 @@ import { PlatformLinks } from "./runner/platform-link.js";
 import { ToolAccess } from "./runner/tool-access.js";
 import type { TurnObserver } from "./runner/turn-observer.js";
 import { TurnRunner } from "./runner/turn-runner.js";
+import { UsageReports } from "./runner/usage-report.js";
 import { openStore } from "./store/open-store.js";
 import type { Store } from "./store/store.js";
 import type { Tool } from "./tools/define-tool.js";
@@ -23,6 +28,7 @@ export interface App {
   store: Store;
   registry: ToolRegistry;
   access: ToolAccess;
+  approvals: ApprovalDesk;
   runner: TurnRunner;
   commands: BotCommands;
   intake: MessageIntake;
@@ -60,14 +66,21 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     ...builtinTools({ currency: { store: store.currencyRates, ratesUrl: config.CURRENCY_RATES_URL }, knowledge: config }),
     ...(options.extraTools ?? []),
   ]);
-  const access = new ToolAccess(registry, store.toolSettings, config.DEFAULT_TOOLS);
+  const access = new ToolAccess(registry, { settings: store.toolSettings, approvals: store.toolApprovals, channels: store.channelSettings }, config.DEFAULT_TOOLS);
+  const models = config.OPENAI_MODELS.length > 0 ? config.OPENAI_MODELS : [config.OPENAI_MODEL];
+  const policies = new ChannelPolicies(store.workspaceSettings, store.channelSettings, access, {
+    memoryWindow: config.MEMORY_WINDOW,
+    memoryWindowMax: config.MEMORY_WINDOW_MAX,
+    models,
+  });
+  const approvals = new ApprovalDesk({ store: store.approvals, logger, by: config.APPROVAL_BY, timeoutMs: config.APPROVAL_TIMEOUT_MS, instance: lease.run.id });
   const client = createOpenAIClient({
     apiKey: config.OPENAI_API_KEY,
     baseURL: config.OPENAI_BASE_URL,
     timeoutMs: config.OPENAI_TIMEOUT_MS,
   });
   const agent = new Agent(client, {
-    model: config.OPENAI_MODEL,
+    model: models[0]!,
     retry: { maxRetries: config.OPENAI_MAX_RETRIES, maxDelayMs: config.OPENAI_MAX_RETRY_DELAY_MS },
     protocol: config.AGENT_PROTOCOL,
     maxIterations: config.AGENT_MAX_ITERATIONS,
@@ -75,20 +88,34 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     toolTimeoutMs: config.TOOL_TIMEOUT_MS,
     maxToolCallsPerStep: config.MAX_TOOL_CALLS_PER_STEP,
     systemPrompt: config.SYSTEM_PROMPT,
+    streamIdleTimeoutMs: config.OPENAI_TIMEOUT_MS,
+  });
+  const reader = new SharedContentReader({
+    // A channel may choose its own model: whether images are shown is decided for each turn's.
+    seesImages: (model) => visionEnabled(config.VISION, model, config.AGENT_PROTOCOL),
+    maxImages: config.MAX_IMAGES_PER_TURN,
+    maxImageBytes: config.MAX_IMAGE_BYTES,
+    maxTextBytes: config.MAX_TEXT_ATTACHMENT_BYTES,
+    maxReplyChain: config.MAX_REPLY_CHAIN,
+    timeoutMs: config.ATTACHMENT_TIMEOUT_MS,
   });
   const runner = new TurnRunner({
     agent,
+    reader,
     store,
-    access,
+    policies,
+    approvals,
     logger,
-    memoryWindow: config.MEMORY_WINDOW,
-    memoryWindowMax: config.MEMORY_WINDOW_MAX,
     memoryTokenBudget: config.MEMORY_TOKEN_BUDGET,
     turnTimeoutMs: config.TURN_TIMEOUT_MS,
+    streamAnswers: config.STREAM_ANSWERS,
     instance: lease.run.id,
+    // a turn's time, the approvals it may wait for (each pauses its time), and a minute to post its answer
+    placeHeldAtMostMs: config.TURN_TIMEOUT_MS + config.AGENT_MAX_ITERATIONS * config.APPROVAL_TIMEOUT_MS + 60_000,
     limits: {
       ratePerUserPerMinute: config.RATE_LIMIT_PER_USER,
       dailyTokenBudget: config.DAILY_TOKEN_BUDGET,
+      dailyUserTokenBudget: config.DAILY_USER_TOKEN_BUDGET,
       maxQuestionChars: config.MAX_QUESTION_CHARS,
       maxQueuedTurns: config.MAX_QUEUED_TURNS,
     },
@@ -96,10 +123,11 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
   });
   const commands = new BotCommands({
     access,
+    policies,
     memory: store.conversations,
     workspaceSettings: store.workspaceSettings,
-    memoryWindow: config.MEMORY_WINDOW,
-    memoryWindowMax: config.MEMORY_WINDOW_MAX,
+    channelSettings: store.channelSettings,
+    usage: new UsageReports(store.usageReports, config.MODEL_PRICES),
     memoryTokenBudget: config.MEMORY_TOKEN_BUDGET,
   });
   const intake = new MessageIntake({
@@ -108,13 +136,14 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     logger,
     stepStartDelayMs: config.STEP_START_DELAY_MS,
     maxAnswerMessages: MAX_ANSWER_MESSAGES,
+    streamEditIntervalMs: config.STREAM_ANSWERS ? config.STREAM_EDIT_INTERVAL_MS : undefined,
   });
-  const links = new PlatformLinks(intake, commands, access);
+  const links = new PlatformLinks({ intake, commands, access, approvals, models });
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       await lease.stop().catch((error: unknown) => logger.warn({ err: error }, "could not give up this process's lease"));
       await store.close();
     })());
-  return { config, logger, store, registry, access, runner, commands, intake, links, lease, close };
+  return { config, logger, store, registry, access, approvals, runner, commands, intake, links, lease, close };
 }

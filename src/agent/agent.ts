@@ -1,5 +1,6 @@
 import type OpenAI from "openai";
 import { cleanAnswer, hasVisibleText } from "../text.js";
+import type { AnswerTextSink } from "./answer-text.js";
 import { ModelCaller } from "./model-caller.js";
 import { FORCED_STOP_ANSWER, reactInstructions, systemPrompt } from "./prompts.js";
 import type { ProtocolSession } from "./protocol.js";
@@ -7,6 +8,7 @@ import { ReactProtocolSession } from "./react-protocol.js";
 import { invokeTool, tooManyCallsResult, type InvokerDeps } from "./tool-invoker.js";
 import { ToolsProtocolSession } from "./tools-protocol.js";
 import { emptyUsage, type AgentResult, type AgentRun, type AgentSettings, type ChatMessage } from "./types.js";
+import { userMessage } from "./user-message.js";
 
 const EMPTY_REPLY = "Your reply was empty. Please answer the user's last message.";
 
@@ -23,8 +25,11 @@ export class Agent {
 
   async run(run: AgentRun): Promise<AgentResult> {
     const usage = run.usage ?? emptyUsage();
-    const caller = new ModelCaller(this.client, this.settings.model, usage, this.settings.retry);
-    const session = this.openSession(caller, run);
+    const caller = new ModelCaller(this.client, run.model ?? this.settings.model, usage, this.settings.retry, {
+      idleTimeoutMs: this.settings.streamIdleTimeoutMs ?? 60_000,
+    });
+    const shown = shownText(run.onAnswerText);
+    const session = this.openSession(caller, run, shown.onText);
     let seq = 0;
     const deps: InvokerDeps = {
       tools: new Map(run.tools.map((tool) => [tool.name, tool])),
@@ -34,6 +39,7 @@ export class Agent {
       defaultTimeoutMs: this.settings.toolTimeoutMs,
       llm: (prompt, signal) => caller.ask(prompt, signal),
       onStep: run.onStep,
+      approval: run.approval,
       nextSeq: () => ++seq,
     };
 
@@ -44,6 +50,8 @@ export class Agent {
         return { output: cleanAnswer(decision.text), outcome: "answer", iterations, usage };
       }
       iterations++;
+      // What was shown of this model call was not the answer: it came before tool calls, or was unusable.
+      shown.retract();
       if (decision.kind !== "calls") {
         session.recordInvalid(decision.kind === "invalid" ? decision.observation : EMPTY_REPLY);
         continue;
@@ -66,17 +74,33 @@ export class Agent {
     return { output: FORCED_STOP_ANSWER, outcome: "iteration_limit_forced", iterations, usage };
   }
 
-  private openSession(caller: ModelCaller, run: AgentRun): ProtocolSession {
+  private openSession(caller: ModelCaller, run: AgentRun, onText: ((text: string) => void) | undefined): ProtocolSession {
     const react = this.settings.protocol === "react";
     const system = systemPrompt([this.settings.systemPrompt, run.instructions].filter(Boolean).join("\n\n"));
     const messages: ChatMessage[] = [
       { role: "system", content: react ? `${system}\n\n${reactInstructions(run.tools)}` : system },
       ...run.history.map((message): ChatMessage => ({ role: message.role, content: message.text })),
-      { role: "user", content: run.input },
+      userMessage(run),
     ];
     return react
-      ? new ReactProtocolSession(caller, messages, run.logger)
-      : new ToolsProtocolSession(caller, messages, run.tools, run.logger);
+      ? new ReactProtocolSession(caller, messages, run.logger, onText)
+      : new ToolsProtocolSession(caller, messages, run.tools, run.logger, onText);
   }
+}
+
+/** The answer-text sink as the sessions use it, remembering whether anything was shown since the last retraction. */
+function shownText(sink: AnswerTextSink | undefined): { onText?: (text: string) => void; retract(): void } {
+  if (!sink) return { retract: () => {} };
+  let shown = false;
+  return {
+    onText: (text) => {
+      shown = true;
+      sink({ type: "delta", text });
+    },
+    retract: () => {
+      if (shown) sink({ type: "retracted" });
+      shown = false;
+    },
+  };
 }
 

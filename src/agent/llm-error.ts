@@ -1,6 +1,7 @@
 import OpenAI from "openai";
 
-export type LlmFailure = "unreachable" | "timeout" | "rate_limited" | "server_error" | "auth" | "bad_request";
+/** `interrupted`: a streamed answer broke off part-way through (it is not retried: part of it was shown). */
+export type LlmFailure = "unreachable" | "timeout" | "rate_limited" | "server_error" | "auth" | "bad_request" | "interrupted";
 
 /** A model call that failed for good (after ModelCaller's retries): carries a message fit for users. */
 export class LlmError extends Error {

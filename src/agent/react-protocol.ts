@@ -2,6 +2,7 @@ import type { Logger } from "../log.js";
 import type { ModelCaller } from "./model-caller.js";
 import { LIMIT_REACHED_PROMPT, reactFormatError, reactObservation } from "./prompts.js";
 import type { Decision, ProtocolSession } from "./protocol.js";
+import { ReactAnswerStream } from "./react-answer-stream.js";
 import { OutputParseError, parseAgentOutput } from "./react-parser.js";
 import type { ToolCallResult } from "./tool-invoker.js";
 import type { ChatMessage } from "./types.js";
@@ -15,6 +16,8 @@ export class ReactProtocolSession implements ProtocolSession {
     private readonly caller: ModelCaller,
     private readonly messages: ChatMessage[],
     private readonly logger: Logger,
+    /** Set when the answer is shown while it arrives: only a final answer's text reaches it (see ReactAnswerStream). */
+    private readonly onText?: (text: string) => void,
   ) {}
 
   /** A reply that cannot be read goes back to the model with what was wrong; the user never sees it. */
@@ -54,7 +57,14 @@ export class ReactProtocolSession implements ProtocolSession {
   }
 
   private async ask(signal: AbortSignal): Promise<string> {
-    const message = await this.caller.complete({ messages: this.messages, stop: STOP }, signal);
+    const params = { messages: this.messages, stop: STOP };
+    let message;
+    if (this.onText) {
+      const answer = new ReactAnswerStream(this.onText);
+      message = await this.caller.stream(params, signal, (delta) => answer.push(delta));
+    } else {
+      message = await this.caller.complete(params, signal);
+    }
     const text = message.content ?? "";
     this.messages.push({ role: "assistant", content: text });
     return text;

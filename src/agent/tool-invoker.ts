@@ -1,7 +1,7 @@
 import type { Logger } from "../log.js";
 import type { Tool, ToolContext, ToolRequestInfo } from "../tools/define-tool.js";
 import { displayToolName, shorten } from "../text.js";
-import type { StepEvent } from "./types.js";
+import type { ApprovalVerdict, StepEvent, ToolApproval } from "./types.js";
 
 /** Tool output is untrusted text of any size: the model gets at most this much of it. */
 const MAX_OBSERVATION_CHARS = 4_000;
@@ -37,6 +37,8 @@ export interface InvokerDeps {
   defaultTimeoutMs: number;
   llm(prompt: string, signal: AbortSignal): Promise<string>;
   onStep(event: StepEvent): void;
+  /** Tools that need a person's approval first, and how to ask. */
+  approval?: ToolApproval;
   nextSeq(): number;
 }
 
@@ -50,14 +52,23 @@ export async function invokeTool(call: ToolCallRequest, deps: InvokerDeps): Prom
   const started = performance.now();
   const shown = displayToolName(call.tool);
   const args = argsForStep(call.args);
-  deps.onStep({ type: "tool_started", seq, tool: shown, args });
+  const tool = deps.tools.get(call.tool);
+  // A call that needs approval shows as a request first; its step starts only once approved.
+  const needsApproval = tool !== undefined && deps.approval?.tools.has(tool.name) === true;
+  let stepShown = false;
+  const startStep = () => {
+    if (stepShown) return;
+    stepShown = true;
+    deps.onStep({ type: "tool_started", seq, tool: shown, args });
+  };
+  if (!needsApproval) startStep();
   const fail = (reason: string): ToolCallResult => {
+    startStep();
     const error = capObservation(reason);
     deps.onStep({ type: "tool_failed", seq, tool: shown, args, error, durationMs: elapsed(started) });
     return { ok: false, observation: `Error: ${error}`, returnDirect: false };
   };
 
-  const tool = deps.tools.get(call.tool);
   if (!tool) {
     const available = [...deps.tools.keys()].join(", ") || "none";
     return fail(`there is no tool named "${shown}" available here. Available tools: ${available}.`);
@@ -65,6 +76,11 @@ export async function invokeTool(call: ToolCallRequest, deps: InvokerDeps): Prom
   if (call.argsError) return fail(`the arguments for ${tool.name} are not valid JSON (${call.argsError}).`);
   const parsed = tool.parseArgs(call.args);
   if (!parsed.ok) return fail(`invalid arguments for ${tool.name}: ${parsed.error}`);
+  if (needsApproval) {
+    const verdict = await askApproval(deps, tool.name, args);
+    if (!verdict.approved) return { ok: false, observation: notApproved(tool.name, verdict.reason), returnDirect: false };
+    startStep();
+  }
 
   const timeoutMs = tool.timeoutMs ?? deps.defaultTimeoutMs;
   const deadline = toolDeadline(deps.signal, timeoutMs);
@@ -88,6 +104,26 @@ export async function invokeTool(call: ToolCallRequest, deps: InvokerDeps): Prom
   } finally {
     deadline.release();
   }
+}
+
+/** Waits for a person's decision; a cancelled turn ends the wait as TurnCancelled. */
+async function askApproval(deps: InvokerDeps, tool: string, args: unknown): Promise<ApprovalVerdict> {
+  try {
+    return await deps.approval!.ask({ tool, args }, deps.signal);
+  } catch (error) {
+    if (deps.signal.aborted) throw new TurnCancelled("the turn was cancelled", { cause: error });
+    throw error;
+  }
+}
+
+/** What the model is told of a call that did not run for want of approval: it must go on without it. */
+function notApproved(tool: string, reason: Exclude<ApprovalVerdict, { approved: true }>["reason"]): string {
+  const why = {
+    denied: `a person denied this call to ${tool}`,
+    timed_out: `nobody approved this call to ${tool} in time`,
+    unavailable: `${tool} needs a person's approval, which cannot be asked for here`,
+  }[reason];
+  return `Error: ${why}, so it did not run. Do not call it again for this question: answer without it, and say that it did not run.`;
 }
 
 /**

@@ -35,15 +35,14 @@ export class ToolsProtocolSession implements ProtocolSession {
     private readonly messages: ChatMessage[],
     tools: Tool[],
     private readonly logger: Logger,
+    /** Set when the answer is shown while it arrives: model calls stream, their text goes here. */
+    private readonly onText?: (text: string) => void,
   ) {
     this.definitions = tools.map(toolDefinition);
   }
 
   async decide(signal: AbortSignal): Promise<Decision> {
-    const message = await this.caller.complete(
-      { messages: this.messages, ...(this.definitions.length > 0 ? { tools: this.definitions } : {}) },
-      signal,
-    );
+    const message = await this.call({ messages: this.messages, ...(this.definitions.length > 0 ? { tools: this.definitions } : {}) }, signal);
     const toolCalls = (message.tool_calls ?? []).filter((call) => call.type === "function");
     if (toolCalls.length === 0) return { kind: "final", text: message.content ?? "" };
 
@@ -65,7 +64,7 @@ export class ToolsProtocolSession implements ProtocolSession {
 
   async finalAttempt(signal: AbortSignal): Promise<string | undefined> {
     this.messages.push({ role: "user", content: LIMIT_REACHED_PROMPT });
-    const message = await this.caller.complete(
+    const message = await this.call(
       {
         messages: this.messages,
         ...(this.definitions.length > 0 ? { tools: this.definitions, tool_choice: "none" as const } : {}),
@@ -73,6 +72,10 @@ export class ToolsProtocolSession implements ProtocolSession {
       signal,
     );
     return message.content ?? undefined;
+  }
+
+  private call(params: Parameters<ModelCaller["complete"]>[0], signal: AbortSignal) {
+    return this.onText ? this.caller.stream(params, signal, this.onText) : this.caller.complete(params, signal);
   }
 }
 

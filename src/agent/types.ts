@@ -1,6 +1,7 @@
 import type OpenAI from "openai";
 import type { Logger } from "../log.js";
 import type { Tool, ToolRequestInfo } from "../tools/define-tool.js";
+import type { AnswerTextSink } from "./answer-text.js";
 import type { RetryPolicy } from "./model-retry.js";
 
 export type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -41,12 +42,42 @@ export interface AgentSettings {
   /** Tool calls run from one model response; the rest get an error observation (MAX_TOOL_CALLS_PER_STEP). */
   maxToolCallsPerStep: number;
   systemPrompt?: string;
+  /** A streamed answer that sends nothing for this long has stalled (OPENAI_TIMEOUT_MS; default a minute). */
+  streamIdleTimeoutMs?: number;
+}
+
+/** An image shown to the model with the question, its bytes checked to be `mediaType`. */
+export interface ImageInput {
+  mediaType: string;
+  data: Buffer;
+}
+
+/** A tool call waiting for a person's approval: what the model asked for. */
+export interface ApprovalRequest {
+  tool: string;
+  /** The arguments as checked, shortened for showing like a step's. */
+  args: unknown;
+}
+
+/** What became of a request for approval; only an approved call runs. */
+export type ApprovalVerdict =
+  | { approved: true }
+  /** unavailable: the request could not be shown to anyone (the platform cannot ask). */
+  | { approved: false; reason: "denied" | "timed_out" | "unavailable" };
+
+/** The tools that need a person's approval before each call, and how to ask for it. */
+export interface ToolApproval {
+  tools: ReadonlySet<string>;
+  /** Resolves with the decision; rejects when `signal` aborts (the turn was cancelled). */
+  ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalVerdict>;
 }
 
 export interface AgentRun {
   /** Earlier exchanges from memory, oldest first. */
   history: { role: "user" | "assistant"; text: string }[];
   input: string;
+  /** Images sent with the input as image parts (only for models that see images). */
+  images?: ImageInput[];
   /** Extra system instructions for this turn (the workspace's own prompt), after the global ones. */
   instructions?: string;
   /** The only tools this turn may call: whatever else the model names is refused. */
@@ -55,6 +86,15 @@ export interface AgentRun {
   signal: AbortSignal;
   logger: Logger;
   onStep(event: StepEvent): void;
+  /**
+   * Set to see the answer while it arrives: model calls then stream, and their text comes here
+   * (see AnswerTextEvent). Unset, model calls do not stream.
+   */
+  onAnswerText?: AnswerTextSink;
+  /** Tools that need approval before they run; without it, none does. */
+  approval?: ToolApproval;
+  /** The model for this turn (a channel's choice); AgentSettings.model otherwise. */
+  model?: string;
   /** Token usage is added here as calls complete, so the caller keeps it even if the turn fails. */
   usage?: Usage;
 }

@@ -1,12 +1,34 @@
 import { z } from "zod";
 import { platformConfigSchemas, platformDefinitions, type PlatformConfig } from "../platforms/index.js";
-import { idList, optionalText, optionalUrl, positiveInt, urlTemplate } from "./fields.js";
+import { processEnvironment } from "./environment.js";
+import { bool, idList, nonNegativeInt, optionalText, optionalUrl, positiveInt, tokenBudget, urlTemplate } from "./fields.js";
 
 /** The core's variables; each platform adds its own (see src/platforms/<name>/config.ts). */
 const coreConfigSchema = z.object({
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: optionalUrl,
   OPENAI_MODEL: z.string().trim().min(1).default("gpt-4o-mini"),
+  /**
+   * The models admins may choose per channel (`settings channel model NAME`), comma separated; the
+   * first is the default. Unset: OPENAI_MODEL alone.
+   */
+  OPENAI_MODELS: idList,
+  /** Prices per million tokens in and out, for the cost estimate of /usage: "gpt-4o-mini=0.15/0.60,gpt-4o=2.50/10". */
+  MODEL_PRICES: z
+    .string()
+    .default("")
+    .transform((text, context) => {
+      const prices: Record<string, { input: number; output: number }> = {};
+      for (const entry of text.split(",").map((part) => part.trim()).filter(Boolean)) {
+        const match = /^([^=\s]+)\s*=\s*(\d+(?:\.\d+)?)\s*\/\s*(\d+(?:\.\d+)?)$/.exec(entry);
+        if (!match) {
+          context.addIssue({ code: "custom", message: 'a comma-separated list of MODEL=IN/OUT prices per million tokens, e.g. "gpt-4o-mini=0.15/0.60"' });
+          return z.NEVER;
+        }
+        prices[match[1]!] = { input: Number(match[2]), output: Number(match[3]) };
+      }
+      return prices;
+    }),
   OPENAI_MAX_RETRIES: z.coerce
     .number({ message: "a whole number, 0 or more" })
     .int({ message: "a whole number, 0 or more" })
@@ -19,6 +41,10 @@ const coreConfigSchema = z.object({
   AGENT_MAX_ITERATIONS: positiveInt(5),
   AGENT_EARLY_STOPPING: z.enum(["generate", "force"], { message: "generate or force" }).default("generate"),
   TOOL_TIMEOUT_MS: positiveInt(15_000),
+  /** Who may approve a tool call that needs approval: the asker (or an admin), or admins only. */
+  APPROVAL_BY: z.enum(["asker", "admin"], { message: "asker or admin" }).default("asker"),
+  /** How long a request for approval waits for a press; then the call does not run. */
+  APPROVAL_TIMEOUT_MS: positiveInt(5 * 60_000),
   /** Tool calls run from one model response; the model is told the rest did not run. */
   MAX_TOOL_CALLS_PER_STEP: positiveInt(8),
   /**
@@ -31,19 +57,31 @@ const coreConfigSchema = z.object({
     .min(0, { message: "a whole number of ms, 0 or more" })
     .default(400),
   TURN_TIMEOUT_MS: positiveInt(120_000),
+  /** Show the answer while the model writes it (edited in place, or the platform's own streaming). */
+  STREAM_ANSWERS: bool(true),
+  /** A streamed answer's message is edited at most once per this many ms (and a channel's writes share a budget). */
+  STREAM_EDIT_INTERVAL_MS: positiveInt(1_000),
   MEMORY_WINDOW: positiveInt(5),
   MEMORY_TOKEN_BUDGET: positiveInt(3_000),
   /** The largest memory window an admin may set for a workspace. */
   MEMORY_WINDOW_MAX: positiveInt(20),
   RATE_LIMIT_PER_USER: positiveInt(6),
   /** Tokens a workspace may spend per UTC day; empty, 0 or "unlimited" means no limit. */
-  DAILY_TOKEN_BUDGET: z
-    .string()
-    .trim()
-    .regex(/^(\d+|unlimited|)$/i, "a whole number of tokens, or unlimited")
-    .optional()
-    .transform((s) => (s && /^\d+$/.test(s) && Number(s) > 0 ? Number(s) : undefined)),
+  DAILY_TOKEN_BUDGET: tokenBudget,
+  /** Tokens one user may spend per UTC day in a workspace; empty, 0 or "unlimited" means no limit. */
+  DAILY_USER_TOKEN_BUDGET: tokenBudget,
   MAX_QUESTION_CHARS: positiveInt(4_000),
+  /** Images go to the model as image parts: on, off, or auto (on for model names known to see images). */
+  VISION: z.enum(["auto", "on", "off"], { message: "auto, on or off" }).default("auto"),
+  MAX_IMAGES_PER_TURN: positiveInt(5),
+  /** Larger images are named to the model, not sent. */
+  MAX_IMAGE_BYTES: positiveInt(10 * 1024 * 1024),
+  /** Text files inlined in one question, in all; the rest is cut with a marker. */
+  MAX_TEXT_ATTACHMENT_BYTES: positiveInt(100 * 1024),
+  /** Messages of a reply chain read with a question (the replied-to message is the first); 0 reads none. */
+  MAX_REPLY_CHAIN: nonNegativeInt(5),
+  /** Reading what a question shares (its files, its reply chain) ends after this long; the turn goes on without the rest. */
+  ATTACHMENT_TIMEOUT_MS: positiveInt(10_000),
   MAX_QUEUED_TURNS: positiveInt(5),
   SHUTDOWN_GRACE_MS: positiveInt(10_000),
   /**
@@ -152,7 +190,7 @@ export class ConfigError extends Error {
  * each naming the variable, what it expects and what it got — never a stack trace for users.
  * Empty values count as unset.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = processEnvironment()): Config {
   // An empty value ("HEALTH_PORT=" in a copied .env.example) means "not set", as for unset variables.
   const known = Object.fromEntries(
     Object.keys(configSchema.shape).flatMap((key) => (env[key] === undefined || env[key]!.trim() === "" ? [] : [[key, env[key]]])),

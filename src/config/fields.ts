@@ -8,6 +8,13 @@ export const positiveInt = (fallback: number) =>
     .positive({ message: "a whole number greater than 0" })
     .default(fallback);
 
+export const nonNegativeInt = (fallback: number) =>
+  z.coerce
+    .number({ message: "a whole number, 0 or more" })
+    .int({ message: "a whole number, 0 or more" })
+    .min(0, { message: "a whole number, 0 or more" })
+    .default(fallback);
+
 export const bool = (fallback: boolean) =>
   z
     .enum(["true", "false", "1", "0", "yes", "no", "on", "off"], { message: "true or false" })
@@ -64,3 +71,11 @@ export const idList = z
       .filter(Boolean),
   );
 
+
+/** A number of tokens per day; empty, 0 or "unlimited" means no limit (undefined). */
+export const tokenBudget = z
+  .string()
+  .trim()
+  .regex(/^(\d+|unlimited|)$/i, "a whole number of tokens, or unlimited")
+  .optional()
+  .transform((s) => (s && /^\d+$/.test(s) && Number(s) > 0 ? Number(s) : undefined));

@@ -6,6 +6,7 @@ import { silentLogger } from "../log.js";
 import { openStore } from "../store/open-store.js";
 import { redactUrl } from "../store/redact-url.js";
 import type { Store } from "../store/store.js";
+import { processEnvironment } from "../config/environment.js";
 
 /** `npm run doctor`: checks what the bot needs, one verdict per item, without starting the bot. */
 
@@ -17,7 +18,7 @@ export interface Verdict {
 
 const CHECK_TIMEOUT_MS = 10_000;
 
-export async function runDoctor(env: NodeJS.ProcessEnv = process.env): Promise<Verdict[]> {
+export async function runDoctor(env: NodeJS.ProcessEnv = processEnvironment()): Promise<Verdict[]> {
   let config: Config;
   try {
     config = loadConfig(env);

@@ -12,27 +12,44 @@ export interface AnswerWriterOptions {
   maxMessages: number;
 }
 
+/** An answer as messages: its parts split at the platform's limit, and whether the whole goes as a file too. */
+export interface AnswerLayout {
+  /** The parts posted as messages. */
+  parts: string[];
+  /** All parts: past `maxMessages` only the first ones are posted, and the file says how many there were. */
+  total: number;
+  inFile: boolean;
+}
+
 /**
- * Posts a whole answer: rendered, split at the platform's limit on clean boundaries, the first
- * part notifying the asker. Past `maxMessages` parts, the parts that fit are posted and the whole
- * answer follows as a file, so nothing is lost and a channel is not flooded.
+ * How an answer is shown: rendered, split on clean boundaries; past `maxMessages` parts, the
+ * parts that fit and then the whole answer as a file, so nothing is lost and a channel is not
+ * flooded. The streamed path ends in exactly this layout too.
  */
+export function answerLayout(surface: ChatSurface, markdown: string, maxMessages: number): AnswerLayout {
+  const parts = splitMessage(surface.render(markdown), surface.messageLimit);
+  const inFile = parts.length > maxMessages && surface.postFile !== undefined;
+  return { parts: inFile ? parts.slice(0, Math.max(1, maxMessages - 1)) : parts, total: parts.length, inFile };
+}
+
+/** Posts the rest of an answer as a file, with a note saying how much the messages above hold. */
+export async function postAnswerFile(surface: ChatSurface, destination: Destination, markdown: string, layout: AnswerLayout): Promise<void> {
+  const note = surface.render(PRESENTER_TEXT.restInFile(layout.parts.length, layout.total));
+  await surface.postFile!(destination, { name: "answer.md", text: markdown, note });
+}
+
+/** Posts a whole answer in its layout (see answerLayout), the first part notifying the asker. */
 export class AnswerWriter {
   constructor(private readonly options: AnswerWriterOptions) {}
 
   async write(markdown: string): Promise<void> {
     const { surface, destination, placeholder, notify, maxMessages } = this.options;
-    const parts = splitMessage(surface.render(markdown), surface.messageLimit);
-    const overflow = parts.length > maxMessages && surface.postFile !== undefined;
-    const shown = overflow ? parts.slice(0, Math.max(1, maxMessages - 1)) : parts;
-    for (const [index, part] of shown.entries()) {
+    const layout = answerLayout(surface, markdown, maxMessages);
+    for (const [index, part] of layout.parts.entries()) {
       const options = index === 0 ? { kind: "answer" as const, notify } : { kind: "answer" as const };
       if (index === 0 && placeholder) await surface.edit(placeholder, part, options);
       else await surface.post(destination, part, options);
     }
-    if (overflow) {
-      const note = surface.render(PRESENTER_TEXT.restInFile(shown.length, parts.length));
-      await surface.postFile!(destination, { name: "answer.md", text: markdown, note });
-    }
+    if (layout.inFile) await postAnswerFile(surface, destination, markdown, layout);
   }
 }

@@ -1,5 +1,6 @@
 import type { StepEvent } from "../agent/types.js";
 import { displayToolName } from "../text.js";
+import type { StreamTask } from "./surface.js";
 
 /** Caps that keep every step message well under the smallest platform limit (Discord's 2,000). */
 const MAX_ARGS_CHARS = 400;
@@ -22,7 +23,8 @@ export function formatStepEnded(event: Ended): string {
   return `✅ ${head}${rendered} _(${event.durationMs} ms)_`;
 }
 
-function argsText(args: unknown): string {
+/** Arguments on one line, cut to a few hundred characters. */
+export function argsText(args: unknown): string {
   const text = typeof args === "string" ? args : (safeJson(args) ?? "");
   return truncate(oneLine(text), MAX_ARGS_CHARS);
 }
@@ -42,7 +44,7 @@ function truncate(text: string, max: number): string {
 }
 
 /** Inline code that survives backticks in the text (Markdown's longer-fence rule). */
-function inlineCode(text: string): string {
+export function inlineCode(text: string): string {
   if (text === "") return "` `";
   if (!text.includes("`")) return `\`${text}\``;
   return `\`\` ${text.replace(/``+/g, (ticks) => ticks.split("").join("\u200b"))} \`\``;
@@ -50,4 +52,16 @@ function inlineCode(text: string): string {
 
 function codeBlock(text: string): string {
   return `\`\`\`\n${text.replace(/```/g, "`\u200b``")}\n\`\`\``;
+}
+
+/** A native stream's task shows at most this much of a step's result. */
+const MAX_TASK_OUTPUT_CHARS = 200;
+
+/** A step as a task card in a native stream (Slack): the tool and its arguments, then a short result or error. */
+export function stepTask(event: StepEvent): StreamTask {
+  const title = truncate(`${displayToolName(event.tool)} ${argsText(event.args)}`, 120);
+  const id = `step-${event.seq}`;
+  if (event.type === "tool_started") return { id, title, status: "in_progress" };
+  if (event.type === "tool_failed") return { id, title, status: "error", output: truncate(oneLine(event.error), MAX_TASK_OUTPUT_CHARS) };
+  return { id, title, status: "complete", output: truncate(oneLine(event.output), MAX_TASK_OUTPUT_CHARS) };
 }

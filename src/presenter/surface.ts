@@ -8,6 +8,11 @@ import type { Location } from "../runner/incoming.js";
 /** A message the bot posted; the surface that posted it may keep more in it (the core never looks). */
 export interface PostedMessage {
   readonly id: string;
+  /**
+   * The message can be edited only until then (epoch ms): Discord's slash-command replies, whose
+   * interaction token lasts 15 minutes. Past it, a streamed answer goes on in a new message.
+   */
+  readonly editableUntil?: number;
 }
 
 /** Where a message goes: a channel or thread, optionally as a reply to a message there. */
@@ -22,12 +27,84 @@ export interface PostOptions {
   kind: "step" | "answer";
   /** The one user this message may notify (the asker); nobody else is ever pinged. */
   notify?: string;
+  /**
+   * An in-between state of a streamed answer; a later write replaces it. On a rate limit the
+   * surface throws RateLimitedError at once instead of waiting (newer text goes in a later write).
+   */
+  interim?: boolean;
+}
+
+/**
+ * The platform asked the bot to slow down (HTTP 429, Slack's `ratelimited`). Surfaces throw it
+ * (for `interim` writes at least, and from native streams) so the presenter can wait
+ * `retryAfterMs` and send the text gathered meanwhile in one write.
+ */
+export class RateLimitedError extends Error {
+  override readonly name = "RateLimitedError";
+  constructor(
+    readonly retryAfterMs: number,
+    message = `rate limited; retry after ${retryAfterMs} ms`,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The platform will not (or no longer) stream this message natively: refused (a channel type,
+ * a missing scope, a method the server lacks) or expired (a stream left idle too long). The
+ * presenter goes on by posting and editing.
+ */
+export class StreamUnavailableError extends Error {
+  override readonly name = "StreamUnavailableError";
+  constructor(
+    readonly reason: "refused" | "expired",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A tool step as a native stream shows it (Slack's task cards). */
+export interface StreamTask {
+  id: string;
+  title: string;
+  status: "in_progress" | "complete" | "error";
+  /** A short result or error, once the step ended. */
+  output?: string;
+}
+
+/**
+ * A message the platform streams itself (Slack's chat.startStream / appendStream / stopStream).
+ * Text is appended as Markdown; the surface renders it. Any method may throw
+ * StreamUnavailableError (then the presenter edits `message` instead, or posts) or RateLimitedError.
+ */
+export interface NativeStream {
+  /** The streamed message, once the platform created it. */
+  readonly message: PostedMessage | undefined;
+  append(markdown: string): Promise<void>;
+  /** Shows a tool step in the stream; only streams that show tasks have it. */
+  task?(task: StreamTask): Promise<void>;
+  /** Ends the stream; what was appended stays as the message. */
+  stop(): Promise<void>;
 }
 
 /** The message a turn is about, for reactions, typing and threads. */
 export interface MessageRef {
   location: Location;
   messageId: string;
+  /** A direct message (Slack shows a DM thread's status instead of a reaction). */
+  isDm?: boolean;
+}
+
+/**
+ * Controls to approve or deny a tool call (Discord buttons, Slack Block Kit buttons, a typed
+ * yes/no in the terminal). A press comes back through the adapter as an ApprovalPress.
+ */
+export interface ApprovalControls {
+  /** Posts the request's text with Approve and Deny controls that carry `approvalId`. */
+  post(to: Destination, text: string, approvalId: string): Promise<PostedMessage>;
+  /** Replaces the request's text and controls with `text` (how it ended), once nobody can press any more. */
+  settle(message: PostedMessage, text: string): Promise<void>;
 }
 
 export interface ChatSurface {
@@ -57,4 +134,11 @@ export interface ChatSurface {
   openThread?(on: MessageRef, title: string): Promise<Location | undefined>;
   /** Posts text as a file, with a short note as the message (an answer too long for a few messages). */
   postFile?(to: Destination, file: { name: string; text: string; note: string }): Promise<void>;
+  /**
+   * Optional: the platform's own streaming of an answer at `to`, for `notify` (the asker). Undefined
+   * when it will not stream there (then the presenter posts and edits); may also refuse later.
+   */
+  startStream?(to: Destination, options: { notify: string }): NativeStream | undefined;
+  /** Where the platform can ask people to approve a tool call; without it such calls do not run. */
+  readonly approvals?: ApprovalControls;
 }

@@ -1,10 +1,15 @@
 import type { StepEvent } from "../agent/types.js";
 import type { Logger } from "../log.js";
 import type { Location } from "../runner/incoming.js";
-import type { TurnReply, TurnView } from "../runner/types.js";
+import type { ApprovalOutcome, ApprovalPrompt } from "../runner/approvals/approval-types.js";
+import type { AnswerTextEvent, TurnReply, TurnView } from "../runner/types.js";
 import { cleanAnswer, hasVisibleText } from "../text.js";
+import { AnswerStream } from "./answer-stream.js";
 import { AnswerWriter } from "./answer-writer.js";
-import { formatStepEnded, formatStepStarted } from "./step-format.js";
+import { approvalOutcomeText, approvalRequestText } from "./approval-text.js";
+import type { ChannelBudget } from "./channel-budget.js";
+import { waitingOutRateLimits } from "./rate-limits.js";
+import { formatStepEnded, formatStepStarted, stepTask } from "./step-format.js";
 import type { ChatSurface, Destination, PostedMessage } from "./surface.js";
 import { PRESENTER_TEXT } from "./texts.js";
 
@@ -30,6 +35,8 @@ export interface PresenterOptions {
   logger: Logger;
   /** Told when the presenter opened a thread, so the core can remember it as the bot's. */
   onThreadOpened(thread: Location): void;
+  /** Set to show the answer while it arrives (STREAM_ANSWERS): the edit interval and the platform's channel budget. */
+  streaming?: { intervalMs: number; budget: ChannelBudget };
 }
 
 /**
@@ -49,6 +56,9 @@ export class TurnPresenter implements TurnView {
   /** The platform refused to open a thread (a missing permission): steps then reply to the question. */
   private threadRefused = false;
   private stepPlace?: Promise<Destination>;
+  private answer?: AnswerStream;
+  /** Requests for approval this turn posted, by id (undefined where posting failed). */
+  private readonly approvalMessages = new Map<string, Promise<PostedMessage | undefined>>();
 
   constructor(private readonly options: PresenterOptions) {
     this.surface = options.surface;
@@ -58,7 +68,7 @@ export class TurnPresenter implements TurnView {
   /** Called when the turn is queued: the working indicator, and the answer's thread where answers go in threads. */
   begin(): void {
     try {
-      this.stopWorking = this.surface.startWorking({ location: this.question.location, messageId: this.question.messageId });
+      this.stopWorking = this.surface.startWorking({ location: this.question.location, messageId: this.question.messageId, isDm: this.question.isDm });
     } catch (error) {
       this.options.logger.debug({ err: error }, "could not show the working indicator");
     }
@@ -66,6 +76,7 @@ export class TurnPresenter implements TurnView {
   }
 
   step(event: StepEvent): void {
+    if (this.options.streaming && this.surface.startStream) this.answerStream().task(stepTask(event));
     const delay = this.surface.holdsQuickSteps ? this.options.stepStartDelayMs : 0;
     if (event.type === "tool_started" && delay > 0) {
       const timer = setTimeout(() => {
@@ -80,6 +91,43 @@ export class TurnPresenter implements TurnView {
       this.heldStarts.delete(event.seq);
     }
     this.enqueue(() => this.showStep(event));
+  }
+
+  answerText(event: AnswerTextEvent): void {
+    if (!this.options.streaming) return;
+    if (event.type === "delta") this.answerStream().push(event.text);
+    else this.answer?.retract();
+  }
+
+  /**
+   * A request for approval goes where the steps go, after the steps shown before it. False when
+   * the platform has no approval controls or refused the post: nobody could press anything.
+   */
+  async askApproval(prompt: ApprovalPrompt): Promise<boolean> {
+    const controls = this.surface.approvals;
+    if (!controls) return false;
+    const posted = new Promise<PostedMessage | undefined>((resolve) =>
+      this.enqueue(async () => {
+        try {
+          const place = await (this.stepPlace ??= this.openStepPlace());
+          resolve(await controls.post(place, this.surface.render(approvalRequestText(prompt)), prompt.id));
+        } catch (error) {
+          this.options.logger.warn({ err: error }, "could not post a request for approval");
+          resolve(undefined);
+        }
+      }),
+    );
+    this.approvalMessages.set(prompt.id, posted);
+    return (await posted) !== undefined;
+  }
+
+  /** A request nobody decided: its controls make way for how it ended. Not queued behind steps: it only edits. */
+  async closeApproval(prompt: ApprovalPrompt, outcome: ApprovalOutcome): Promise<void> {
+    const posted = await this.approvalMessages.get(prompt.id);
+    this.approvalMessages.delete(prompt.id);
+    const controls = this.surface.approvals;
+    if (!posted || !controls) return;
+    await this.attempt("end a request for approval", () => controls.settle(posted, this.surface.render(approvalOutcomeText(prompt, outcome))));
   }
 
   /** The thread this turn opened on its question, if any, once it is known. */
@@ -112,6 +160,7 @@ export class TurnPresenter implements TurnView {
     }
     const text = reply.status === "failed" ? `⚠️ ${reply.text}` : reply.text;
     const shown = !hasVisibleText(text) ? PRESENTER_TEXT.emptyAnswer : cleanAnswer(text);
+    if (this.answer && (await this.answer.finish(this.streamedEnd(reply, shown)))) return;
     const writer = new AnswerWriter({
       surface: this.surface,
       destination: await this.answerDestination(),
@@ -122,6 +171,30 @@ export class TurnPresenter implements TurnView {
     await this.attempt("post the answer", () => writer.write(shown));
   }
 
+  /** A failed turn keeps the part of the answer that was shown, and says that it stopped there and why. */
+  private streamedEnd(reply: TurnReply, shown: string): string {
+    const partial = cleanAnswer(this.answer!.partial);
+    if (reply.status !== "failed" || !hasVisibleText(partial)) return shown;
+    return `${partial}\n\n${PRESENTER_TEXT.stoppedHere(reply.text)}`;
+  }
+
+  private answerStream(): AnswerStream {
+    this.answer ??= new AnswerStream({
+      surface: this.surface,
+      destination: () => this.answerDestination(),
+      placeholder: this.question.placeholder,
+      notify: this.question.askerId,
+      maxMessages: this.options.maxAnswerMessages,
+      intervalMs: this.options.streaming!.intervalMs,
+      budget: this.options.streaming!.budget,
+      logger: this.options.logger,
+      before: () => this.chain,
+      // Typing or a reaction next to an answer that visibly grows says nothing more.
+      onVisible: () => void this.clearWorking(),
+    });
+    return this.answer;
+  }
+
   private enqueue(task: () => Promise<void>): void {
     this.chain = this.chain.then(task);
   }
@@ -129,21 +202,22 @@ export class TurnPresenter implements TurnView {
   private async showStep(event: StepEvent): Promise<void> {
     await this.attempt("show a tool step", async () => {
       const place = await (this.stepPlace ??= this.openStepPlace());
+      this.options.streaming?.budget.record(place.location.channelId);
       if (event.type === "tool_started") {
-        this.posted.set(event.seq, await this.surface.post(place, this.surface.render(formatStepStarted(event)), STEP));
+        this.posted.set(event.seq, await waitingOutRateLimits(() => this.surface.post(place, this.surface.render(formatStepStarted(event)), STEP)));
         return;
       }
       const text = this.surface.render(formatStepEnded(event));
       const started = this.posted.get(event.seq);
       if (started && (await this.edited(started, text))) return;
-      await this.surface.post(place, text, STEP);
+      await waitingOutRateLimits(() => this.surface.post(place, text, STEP));
     });
   }
 
   /** Edits a step in place; false (after logging why) when the platform refused, so the result is posted anew. */
   private async edited(message: PostedMessage, text: string): Promise<boolean> {
     try {
-      await this.surface.edit(message, text, STEP);
+      await waitingOutRateLimits(() => this.surface.edit(message, text, STEP));
       return true;
     } catch (error) {
       this.options.logger.warn({ err: error }, "could not update a tool step; posting its result instead");

@@ -6,6 +6,8 @@ export interface AdmissionLimits {
   ratePerUserPerMinute: number;
   /** Tokens a workspace may spend per UTC day; undefined = no limit. */
   dailyTokenBudget?: number;
+  /** Tokens one user may spend per UTC day in a workspace; undefined = no limit. */
+  dailyUserTokenBudget?: number;
   maxQuestionChars: number;
   /** Turns waiting or running per conversation, across every process. */
   maxQueuedTurns: number;
@@ -22,6 +24,7 @@ type RefusalOutcome =
   | "too_long"
   | "rate_limited"
   | "budget_exhausted"
+  | "user_budget_exhausted"
   | "queue_full";
 
 /** A place in line, or why there is none (counted in the database, so the limits hold across processes). */
@@ -31,6 +34,8 @@ export interface AdmissionInput<Place> {
   request: TurnRequest;
   settings: WorkspaceSettings;
   tokensToday: () => Promise<number>;
+  /** Tokens this user's turns spent today in the workspace (read only when DAILY_USER_TOKEN_BUDGET is set). */
+  userTokensToday: () => Promise<number>;
   /** For direct messages: whether the admins of any workspace ignore this user. */
   ignoredAnywhere: () => Promise<boolean>;
   /** Takes the turn's place in its conversation's line, counting the queue and the user's rate. */
@@ -45,13 +50,15 @@ const REFUSAL_TEXT: Record<Exclude<RefusalOutcome, "ignored_user" | "too_long">,
   channel_not_allowed: "I'm not enabled in this channel. An admin can change that in the bot's settings.",
   queue_full: "I'm still working through earlier messages here. Please wait a moment, then ask again.",
   budget_exhausted: "This workspace has used up today's budget for me. I'll be back tomorrow (UTC).",
+  user_budget_exhausted: "You've used up your share of my budget for today. I'll be back for you tomorrow (UTC).",
   rate_limited: "You're sending me messages faster than I can take them. Please wait a minute.",
 };
 
 /**
  * Decides, in code and before any model call, whether a turn may run: ignored users and roles,
- * the channel allow list, question length, the workspace's daily token budget, then the
- * conversation's queue and the per-user rate, which the store counts for every process at once.
+ * the channel allow list, question length, the workspace's and the user's daily token budgets,
+ * then the conversation's queue and the per-user rate, which the store counts for every process
+ * at once.
  * Refusals are told once per minute per user and kind, so a flood gets one polite message, not
  * one per message.
  */
@@ -66,7 +73,7 @@ export class TurnAdmission {
     this.lastPrune = now();
   }
 
-  async check<Place>({ request, settings, tokensToday, ignoredAnywhere, takePlace }: AdmissionInput<Place>): Promise<Admission<Place>> {
+  async check<Place>({ request, settings, tokensToday, userTokensToday, ignoredAnywhere, takePlace }: AdmissionInput<Place>): Promise<Admission<Place>> {
     if (this.now() - this.lastPrune >= MINUTE_MS) this.prune();
     if (isIgnored(request, settings) || (request.isDm && (await ignoredAnywhere()))) return { admitted: false, outcome: "ignored_user" };
     if (!channelAllowed(request, settings)) return this.refuse(request, "channel_not_allowed");
@@ -79,6 +86,9 @@ export class TurnAdmission {
     }
     if (this.limits.dailyTokenBudget !== undefined && (await tokensToday()) >= this.limits.dailyTokenBudget) {
       return this.refuse(request, "budget_exhausted");
+    }
+    if (this.limits.dailyUserTokenBudget !== undefined && (await userTokensToday()) >= this.limits.dailyUserTokenBudget) {
+      return this.refuse(request, "user_budget_exhausted");
     }
     const taken = await takePlace();
     if ("refused" in taken) return this.refuse(request, taken.refused);

@@ -1,3 +1,5 @@
+import type { FetchedFile, FileLimits } from "../net/file-host.js";
+
 /**
  * The platform contract, inbound: what an adapter makes of a platform event. Everything after
  * this (ignoring, deduplication, bot threads, admission, ordering, the turn) is the core's.
@@ -28,7 +30,10 @@ export interface Location {
   parentChannelId?: string;
 }
 
-/** A file on a message, described but not fetched. */
+/**
+ * A file on a message, described but not fetched. Only adapters fill it in, from the platform's
+ * own file fields: never from an address in a message's text.
+ */
 export interface AttachmentDescriptor {
   name: string;
   /** The platform's declared content type, when it gives one. */
@@ -39,14 +44,42 @@ export interface AttachmentDescriptor {
   url?: string;
 }
 
-/** The message an incoming message replies to (Discord's message_reference), or one it forwards. */
+/**
+ * A message another one points to: the one it replies to (Discord's message_reference), one it
+ * forwards (Discord's message snapshots, Slack's shared messages), or an earlier link of a reply chain.
+ */
 export interface QuotedMessage {
   messageId?: string;
   authorId?: string;
   authorName?: string;
   authorIsBot?: boolean;
+  /** Posted by this bot. */
+  isOwn?: boolean;
   text: string;
   attachments: AttachmentDescriptor[];
+  /** Messages this one forwards. */
+  forwarded?: QuotedMessage[];
+  /** The id of the message this one replies to, for following a reply chain. */
+  repliesTo?: string;
+}
+
+/**
+ * What the core may fetch from a platform while it runs a turn (never before: the intake's
+ * ordered section waits for nobody). Optional: without it, files are named but not read.
+ */
+export interface SharedContentSource {
+  /**
+   * Downloads a file the platform described, from its own file host only (build it on
+   * fetchFromFileHost). Throws when it cannot: FileUnavailable says why in words the model may read.
+   */
+  fetchFile(file: AttachmentDescriptor, limits: FileLimits, signal: AbortSignal): Promise<FetchedFile>;
+  /** A message by id in a place (the next link of a reply chain); undefined when it is gone. */
+  fetchMessage?(where: Location, messageId: string, signal: AbortSignal): Promise<QuotedMessage | undefined>;
+}
+
+/** A file a platform could not hand over; the message says why, in words the model may read. */
+export class FileUnavailable extends Error {
+  override readonly name = "FileUnavailable";
 }
 
 export interface IncomingMessage extends Location {
@@ -67,7 +100,11 @@ export interface IncomingMessage extends Location {
   text: string;
   mentionsBot: boolean;
   attachments: AttachmentDescriptor[];
+  /** The message this one replies to, when the platform sent it along. */
   replyTo?: QuotedMessage;
+  /** The id of the message this one replies to, also when it was not sent along (the core then fetches it). */
+  repliesTo?: string;
+  /** Messages this one forwards, read like its own content. */
   forwarded?: QuotedMessage[];
   /** An edit of an earlier message (Slack re-sends an edited mention with a new event id). */
   isEdit: boolean;

@@ -1,14 +1,15 @@
 import type { Logger } from "../log.js";
 import { hasVisibleText } from "../text.js";
+import { ChannelBudget } from "../presenter/channel-budget.js";
 import type { ChatSurface, PostedMessage } from "../presenter/surface.js";
 import { PRESENTER_TEXT } from "../presenter/texts.js";
 import { TurnPresenter } from "../presenter/turn-presenter.js";
 import type { Store } from "../store/store.js";
 import type { ConversationRef } from "../store/types.js";
-import { threadOf, type Actor, type IncomingMessage, type Location } from "./incoming.js";
+import { threadOf, type Actor, type IncomingMessage, type Location, type SharedContentSource } from "./incoming.js";
 import { KeyedQueue } from "./keyed-queue.js";
 import { RUNNER_TEXT, type TurnRunner } from "./turn-runner.js";
-import type { TurnReply, TurnRequest, TurnView } from "./types.js";
+import type { SharedContent, TurnReply, TurnRequest, TurnView } from "./types.js";
 
 /** What became of an incoming message. */
 export type Receipt =
@@ -29,6 +30,8 @@ export interface PlatformInbox {
 export interface ConnectOptions {
   /** Answer direct messages (DISCORD_ALLOW_DMS, SLACK_ALLOW_DMS). */
   allowDms: boolean;
+  /** How turns fetch the files and earlier messages a question shares, where the platform can. */
+  content?: SharedContentSource;
 }
 
 export interface IntakeOptions {
@@ -37,7 +40,18 @@ export interface IntakeOptions {
   logger: Logger;
   stepStartDelayMs: number;
   maxAnswerMessages: number;
+  /** STREAM_EDIT_INTERVAL_MS, when answers are streamed (STREAM_ANSWERS); unset, they are not. */
+  streamEditIntervalMs?: number;
 }
+
+/** A connected platform's surface, with its channels' budget when answers stream. */
+interface Outlet {
+  surface: ChatSurface;
+  streaming?: { intervalMs: number; budget: ChannelBudget };
+}
+
+/** A channel's writes per window of this many edit intervals (see ChannelBudget). */
+const CHANNEL_WRITES_PER_WINDOW = 5;
 
 /**
  * The core's front door for every platform, in this order: ignore what is not a question for the
@@ -53,9 +67,11 @@ export class MessageIntake {
 
   /** Connects a platform's surface; its adapter gets the inbox. */
   connect(surface: ChatSurface, connection: ConnectOptions): PlatformInbox {
+    const interval = this.options.streamEditIntervalMs;
+    const streaming = interval === undefined ? undefined : { intervalMs: interval, budget: new ChannelBudget(CHANNEL_WRITES_PER_WINDOW, CHANNEL_WRITES_PER_WINDOW * interval) };
     return {
       receive: (message, extras = {}) => {
-        const receipt = this.receive(surface, connection, message, extras.placeholder).catch((error): Receipt => {
+        const receipt = this.receive({ surface, streaming }, connection, message, extras.placeholder).catch((error): Receipt => {
           this.options.logger.error({ err: error, platform: message.platform, messageId: message.messageId }, "could not handle a message");
           return { status: "ignored", reason: "an error in the core" };
         });
@@ -71,12 +87,12 @@ export class MessageIntake {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
-  private async receive(surface: ChatSurface, connection: ConnectOptions, message: IncomingMessage, placeholder?: PostedMessage): Promise<Receipt> {
+  private async receive(surface: Outlet, connection: ConnectOptions, message: IncomingMessage, placeholder?: PostedMessage): Promise<Receipt> {
     const skip = ignoreReason(message, connection);
     if (skip) return this.ignore(message, skip);
     // Decided in arrival order per place; the turn itself then waits in its conversation's queue.
     const queued = await this.arrivals.run(placeKey(message), () =>
-      this.admit(surface, message, placeholder).catch((error) => this.failed(surface, message, placeholder, error)),
+      this.admit(surface, connection, message, placeholder).catch((error) => this.failed(surface, message, placeholder, error)),
     );
     return "turn" in queued ? queued.turn : queued;
   }
@@ -85,14 +101,19 @@ export class MessageIntake {
    * The store or the platform failed before the turn was queued: the log gets the detail, and a
    * message clearly addressed to the bot gets a short apology rather than silence.
    */
-  private async failed(surface: ChatSurface, message: IncomingMessage, placeholder: PostedMessage | undefined, error: unknown): Promise<Receipt> {
+  private async failed(surface: Outlet, message: IncomingMessage, placeholder: PostedMessage | undefined, error: unknown): Promise<Receipt> {
     this.options.logger.error({ err: error, platform: message.platform, messageId: message.messageId }, "could not take a message");
     const reply: TurnReply = { turnId: "", status: "failed", outcome: "error", text: RUNNER_TEXT.unexpected };
     if (message.viaCommand || message.isDm || message.mentionsBot) await this.presenterFor(surface, message, message.actor, placeholder).finish(reply);
     return reply;
   }
 
-  private async admit(surface: ChatSurface, message: IncomingMessage, placeholder?: PostedMessage): Promise<Receipt | { turn: Promise<TurnReply> }> {
+  private async admit(
+    surface: Outlet,
+    connection: ConnectOptions,
+    message: IncomingMessage,
+    placeholder?: PostedMessage,
+  ): Promise<Receipt | { turn: Promise<TurnReply> }> {
     const { store, logger } = this.options;
     const thread = threadOf(message);
     const scope = thread && !message.isDm ? await store.threads.scopeOf(message.platform, thread.channelId, thread.threadId) : undefined;
@@ -108,19 +129,21 @@ export class MessageIntake {
 
     const actor = message.resolveActor ? await message.resolveActor() : message.actor;
     const presenter = this.presenterFor(surface, message, actor, placeholder);
-    if (!hasVisibleText(message.text) && message.attachments.length === 0) {
+    if (!asksSomething(message)) {
       await presenter.finish({ turnId: "", status: "refused", outcome: "empty_question", text: PRESENTER_TEXT.emptyQuestion });
       return { status: "hinted" };
     }
+    // Files and earlier messages are fetched in the turn, within its time: nothing here waits for them.
     // Resolves once the turn has its place in line, so the next message of this place lines up behind it.
-    const accepted = await this.options.runner.accept(turnRequest(message, actor, scope === "channel"), presenter);
+    const accepted = await this.options.runner.accept(turnRequest(message, actor, scope === "channel", connection.content), presenter);
     return { turn: accepted.reply };
   }
 
-  private presenterFor(surface: ChatSurface, message: IncomingMessage, actor: Actor, placeholder?: PostedMessage): TurnView {
+  private presenterFor(outlet: Outlet, message: IncomingMessage, actor: Actor, placeholder?: PostedMessage): TurnView {
     const { store, logger, stepStartDelayMs, maxAnswerMessages } = this.options;
     return new TurnPresenter({
-      surface,
+      surface: outlet.surface,
+      streaming: outlet.streaming,
       question: { location: message, messageId: message.messageId, isDm: message.isDm, askerId: actor.id, text: message.text, placeholder },
       stepStartDelayMs,
       maxAnswerMessages,
@@ -161,7 +184,26 @@ export function conversationOf(message: Location & { platform: string; workspace
   return { ...base, channelId: message.channelId, ...(message.threadId ? { threadId: message.threadId } : {}) };
 }
 
-function turnRequest(message: IncomingMessage, actor: Actor, continuesChannel: boolean): TurnRequest {
+/**
+ * A question is text, or something shared to ask about without words: a file, a forwarded
+ * message, a reply to a message that says or holds something (a bare mention replying to a
+ * screenshot asks about it).
+ */
+function asksSomething(message: IncomingMessage): boolean {
+  const hasContent = (quoted: { text: string; attachments: unknown[] }) => hasVisibleText(quoted.text) || quoted.attachments.length > 0;
+  if (hasVisibleText(message.text) || message.attachments.length > 0) return true;
+  if (message.forwarded?.some(hasContent)) return true;
+  return message.replyTo ? hasContent(message.replyTo) : message.repliesTo !== undefined;
+}
+
+function sharedContent(message: IncomingMessage, source: SharedContentSource | undefined): SharedContent | undefined {
+  const { attachments, replyTo, repliesTo, forwarded } = message;
+  if (attachments.length === 0 && !replyTo && !repliesTo && !forwarded?.length) return undefined;
+  const location = { channelId: message.channelId, threadId: message.threadId, parentChannelId: message.parentChannelId };
+  return { location, attachments, replyTo, repliesTo, forwarded, source };
+}
+
+function turnRequest(message: IncomingMessage, actor: Actor, continuesChannel: boolean, source: SharedContentSource | undefined): TurnRequest {
   return {
     ...conversationOf(message, continuesChannel),
     userId: actor.id,
@@ -171,6 +213,7 @@ function turnRequest(message: IncomingMessage, actor: Actor, continuesChannel: b
     userRoleIds: actor.roleIds,
     operator: actor.operator,
     isDm: message.isDm,
+    shared: sharedContent(message, source),
   };
 }
 

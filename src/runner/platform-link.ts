@@ -1,11 +1,13 @@
 import type { ChatSurface } from "../presenter/surface.js";
 import type { ToolAccess, ToolState } from "./tool-access.js";
+import type { ApprovalDesk } from "./approvals/approval-desk.js";
+import type { ApprovalAnswer, ApprovalPress } from "./approvals/approval-types.js";
 import { BotCommands, type CommandResult } from "./commands/bot-commands.js";
 import type { BotCommand, CommandGroup } from "./commands/catalog.js";
 import { parseCommandText } from "./commands/command-text.js";
 import { commandHelp } from "./commands/help.js";
 import { conversationOf, type MessageIntake, type PlatformInbox } from "./intake.js";
-import type { IncomingCommand } from "./incoming.js";
+import type { IncomingCommand, SharedContentSource } from "./incoming.js";
 
 /** What a platform tells the core about itself when it connects. */
 export interface PlatformConnection {
@@ -18,6 +20,8 @@ export interface PlatformConnection {
   commandName(group: CommandGroup): string;
   /** What each role means here, for a refusal ("the Manage Server permission"). */
   roleNames: Record<"admin" | "moderator", string>;
+  /** Fetches the files (and earlier messages of reply chains) questions share; without it they are named only. */
+  content?: SharedContentSource;
 }
 
 /** The core as one platform sees it: the narrow services an adapter may use, and nothing else. */
@@ -30,28 +34,42 @@ export interface PlatformLink extends PlatformInbox {
   help(): string;
   /** The tools and their state in a workspace (for autocomplete). */
   toolStates(from: IncomingCommand): Promise<ToolState[]>;
+  /** The models an admin may choose for a channel (for autocomplete). */
+  models(): readonly string[];
+  /**
+   * A press on a request for approval's Approve or Deny (or a typed yes/no). The core decides who
+   * may; the platform shows the answer: in place of the request's controls, or to the presser alone.
+   */
+  decideApproval(press: ApprovalPress): Promise<ApprovalAnswer>;
 }
 
-/** Connects platforms to the core: one intake, one set of commands, one tool catalogue. */
+export interface PlatformLinksOptions {
+  intake: MessageIntake;
+  commands: BotCommands;
+  access: ToolAccess;
+  approvals: ApprovalDesk;
+  models: readonly string[];
+}
+
+/** Connects platforms to the core: one intake, one set of commands, one tool catalogue, one approval desk. */
 export class PlatformLinks {
-  constructor(
-    private readonly intake: MessageIntake,
-    private readonly commands: BotCommands,
-    private readonly access: ToolAccess,
-  ) {}
+  constructor(private readonly options: PlatformLinksOptions) {}
 
   connect(connection: PlatformConnection): PlatformLink {
-    const inbox = this.intake.connect(connection.surface, { allowDms: connection.allowDms });
+    const { intake, commands, access, approvals, models } = this.options;
+    const inbox = intake.connect(connection.surface, { allowDms: connection.allowDms, content: connection.content });
     const help = () => commandHelp({ commandName: connection.commandName, roles: connection.hasRoles });
     return {
       receive: inbox.receive,
       parseCommand: (text) => parseCommandText(text, { roles: connection.hasRoles }),
       help,
-      toolStates: (from) => this.access.states(from),
+      toolStates: (from) => access.states(from),
+      models: () => models,
+      decideApproval: (press) => approvals.decide(press),
       runCommand: async (command, from) => {
         if (command.kind === "help") return { ok: true, text: help() };
-        const where = conversationOf(from, false);
-        const result = await this.commands.execute(command, where, { userId: from.actor.id, role: from.actor.operator ? "admin" : from.actor.role, isDm: from.isDm });
+        const where = { ...conversationOf(from, false), parentChannelId: from.parentChannelId };
+        const result = await commands.execute(command, where, { userId: from.actor.id, role: from.actor.operator ? "admin" : from.actor.role, isDm: from.isDm });
         return result.denied ? { ...result, text: `${result.text} ${connection.roleNames[result.denied]}` } : result;
       },
     };

@@ -1,6 +1,8 @@
 import type { Tool, ToolOrigin } from "../tools/define-tool.js";
 import type { ToolRegistry } from "../tools/registry.js";
+import type { ChannelRef, ChannelSettingsRepository } from "../store/channel-settings-repository.js";
 import type { ToolSettingsStore } from "../store/store.js";
+import type { ToolApprovalRepository } from "../store/tool-approval-repository.js";
 import type { WorkspaceRef } from "../store/types.js";
 
 export interface ToolState {
@@ -14,18 +16,48 @@ export interface ToolState {
   changedAt?: number;
 }
 
+/** A tool as one channel sees it: the workspace's state, the channel's override, and approval. */
+export interface ToolPolicy extends ToolState {
+  /** The channel's own on/off, when it has one. */
+  inChannel?: boolean;
+  /** Offered to turns in this channel: on in the workspace and not off in the channel. */
+  enabledHere: boolean;
+  /** Each call waits for a person's approval. */
+  needsApproval: boolean;
+  /** "default" (the tool's own: MCP tools marked destructive) until an admin changed it here. */
+  approvalSource: "default" | "admin";
+}
+
+/** The tools of one turn: the only ones the model is offered, and those that need approval first. */
+export interface TurnTools {
+  tools: Tool[];
+  needApproval: ReadonlySet<string>;
+}
+
+export interface ToolAccessStores {
+  settings: ToolSettingsStore;
+  approvals: ToolApprovalRepository;
+  channels: ChannelSettingsRepository;
+}
+
 /**
- * The one place that decides which tools a workspace may use: DEFAULT_TOOLS, overridden per
- * workspace by admins. "all" in DEFAULT_TOOLS means every built-in tool; plugin and MCP
- * tools are only on by default when named.
+ * The one place that decides which tools a turn may use, and which of them need approval:
+ * DEFAULT_TOOLS, overridden per workspace by admins, then per channel, where "off" wins and "on"
+ * cannot enable what the workspace has off. "all" in DEFAULT_TOOLS means every built-in tool;
+ * plugin and MCP tools are only on by default when named.
  */
 export class ToolAccess {
+  private readonly settings: ToolSettingsStore;
+
   constructor(
     private readonly registry: ToolRegistry,
-    private readonly settings: ToolSettingsStore,
+    private readonly stores: ToolAccessStores,
     private readonly defaults: "all" | readonly string[],
-  ) {}
+  ) {
+    this.settings = stores.settings;
+  }
 
+  /** The workspace's tools and whether each is on there. */
   async states(workspace: WorkspaceRef): Promise<ToolState[]> {
     const overrides = await this.settings.overrides(workspace);
     return this.registry.list().map((tool) => {
@@ -42,7 +74,32 @@ export class ToolAccess {
     });
   }
 
-  /** The tools offered to the model for a turn in this workspace; a call to any other is refused. */
+  /** Every tool as a turn in this channel (or a thread of it) sees it. */
+  async policies(channel: ChannelRef): Promise<ToolPolicy[]> {
+    const [approvals, channelSettings] = await Promise.all([this.stores.approvals.overrides(channel), this.stores.channels.get(channel)]);
+    return (await this.states(channel)).map((state) => {
+      const inChannel = channelSettings.tools?.[state.name];
+      const approval = approvals.get(state.name);
+      return {
+        ...state,
+        inChannel,
+        enabledHere: state.enabled && inChannel !== false,
+        needsApproval: approval ? approval.required : this.registry.get(state.name)?.approvalByDefault === true,
+        approvalSource: approval ? "admin" : "default",
+      };
+    });
+  }
+
+  /** The tools offered to the model for a turn in this channel; a call to any other is refused. */
+  async forTurn(channel: ChannelRef): Promise<TurnTools> {
+    const allowed = (await this.policies(channel)).filter((policy) => policy.enabledHere);
+    return {
+      tools: allowed.flatMap((policy) => this.registry.get(policy.name) ?? []),
+      needApproval: new Set(allowed.filter((policy) => policy.needsApproval).map((policy) => policy.name)),
+    };
+  }
+
+  /** The tools offered in a workspace, before any channel's override (the benchmark's floor uses it). */
   async enabledTools(workspace: WorkspaceRef): Promise<Tool[]> {
     const overrides = await this.settings.overrides(workspace);
     return this.registry.list().filter((tool) => overrides.get(tool.name)?.enabled ?? this.enabledByDefault(tool));
@@ -50,6 +107,15 @@ export class ToolAccess {
 
   async setEnabled(workspace: WorkspaceRef, toolName: string, enabled: boolean, changedBy: string): Promise<void> {
     await this.settings.set(workspace, toolName, enabled, changedBy);
+  }
+
+  setApprovalRequired(workspace: WorkspaceRef, toolName: string, required: boolean, changedBy: string): Promise<void> {
+    return this.stores.approvals.set(workspace, toolName, required, changedBy);
+  }
+
+  /** A channel's on/off for a tool; `undefined` follows the workspace again. */
+  setInChannel(channel: ChannelRef, toolName: string, enabled: boolean | undefined, changedBy: string): Promise<void> {
+    return this.stores.channels.setTool(channel, toolName, enabled, changedBy);
   }
 
   hasTool(name: string): boolean {

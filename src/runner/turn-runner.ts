@@ -1,47 +1,72 @@
 import { randomUUID } from "node:crypto";
 import type { Agent } from "../agent/agent.js";
+import type { AnswerTextSink } from "../agent/answer-text.js";
 import { LlmError } from "../agent/llm-error.js";
 import { TurnCancelled } from "../agent/tool-invoker.js";
-import { emptyUsage, type AgentResult, type Usage } from "../agent/types.js";
+import { emptyUsage, type AgentResult, type ApprovalRequest, type ApprovalVerdict, type Usage } from "../agent/types.js";
+import { withStoredFilesNamed } from "../attachments/describe.js";
+import type { ReadQuestion, SharedContentReader } from "../attachments/shared-content-reader.js";
 import type { Logger } from "../log.js";
+import type { ChannelRef } from "../store/channel-settings-repository.js";
 import type { QueueTicket, Store } from "../store/store.js";
 import { conversationKey, type Conversation, type ConversationRef } from "../store/types.js";
 import type { WorkspaceSettings } from "../store/workspace-settings.js";
 import { TurnAdmission, type AdmissionLimits } from "./admission.js";
+import type { ApprovalDesk } from "./approvals/approval-desk.js";
+import { settingsChannelOf, type ChannelPolicies, type TurnPolicy } from "./channel-policy.js";
 import type { Location } from "./incoming.js";
-import { KeyedQueue } from "./keyed-queue.js";
+import { ConversationLine } from "./conversation-line.js";
 import { StepRecorder } from "./step-recorder.js";
-import type { ToolAccess } from "./tool-access.js";
+import { TurnDeadline } from "./turn-deadline.js";
 import type { TurnObserver } from "./turn-observer.js";
 import type { TurnReply, TurnRequest, TurnView } from "./types.js";
 
 export interface TurnRunnerOptions {
   agent: Agent;
+  /** Reads the files and messages a question shares, in the turn. */
+  reader: SharedContentReader;
   store: Store;
-  access: ToolAccess;
+  /** Per-channel policy over the workspace's settings: tools, memory window, model, instructions. */
+  policies: ChannelPolicies;
+  /** Where tool calls that need approval wait for a person. */
+  approvals: ApprovalDesk;
   logger: Logger;
-  memoryWindow: number;
-  /** The largest window a workspace setting may ask for. */
-  memoryWindowMax: number;
   memoryTokenBudget: number;
   turnTimeoutMs: number;
+  /** STREAM_ANSWERS: views that show the answer while it arrives get its text as the model writes it. */
+  streamAnswers?: boolean;
   limits: AdmissionLimits;
   observer?: TurnObserver;
   /** This process run's id in the store (see InstanceLease): its turns and places in line carry it. */
   instance: string;
+  /**
+   * The longest a live turn holds its place in line: its time limit, the approvals it may wait for
+   * (which pause it) and the posting of its answer. A place first in line for longer was lost.
+   */
+  placeHeldAtMostMs: number;
 }
 
 /** The end of the shutdown grace kept for cancelled turns to tell their users. */
 const SAY_RESTARTED_MS = 1_000;
-/**
- * A place first in line for longer than a turn may take plus this was lost by its process (it
- * holds it while the turn runs and its answer is posted, with the platform's retries).
- */
-const POSTING_MARGIN_MS = 60_000;
+
+/** Per user per minute: RATE_LIMIT_PER_USER's window. */
 const RATE_WINDOW_MS = 60_000;
 
 /** Why a running turn was cancelled; decides what the user is told. */
 type CancelReason = "timeout" | "shutdown";
+
+/** A turn as the approval of one of its calls needs it. */
+interface TurnContext {
+  turnId: string;
+  request: TurnRequest;
+  channel: ChannelRef;
+  view: TurnView;
+  controller: AbortController;
+  deadline: TurnDeadline;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const startOfUtcDay = (time: number) => time - (time % DAY_MS);
 
 export const RUNNER_TEXT = {
   timeout: (ms: number) =>
@@ -59,21 +84,20 @@ interface AdmittedTurn {
 /**
  * Runs turns for every platform: one at a time per conversation in arrival order (also across
  * processes sharing the database, through the store's turn queue), concurrently across
- * conversations. Loads the memory window, offers only the tools the workspace allows, shows steps
+ * conversations. Loads the memory window, offers only the tools the channel allows, shows steps
  * through the turn's view, and stores the exchange and the audit as one unit of work.
  */
 export class TurnRunner {
-  /** Admission per conversation in call order, so places in line are taken in arrival order. */
-  private readonly arrivals = new KeyedQueue();
-  private readonly queue = new KeyedQueue();
+  private readonly line: ConversationLine;
   private readonly running = new Map<string, AbortController>();
-  /** Turns waiting for another process's turn in their conversation. */
-  private readonly waiting = new Set<AbortController>();
+  /** Turns waiting for a person's approval, with how many of their calls wait. */
+  private readonly awaitingPeople = new Map<AbortController, number>();
   private readonly admission: TurnAdmission;
   private accepting = true;
 
   constructor(private readonly options: TurnRunnerOptions) {
     this.admission = new TurnAdmission(options.limits);
+    this.line = new ConversationLine({ queue: options.store.queue, logger: options.logger, placeHeldAtMostMs: options.placeHeldAtMostMs });
   }
 
   /**
@@ -87,15 +111,17 @@ export class TurnRunner {
 
   /**
    * Admits a turn and takes its place in line; resolves once it has one (or was refused), with the
-   * reply to come. Calls for one conversation are admitted in the order they were made. Never rejects.
+   * reply to come. Calls for one conversation are admitted in the order they were made, so awaiting
+   * this before accepting the next message of a place keeps their arrival order. Never rejects.
    */
   accept(request: TurnRequest, view: TurnView): Promise<{ reply: Promise<TurnReply> }> {
-    const key = conversationKey(request);
-    return this.arrivals.run(key, async () => {
-      const admitted = await this.admit(request, view);
-      if ("reply" in admitted) return { reply: Promise.resolve(admitted.reply) };
-      return { reply: this.queue.run(key, () => this.runQueued(request, view, admitted)) };
-    });
+    return this.line.accept(
+      conversationKey(request),
+      () => this.admit(request, view),
+      (admitted: AdmittedTurn, controller) =>
+        // Stopped while it waited behind another process's turn, or queued behind this process's at shutdown.
+        !controller || !this.accepting ? this.refuseForShutdown(view) : this.runTurn(request, view, admitted.settings, controller),
+    );
   }
 
   /** The turn's settings and place, or the reply already shown when it may not run. */
@@ -108,6 +134,7 @@ export class TurnRunner {
         request,
         settings,
         tokensToday: () => store.usage.tokensToday(request),
+        userTokensToday: () => store.usageReports.userTokensSince(request, request.userId, startOfUtcDay(Date.now())),
         ignoredAnywhere: () => store.workspaceSettings.isIgnoredAnywhere(request.platform, request.userId),
         takePlace: async () => {
           const entered = await store.queue.enter({
@@ -154,7 +181,7 @@ export class TurnRunner {
 
   /** Conversations with a turn waiting or running; idle ones hold no queue entry. */
   get activeConversations(): number {
-    return this.queue.activeKeys;
+    return this.line.activeConversations;
   }
 
   get isAccepting(): boolean {
@@ -163,27 +190,29 @@ export class TurnRunner {
 
   /** Resolves once no turn is waiting or running. */
   async idle(): Promise<void> {
-    while (this.queue.activeKeys > 0 || this.arrivals.activeKeys > 0) await sleep(10);
+    while (this.line.busy) await sleep(10);
   }
 
   /**
    * Stops taking turns, lets running ones finish, then cancels the rest (their users are told the
-   * bot restarted). Turns waiting for another process's turn are cancelled at once. Resolves
-   * within `graceMs` (at least half a second, for the cancelled turns to say so) whatever is still
-   * running: the last second of the grace is kept for those messages.
+   * bot restarted). Turns waiting for a person, or for another process's turn, stop at once.
+   * Resolves within `graceMs` (at least half a second, for the cancelled turns to say so) whatever
+   * is still running: the last second of the grace is kept for those messages.
    */
   async shutdown(graceMs: number): Promise<void> {
     this.accepting = false;
-    for (const controller of this.waiting) controller.abort("shutdown" satisfies CancelReason);
+    // A turn waiting for a person (or behind another process's turn) cannot end by itself within the grace: it stops now.
+    for (const controller of this.awaitingPeople.keys()) controller.abort("shutdown" satisfies CancelReason);
+    this.line.cancelWaiting("shutdown" satisfies CancelReason);
     const start = Date.now();
     const abortAt = start + Math.max(0, graceMs - SAY_RESTARTED_MS);
     const deadline = Math.max(start + graceMs, abortAt + SAY_RESTARTED_MS / 2);
     while (this.running.size > 0 && Date.now() < abortAt) await sleep(25);
     for (const controller of this.running.values()) controller.abort("shutdown" satisfies CancelReason);
     // Turns still queued behind them answer "restarted" without touching the store, which closes next.
-    while ((this.queue.activeKeys > 0 || this.arrivals.activeKeys > 0) && Date.now() < deadline) await sleep(10);
-    if (this.queue.activeKeys > 0) {
-      this.options.logger.warn({ turns: this.running.size, conversations: this.queue.activeKeys }, "shutdown grace over; leaving turns that did not stop");
+    while (this.line.busy && Date.now() < deadline) await sleep(10);
+    if (this.line.busy) {
+      this.options.logger.warn({ turns: this.running.size, conversations: this.line.activeConversations }, "shutdown grace over; leaving turns that did not stop");
     }
   }
 
@@ -193,58 +222,28 @@ export class TurnRunner {
     return reply;
   }
 
-  /**
-   * First in this process's line: waits for earlier turns of other processes, runs, and gives the
-   * place up once the reply was shown, so the next turn's answer comes after this one's.
-   */
-  private async runQueued(request: TurnRequest, view: TurnView, admitted: AdmittedTurn): Promise<TurnReply> {
-    try {
-      if (!this.accepting) return await this.refuseForShutdown(view);
-      const controller = new AbortController();
-      if (!(await this.waitForTurn(admitted.ticket, controller))) return await this.refuseForShutdown(view);
-      return await this.runTurn(request, view, admitted.settings, controller);
-    } finally {
-      await this.options.store.queue.leave(admitted.ticket).catch((error: unknown) => {
-        this.options.logger.warn({ err: error }, "could not give up a turn's place in line (it expires on its own)");
-      });
-    }
-  }
-
-  /** False when shutdown cancelled the wait. A store failure while waiting lets the turn run rather than hang. */
-  private async waitForTurn(ticket: QueueTicket, controller: AbortController): Promise<boolean> {
-    this.waiting.add(controller);
-    try {
-      await this.options.store.queue.waitForTurn(ticket, {
-        signal: controller.signal,
-        staleAfterMs: this.options.turnTimeoutMs + POSTING_MARGIN_MS,
-        onBlocked: () => this.options.logger.debug({ place: ticket.id }, "waiting for an earlier turn of this conversation in another process"),
-      });
-      return true;
-    } catch (error) {
-      if (controller.signal.aborted) return false;
-      this.options.logger.warn({ err: error }, "could not check the conversation's line; running the turn anyway");
-      return true;
-    } finally {
-      this.waiting.delete(controller);
-    }
-  }
-
   private async runTurn(request: TurnRequest, view: TurnView, settings: WorkspaceSettings, controller: AbortController): Promise<TurnReply> {
     const { store, logger: baseLogger, instance } = this.options;
     const turnId = randomUUID();
     const logger = baseLogger.child({ turnId, platform: request.platform, workspace: request.workspaceId });
-    const timer = setTimeout(() => controller.abort("timeout" satisfies CancelReason), this.options.turnTimeoutMs);
+    // Paused while a call waits for a person's approval: see TurnDeadline.
+    const deadline = new TurnDeadline(this.options.turnTimeoutMs, () => controller.abort("timeout" satisfies CancelReason));
     this.running.set(turnId, controller);
     const steps = new StepRecorder(view, logger, this.options.observer);
     const started = performance.now();
     const usage = emptyUsage();
     let opened = false;
+    let question: ReadQuestion | undefined;
     let reply: TurnReply;
     try {
-      const conversation = await store.turns.start({ id: turnId, conversation: request, userId: request.userId, instance });
+      const channel = settingsChannelOf(request);
+      const policy = await this.options.policies.forTurn(channel, settings);
+      const conversation = await store.turns.start({ id: turnId, conversation: request, userId: request.userId, instance, context: { model: policy.model, channelId: channel.channelId } });
       opened = true;
-      logger.debug({ user: request.userId, text: request.text }, "turn started");
-      const result = await this.ask(request, settings, conversation, controller.signal, steps, usage, logger);
+      logger.debug({ user: request.userId, text: request.text, model: policy.model }, "turn started");
+      const context: TurnContext = { turnId, request, channel, view, controller, deadline };
+      const read = (question = await this.readQuestion(request, policy.model, controller.signal, logger));
+      const result = await this.ask(context, policy, read, conversation, steps, usage, logger);
       const thread = await this.threadToSeed(view, request);
       reply = { turnId, status: "answered", outcome: result.outcome, text: result.output };
       await store.turns.finish({
@@ -252,7 +251,8 @@ export class TurnRunner {
         end: { status: "answered", outcome: result.outcome, iterations: result.iterations, usage: result.usage },
         steps: steps.records(),
         workspace: request,
-        exchange: { conversationId: conversation.id, question: { author: request.userName ?? request.userId, text: request.text }, answer: result.output, alsoIn: thread },
+        // Memory keeps what the person wrote and a description of the files, never their content.
+        exchange: { conversationId: conversation.id, question: { author: request.userName ?? request.userId, text: request.text, attachments: read.files }, answer: result.output, alsoIn: thread },
       });
       logger.info(
         { outcome: result.outcome, iterations: result.iterations, tools: steps.toolsUsed, tokens: usage.totalTokens, ms: elapsedMs(started) },
@@ -265,8 +265,9 @@ export class TurnRunner {
       const level = reply.outcome === "error" ? "error" : "warn";
       logger[level]({ err: error, outcome: reply.outcome, tools: steps.toolsUsed, tokens: usage.totalTokens, ms: elapsedMs(started) }, "turn failed");
     } finally {
-      clearTimeout(timer);
+      deadline.stop();
       this.running.delete(turnId);
+      question?.release();
     }
     await finish(view, reply, logger);
     this.options.observer?.turnFinished?.({
@@ -279,23 +280,36 @@ export class TurnRunner {
     return reply;
   }
 
+  /** The question with what it shares; an unexpected failure here costs the files, not the turn. */
+  private async readQuestion(request: TurnRequest, model: string, signal: AbortSignal, logger: Logger): Promise<ReadQuestion> {
+    try {
+      return await this.options.reader.read(request.text, request.shared, { model, signal, logger });
+    } catch (error) {
+      logger.error({ err: error }, "could not read what the question shares; answering from its text");
+      return { text: request.text, images: [], files: [], release: () => {} };
+    }
+  }
+
   private async ask(
-    request: TurnRequest,
-    settings: WorkspaceSettings,
+    turn: TurnContext,
+    policy: TurnPolicy,
+    question: ReadQuestion,
     conversation: Conversation,
-    signal: AbortSignal,
     steps: StepRecorder,
     usage: Usage,
     logger: Logger,
   ): Promise<AgentResult> {
-    const { store, access, agent, memoryWindow, memoryWindowMax, memoryTokenBudget } = this.options;
-    const window = Math.min(settings.memoryWindow ?? memoryWindow, memoryWindowMax);
-    const [history, tools] = await Promise.all([store.conversations.window(conversation, window, memoryTokenBudget), access.enabledTools(request)]);
+    const { store, agent, memoryTokenBudget } = this.options;
+    const { request } = turn;
+    const { needApproval } = policy.tools;
+    const history = await store.conversations.window(conversation, policy.memoryWindow, memoryTokenBudget);
     return agent.run({
-      history,
-      input: request.text,
-      instructions: settings.systemPrompt,
-      tools,
+      history: history.map(withStoredFilesNamed),
+      input: question.text,
+      images: question.images,
+      instructions: policy.instructions,
+      model: policy.model,
+      tools: policy.tools.tools,
       request: {
         platform: request.platform,
         workspaceId: request.workspaceId,
@@ -303,11 +317,44 @@ export class TurnRunner {
         threadId: request.threadId,
         userId: request.userId,
       },
-      signal,
+      signal: turn.controller.signal,
       logger,
       onStep: (event) => steps.record(event),
+      onAnswerText: this.options.streamAnswers ? answerTextFor(turn.view, logger) : undefined,
+      approval: needApproval.size > 0 ? { tools: needApproval, ask: (call, signal) => this.waitForApproval(turn, call, signal) } : undefined,
       usage,
     });
+  }
+
+  /**
+   * Asks the turn's view to show a request for approval and waits for a person. The turn's time
+   * limit stops meanwhile (the request has its own, APPROVAL_TIMEOUT_MS); shutdown ends the wait at once.
+   */
+  private async waitForApproval(turn: TurnContext, call: ApprovalRequest, signal: AbortSignal): Promise<ApprovalVerdict> {
+    const { controller, deadline, request } = turn;
+    if (!this.accepting) controller.abort("shutdown" satisfies CancelReason);
+    this.awaitingPeople.set(controller, (this.awaitingPeople.get(controller) ?? 0) + 1);
+    deadline.pause();
+    try {
+      return await this.options.approvals.request(
+        {
+          turnId: turn.turnId,
+          platform: request.platform,
+          workspaceId: request.workspaceId,
+          channelId: turn.channel.channelId,
+          asker: { id: request.userId, name: request.userName ?? request.userId },
+          tool: call.tool,
+          args: call.args,
+        },
+        turn.view,
+        signal,
+      );
+    } finally {
+      deadline.resume();
+      const waiting = (this.awaitingPeople.get(controller) ?? 1) - 1;
+      if (waiting > 0) this.awaitingPeople.set(controller, waiting);
+      else this.awaitingPeople.delete(controller);
+    }
   }
 
   /** A thread opened on the question is a conversation of its own that starts with this exchange. */
@@ -346,6 +393,20 @@ export class TurnRunner {
     if (error instanceof LlmError) return { outcome: `llm_${error.failure}`, text: error.userMessage };
     return { outcome: "error", text: RUNNER_TEXT.unexpected };
   }
+}
+
+/** The view's answer-text handler, if it has one; a view that throws is logged, never the agent's problem. */
+function answerTextFor(view: TurnView, logger: Logger): AnswerTextSink | undefined {
+  if (!view.answerText) return undefined;
+  let warned = false;
+  return (event) => {
+    try {
+      view.answerText!(event);
+    } catch (error) {
+      if (!warned) logger.warn({ err: error }, "could not show the answer's text as it arrived");
+      warned = true;
+    }
+  };
 }
 
 async function finish(view: TurnView, reply: TurnReply, logger: Logger): Promise<void> {

@@ -1,8 +1,10 @@
+import type { AnswerTextEvent } from "../agent/answer-text.js";
 import type { StepEvent } from "../agent/types.js";
 import type { ConversationRef } from "../store/types.js";
-import type { Location } from "./incoming.js";
+import type { ApprovalOutcome, ApprovalPrompt } from "./approvals/approval-types.js";
+import type { AttachmentDescriptor, Location, QuotedMessage, SharedContentSource } from "./incoming.js";
 
-export type { StepEvent };
+export type { AnswerTextEvent, StepEvent };
 
 /** One turn for the runner: a question in a conversation, in platform-free terms. */
 export interface TurnRequest extends ConversationRef {
@@ -18,6 +20,20 @@ export interface TurnRequest extends ConversationRef {
   operator?: boolean;
   /** A direct message (its own rules for budgets and ignored users). */
   isDm?: boolean;
+  /** What the question shares besides its text: read in the turn, within its time. */
+  shared?: SharedContent;
+}
+
+/** A question's files, the message it replies to and the ones it forwards, as its platform described them. */
+export interface SharedContent {
+  /** Where the question was asked: a reply chain is followed there. */
+  location: Location;
+  attachments: AttachmentDescriptor[];
+  replyTo?: QuotedMessage;
+  repliesTo?: string;
+  forwarded?: QuotedMessage[];
+  /** How to fetch the files and earlier messages; without it, files are named but not read. */
+  source?: SharedContentSource;
 }
 
 /**
@@ -44,6 +60,18 @@ export interface TurnView {
   /** The turn was admitted and queued: show that the bot is working on it. */
   begin?(): void;
   step(event: StepEvent): void;
+  /**
+   * The answer's text while the model writes it (only with STREAM_ANSWERS). `finish` still gets
+   * the whole answer: what was shown of it is replaced by it.
+   */
+  answerText?(event: AnswerTextEvent): void;
+  /**
+   * Shows a request for approval where the steps go, with controls to approve or deny it; resolves
+   * true once people can see it, false where it cannot be shown (then nobody could decide it).
+   */
+  askApproval?(prompt: ApprovalPrompt): Promise<boolean>;
+  /** A request ended without a press (timed out, or the turn stopped): its controls make way for the outcome. */
+  closeApproval?(prompt: ApprovalPrompt, outcome: ApprovalOutcome): Promise<void>;
   /** Shows the reply and clears the working indicator; resolves once the user can see it. */
   finish(reply: TurnReply): Promise<void> | void;
   /**

@@ -1,6 +1,10 @@
+import type { ApprovalRepository } from "./approval-repository.js";
+import type { ChannelSettingsRepository } from "./channel-settings-repository.js";
 import type { RateTable, CachedRates } from "./currency-rates.js";
+import type { ToolApprovalRepository } from "./tool-approval-repository.js";
 import type { TurnClosing, TurnStart } from "./turn-records.js";
 import type { Conversation, ConversationRef, StoredMessage, WorkspaceRef } from "./types.js";
+import type { UsageReportRepository } from "./usage-report-repository.js";
 import type { WorkspaceSettingKey, WorkspaceSettings } from "./workspace-settings.js";
 
 /**
@@ -21,6 +25,14 @@ export interface Store {
   readonly usage: TokenUsage;
   readonly currencyRates: CurrencyRateStore;
   readonly instances: InstanceRegistry;
+  /** Requests to approve tool calls and the decisions on them. */
+  readonly approvals: ApprovalRepository;
+  /** Which tools need approval, per workspace. */
+  readonly toolApprovals: ToolApprovalRepository;
+  /** Per-channel overrides of the workspace's settings. */
+  readonly channelSettings: ChannelSettingsRepository;
+  /** Turns and tokens by user, channel and model, for usage reports and the per-user budget. */
+  readonly usageReports: UsageReportRepository;
   /** Resolves when the database answers (health checks); rejects otherwise. */
   ping(): Promise<void>;
   /** What `npm run doctor` reports. */
@@ -182,10 +194,11 @@ export interface InstanceRegistry {
   othersOnHost(run: InstanceRun): Promise<{ id: string; pid: number }[]>;
   /**
    * Reaps runs whose lease is older than `leaseMs` by the database's clock, the runs named in
-   * `dead`, and turns or places left by runs no longer registered. Returns what it marked.
+   * `dead`, and the turns, places in line and pending requests for approval of runs no longer
+   * registered. Returns what it marked.
    */
   reap(options: { leaseMs: number; dead?: string[] }): Promise<{ runs: number; turns: number }>;
-  /** A clean stop: turns the run leaves running are marked interrupted, its places in line released, its record removed. */
+  /** A clean stop: turns the run leaves running are marked interrupted, its places in line released, its pending requests for approval expired, its record removed. */
   leave(run: InstanceRun): Promise<void>;
 }
 

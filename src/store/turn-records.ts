@@ -1,5 +1,5 @@
 import { shorten } from "../text.js";
-import type { ConversationRef, WorkspaceRef } from "./types.js";
+import type { ConversationRef, StoredAttachment, StoredMessage, WorkspaceRef } from "./types.js";
 
 /**
  * The most characters of a step's input, output or error the audit keeps. The agent already
@@ -20,6 +20,8 @@ export interface TurnStart {
   userId: string;
   /** The process run (see InstanceRegistry), so a dead process's running turns can be found. */
   instance: string;
+  /** What usage reports group by: the model the turn uses and its channel (a thread's channel). */
+  context?: { model: string; channelId: string };
 }
 
 interface TurnEnd {
@@ -52,7 +54,8 @@ export interface TurnClosing {
   /** The question and answer, for an answered turn. */
   exchange?: {
     conversationId: number;
-    question: { author: string; text: string };
+    /** What the person wrote, and a description of the files they shared (never their content). */
+    question: { author: string; text: string; attachments?: StoredAttachment[] };
     answer: string;
     /** A thread opened for the turn's output: a conversation of its own that starts with this exchange. */
     alsoIn?: ConversationRef;
@@ -94,6 +97,16 @@ export function stepRows(steps: Iterable<StepRecord>): StepRow[] {
 }
 
 export const utcDay = (time = Date.now()): string => new Date(time).toISOString().slice(0, 10);
+
+/** A question's files as the messages table keeps them (JSON), or null when there were none. */
+export const attachmentsJson = (attachments: StoredAttachment[] | undefined): string | null =>
+  attachments && attachments.length > 0 ? storableJson(attachments) : null;
+
+/** A stored message from its row: the files' descriptions parsed, absent when there were none. */
+export function messageFromRow(row: { role: "user" | "assistant"; author: string | null; text: string; attachments: string | null }): StoredMessage {
+  const { attachments, ...message } = row;
+  return attachments ? { ...message, attachments: JSON.parse(attachments) as StoredAttachment[] } : message;
+}
 
 /** Why a turn left running is marked interrupted. */
 export const INTERRUPTED_ERROR = "the bot stopped before this turn finished";

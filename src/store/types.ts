@@ -11,10 +11,19 @@ export interface WorkspaceRef {
   workspaceId: string;
 }
 
+/** What memory keeps of a file shared with a question: a description, never its content. */
+export interface StoredAttachment {
+  name: string;
+  type?: string;
+  size?: number;
+}
+
 export interface StoredMessage {
   role: "user" | "assistant";
   author: string | null;
   text: string;
+  /** The files shared with a question (absent when there were none). */
+  attachments?: StoredAttachment[];
 }
 
 /** A conversation's row: its id, and the last message id outside its memory window ("memory clear"). */

@@ -32,6 +32,8 @@ export interface Tool {
   readonly returnDirect: boolean;
   readonly timeoutMs?: number;
   readonly origin: ToolOrigin;
+  /** Each call waits for a person's approval unless a workspace's admins say otherwise (MCP tools marked destructive). */
+  readonly approvalByDefault?: boolean;
   /** Checks raw model arguments; returns the parsed value or a readable problem. */
   parseArgs(raw: unknown): { ok: true; value: unknown } | { ok: false; error: string };
   run(args: unknown, ctx: ToolContext): Promise<unknown>;

@@ -41,7 +41,11 @@ describe("the benchmark, run small", () => {
     expect(report.concurrency_efficiency).toBeLessThanOrEqual(1.2);
     expect(report.figures.queue_keys_left).toBe(0);
     expect(report.figures.window_read_p99_ms).toBeGreaterThanOrEqual(report.figures.window_read_p50_ms);
-    expect(Object.keys(report.parts)).toEqual(["overhead", "store", "concurrency", "e2e", "footprint", "parser", "postgres"]);
+    expect(Object.keys(report.parts)).toEqual(["overhead", "store", "concurrency", "e2e", "footprint", "parser", "stream", "postgres"]);
+    // part 7 streamed through the bot and the bare loop, and timed the first text on both platforms
+    for (const key of ["stream_chunk_cpu_us", "stream_chunk_cpu_us_floor", "first_text_ms_discord", "first_text_ms_slack"]) {
+      expect(positive(report[key]), `${key} = ${report[key]}`).toBe(true);
+    }
     // part 6 scored every group of the text-protocol corpus
     for (const kind of ["json_blob", "invented_tail", "mrkl_form", "not_an_answer", "final_first", "other_forms", "as_today"]) {
       expect(positive(report.figures[`react_parser_score_${kind}`]), kind).toBe(true);

@@ -5,6 +5,7 @@ import { memoryFootprintPart } from "./parts/memory-footprint.js";
 import { reactParserPart } from "./parts/react-parser.js";
 import { postgresPart } from "./parts/postgres.js";
 import { storeScalePart } from "./parts/store-scale.js";
+import { streamingPart } from "./parts/streaming.js";
 import type { BenchPart } from "./types.js";
 
 /**
@@ -18,6 +19,7 @@ export const benchParts: BenchPart[] = [
   endToEndPart,
   memoryFootprintPart,
   reactParserPart,
+  streamingPart,
   postgresPart,
 ];
 
@@ -30,6 +32,10 @@ export const REQUIRED_KEYS = [
   "e2e_overhead_p99_ms_discord",
   "e2e_overhead_p99_ms_slack",
   "rss_mb_after_10k_turns",
+  "stream_chunk_cpu_us",
+  "stream_chunk_cpu_us_floor",
+  "first_text_ms_discord",
+  "first_text_ms_slack",
   "pg_window_read_p99_ms",
   "pg_scaling_3_processes",
 ] as const;

@@ -24,6 +24,13 @@ describe("configuration from the environment", () => {
       MEMORY_WINDOW: 5,
       DATABASE_PATH: "./data/bot.sqlite",
       DISCORD_ALLOW_DMS: true,
+      VISION: "auto",
+      MAX_IMAGES_PER_TURN: 5,
+      MAX_IMAGE_BYTES: 10 * 1024 * 1024,
+      MAX_TEXT_ATTACHMENT_BYTES: 100 * 1024,
+      MAX_REPLY_CHAIN: 5,
+      DISCORD_CDN_URL: "https://cdn.discordapp.com/",
+      SLACK_FILES_URL: "https://files.slack.com/",
     });
     expect(config.DEFAULT_TOOLS).toEqual([
       "calculator",
@@ -51,11 +58,35 @@ describe("configuration from the environment", () => {
       TOOL_TIMEOUT_MS: "-5",
       OPENAI_BASE_URL: "not a url",
       DISCORD_ALLOW_DMS: "maybe",
+      VISION: "yes",
+      MAX_REPLY_CHAIN: "-1",
+      SLACK_FILES_URL: "files.slack.com",
     });
     expect(message).toContain('AGENT_PROTOCOL must be tools or react (got "magic")');
     expect(message).toContain('TOOL_TIMEOUT_MS must be a whole number greater than 0 (got "-5")');
     expect(message).toContain('OPENAI_BASE_URL must be a URL such as http://127.0.0.1:11434/v1 (got "not a url")');
     expect(message).toContain('DISCORD_ALLOW_DMS must be true or false (got "maybe")');
+    expect(message).toContain('VISION must be auto, on or off (got "yes")');
+    expect(message).toContain('MAX_REPLY_CHAIN must be a whole number, 0 or more (got "-1")');
+    expect(message).toContain('SLACK_FILES_URL must be an http(s) URL (got "files.slack.com")');
+  });
+
+  it("reads the admin controls: approvals, model choices, prices and the per-user budget", () => {
+    expect(loadConfig({})).toMatchObject({ APPROVAL_BY: "asker", APPROVAL_TIMEOUT_MS: 300_000, OPENAI_MODELS: [], MODEL_PRICES: {} });
+    expect(loadConfig({}).DAILY_USER_TOKEN_BUDGET).toBeUndefined();
+    const config = loadConfig({
+      APPROVAL_BY: "admin",
+      OPENAI_MODELS: "gpt-4o-mini, gpt-4o",
+      MODEL_PRICES: "gpt-4o-mini=0.15/0.60, gpt-4o = 2.5 / 10",
+      DAILY_USER_TOKEN_BUDGET: "50000",
+    });
+    expect(config).toMatchObject({ APPROVAL_BY: "admin", OPENAI_MODELS: ["gpt-4o-mini", "gpt-4o"], DAILY_USER_TOKEN_BUDGET: 50_000 });
+    expect(config.MODEL_PRICES).toEqual({ "gpt-4o-mini": { input: 0.15, output: 0.6 }, "gpt-4o": { input: 2.5, output: 10 } });
+    expect(loadConfig({ DAILY_USER_TOKEN_BUDGET: "unlimited" }).DAILY_USER_TOKEN_BUDGET).toBeUndefined();
+
+    const message = configError({ APPROVAL_BY: "anyone", MODEL_PRICES: "gpt-4o-mini=cheap" });
+    expect(message).toContain('APPROVAL_BY must be asker or admin (got "anyone")');
+    expect(message).toContain('MODEL_PRICES must be a comma-separated list of MODEL=IN/OUT prices per million tokens, e.g. "gpt-4o-mini=0.15/0.60" (got "gpt-4o-mini=cheap")');
   });
 
   it("never repeats a secret's value in an error", () => {

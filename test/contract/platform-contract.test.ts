@@ -1,9 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { reply, type RecordedRequest, type Responder } from "../fakes/fake-openai.js";
+import { PNG_BYTES } from "../fakes/file-host.js";
+import { longAnswer, words } from "../support/answers.js";
 import { discordDriver } from "./drivers/discord.js";
 import type { PlatformDriver } from "./drivers/driver.js";
 import { slackDriver } from "./drivers/slack.js";
 import { terminalDriver } from "./drivers/terminal.js";
+
+const fences = (text: string) => (text.match(/^```/gm) ?? []).length;
 
 /**
  * The platform contract: the same scenarios, written once, against the real Discord, Slack and
@@ -24,16 +28,6 @@ const CIRCLE = "What is the circumference of a circle of radius 7.81?";
 
 /** The steps of a circumference tool call, on any platform: the last one shows the result. */
 const CIRCUMFERENCE_RESULT = /^✅ `?circumference`? `?\{"radius":7\.81\}`? → `?49\.0716772491/;
-
-/** Text of the answer split across several messages: paragraphs and a code block longer than Discord's limit. */
-function longAnswer(): string {
-  const paragraph = (n: number) => `Paragraph ${n}: ${"lorem ipsum dolor sit amet ".repeat(24).trim()} end of paragraph ${n}.`;
-  const code = ["```ts", ...Array.from({ length: 70 }, (_, i) => `const value${i} = computeSomething(${i}); // line ${i}`), "```"].join("\n");
-  return [paragraph(1), paragraph(2), code, paragraph(3), paragraph(4)].join("\n\n");
-}
-
-const words = (text: string) => text.split(/\s+/).filter((word) => word !== "" && !word.startsWith("```"));
-const fences = (text: string) => (text.match(/^```/gm) ?? []).length;
 
 describe.each([discordDriver, slackDriver, terminalDriver])("the platform contract on $name", (platform) => {
   let driver: PlatformDriver | undefined;
@@ -165,6 +159,26 @@ describe.each([discordDriver, slackDriver, terminalDriver])("the platform contra
     expect(d.model.toolsOffered(1)).toContain("circumference");
   });
 
+  it("shows the model an image it can see as an image part and inlines a log file, both shared with the question", async () => {
+    const d = await start();
+    d.model.script(reply.text("A dot, and step 3 failed."));
+    const log = "step 1 ok\nstep 2 ok\nstep 3 FAILED: exit code 2";
+
+    const question = await d.askWithFiles("what do these show?", [
+      { name: "screenshot.png", contentType: "image/png", bytes: PNG_BYTES },
+      { name: "build.log", contentType: "text/plain", bytes: Buffer.from(log) },
+    ]);
+
+    expect((await d.seen(question)).answer).toEqual(["A dot, and step 3 failed."]);
+    const received = d.model.question(0);
+    expect(received.images).toEqual([{ mediaType: "image/png", bytes: PNG_BYTES }]);
+    const [text, image, header, ...rest] = received.text.split("\n");
+    expect([text, image]).toEqual(["what do these show?", "[image: screenshot.png, 70 bytes — attached as image 1]"]);
+    // The terminal's files declare no type: the name and the content decide there.
+    expect(header).toMatch(/^\[text file: build\.log, (text\/plain, )?46 bytes\]$/);
+    expect(rest.join("\n")).toBe(`${log}\n[end of build.log]`);
+  });
+
   it("refuses a question over MAX_QUESTION_CHARS in the same words on every platform, without calling the model", async () => {
     const d = await start({ MAX_QUESTION_CHARS: "40" });
     const question = await d.ask("Please tell me everything there is to know about circles.");
@@ -173,6 +187,29 @@ describe.each([discordDriver, slackDriver, terminalDriver])("the platform contra
       "Your message is too long for me (57 characters; the limit is 40). Could you shorten it?",
     ]);
     expect(d.model.chatRequests).toHaveLength(0);
+  });
+
+  it("streams the answer: its first text shows before the model has finished, and it ends as the whole answer", async () => {
+    const d = await start({ STREAM_EDIT_INTERVAL_MS: "150" });
+    const answer = Array.from({ length: 30 }, (_, i) => `word${i}`).join(" ");
+    d.model.script(reply.streamed(answer.split(/(?<= )/), { delayMs: 25 }));
+
+    const question = await d.ask("stream it");
+    const { answer: shown } = await d.seen(question);
+
+    expect(shown).toEqual([answer]);
+    expect(d.firstAnswerAt(question)).toBeLessThan(d.model.chatRequests[0]!.chunksAt.at(-1)!);
+  });
+
+  it("ends an answer the model broke off with the part shown and why, the same on every platform", async () => {
+    const d = await start({ STREAM_EDIT_INTERVAL_MS: "100" });
+    d.model.script(reply.streamed(["The first ", "half of ", "an answer ", "and the rest"], { delayMs: 30, breakAfter: 3 }));
+
+    const { answer } = await d.seen(await d.ask("tell me"));
+
+    expect(answer).toEqual([
+      "The first half of an answer\n\n⚠️ _The answer stopped here._ The language model stopped answering part-way through. Please try again in a moment.",
+    ]);
   });
 
   it("tells of a model failure in the same words on every platform", async () => {

@@ -29,8 +29,12 @@ const slackExpected: Record<string, Outcome> = {
   // One channel mention, delivered as `message` and as `app_mention`: one turn.
   "s09a-mention-as-message-event": answered("C00FAKECHAN1 › 1773327463.619929", "Can you see the name of this channel: #C00FAKECHAN2?"),
   "s09b-mention-as-app-mention-event": nothing,
-  // The file is described, not fetched (attachments are another issue); the question is answered.
-  "s10-app-mention-with-file": answered("C00FAKECHAN3 › 1770241970.822989", "[AI] I don't really understand this explanation."),
+  // The recorded file is on the real files.slack.com, not on the host the test configures: named,
+  // never fetched, and the question is answered.
+  "s10-app-mention-with-file": answered(
+    "C00FAKECHAN3 › 1770241970.822989",
+    "[AI] I don't really understand this explanation.\n[image: image.png, 209 KB — unavailable: its address is not on the platform's file host]",
+  ),
   "s11-foreign-thread-reply": nothing,
   "s12-enterprise-grid-mention": answered("C0A9D9RTBMF › 1770676954.663639", "testing"),
   "s13-shared-channel-mention": answered("C111 › 1605835902.008000", "hey"),
@@ -67,8 +71,18 @@ const discordExpected: Record<string, Outcome> = {
   "d07-thread-message-dm-me": nothing,
   // A button the bot never posted: not answered (Discord tells the clicker the interaction failed).
   "d08-button-click": nothing,
-  // A reply to the bot pings it: a mention; the other mentions are made readable.
-  "d09-reply-ping-to-bot": answered("#third ↩ 1211326265043320872", "@NoRisk @Tom 💀"),
+  // A reply to the bot pings it: a mention; the other mentions are made readable. The replied-to
+  // message (sent along in the payload) comes first; its file is on the real CDN, not the test's.
+  "d09-reply-ping-to-bot": answered(
+    "#third ↩ 1211326265043320872",
+    [
+      "[The message this replies to, from you (this bot):]",
+      "was ist das?",
+      "[image: image.png, 20 KB — unavailable: its address is not on the platform's file host]",
+      "",
+      "@NoRisk @Tom 💀",
+    ].join("\n"),
+  ),
   // A sticker alone is a mention with nothing to ask: the short hint, no turn.
   "d10-wave-sticker-reply-to-bot-join": {
     ...nothing,

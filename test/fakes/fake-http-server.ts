@@ -16,7 +16,9 @@ export interface ServedRequest {
 export type Answer =
   | { kind: "body"; status: number; contentType: string; body: Buffer; chunkBytes?: number; delayMs?: number; headers?: Record<string, string> }
   /** Streams chunks forever, without a content-length, until the client goes away. */
-  | { kind: "endless"; contentType: string };
+  | { kind: "endless"; contentType: string }
+  /** Sends the headers, then one byte every `intervalMs` for ever: a slow-loris host. */
+  | { kind: "trickle"; contentType: string; intervalMs: number };
 
 export type Route = (request: ServedRequest) => Answer;
 
@@ -40,6 +42,7 @@ export const answer = {
   }),
   slow: (delayMs: number, inner: Answer): Answer => (inner.kind === "body" ? { ...inner, delayMs } : inner),
   endless: (contentType = "text/html"): Answer => ({ kind: "endless", contentType }),
+  trickle: (contentType = "image/png", intervalMs = 200): Answer => ({ kind: "trickle", contentType, intervalMs }),
 };
 
 /** A local HTTP service on 127.0.0.1 whose answers each test chooses; it records every request. */
@@ -66,7 +69,7 @@ export class FakeHttpServer {
       fake.requests.push(request);
       fake.open.add(res);
       res.on("close", () => fake.open.delete(res));
-      await fake.send(res, fake.route(request));
+      await sendAnswer(res, fake.route(request));
     });
     await new Promise<void>((resolve) => fake.server!.listen(0, "127.0.0.1", resolve));
     fake.origin = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
@@ -81,26 +84,33 @@ export class FakeHttpServer {
     for (const res of this.open) res.destroy();
     await closeServer(this.server);
   }
+}
 
-  private async send(res: ServerResponse, reply: Answer): Promise<void> {
-    if (reply.kind === "endless") {
-      res.writeHead(200, { "content-type": reply.contentType });
-      const chunk = Buffer.alloc(64 * 1024, "x");
-      const pump = () => {
-        while (!res.destroyed && res.write(chunk));
-        if (!res.destroyed) res.once("drain", pump);
-      };
-      pump();
-      return;
-    }
-    if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
-    if (res.destroyed) return;
-    res.writeHead(reply.status, { "content-type": reply.contentType, ...reply.headers });
-    const size = reply.chunkBytes ?? reply.body.length;
-    for (let offset = 0; offset < reply.body.length && !res.destroyed; offset += size) {
-      res.write(reply.body.subarray(offset, offset + size));
-      if (reply.chunkBytes) await new Promise((resolve) => setImmediate(resolve));
-    }
-    res.end();
+/** Writes an answer as a service would; the endless and trickling ones last until the client goes away. */
+export async function sendAnswer(res: ServerResponse, reply: Answer): Promise<void> {
+  if (reply.kind === "endless") {
+    res.writeHead(200, { "content-type": reply.contentType });
+    const chunk = Buffer.alloc(64 * 1024, "x");
+    const pump = () => {
+      while (!res.destroyed && res.write(chunk));
+      if (!res.destroyed) res.once("drain", pump);
+    };
+    pump();
+    return;
   }
+  if (reply.kind === "trickle") {
+    res.writeHead(200, { "content-type": reply.contentType });
+    const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write("x")), reply.intervalMs);
+    res.on("close", () => clearInterval(timer));
+    return;
+  }
+  if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+  if (res.destroyed) return;
+  res.writeHead(reply.status, { "content-type": reply.contentType, ...reply.headers });
+  const size = reply.chunkBytes ?? reply.body.length;
+  for (let offset = 0; offset < reply.body.length && !res.destroyed; offset += size) {
+    res.write(reply.body.subarray(offset, offset + size));
+    if (reply.chunkBytes) await new Promise((resolve) => setImmediate(resolve));
+  }
+  res.end();
 }

@@ -16,6 +16,7 @@ describe("what a crowd of users leaves in memory", () => {
         request: request("hi", { userId }),
         settings: {},
         tokensToday: async () => 0,
+        userTokensToday: async () => 0,
         ignoredAnywhere: async () => false,
         takePlace: async () => ({ refused: "rate_limited" as const }),
       });

@@ -127,7 +127,7 @@ describe("who may make the bot work, and how much", () => {
       { key: "tool:calculator", value: "false", who: "boss" },
     ]);
     expect((await t.app.commands.execute({ kind: "settings_show" }, request(""), { userId: "u1", role: "member" as const })).text).toContain(
-      "Memory window: 2 exchanges (at most 20)",
+      "Memory window: 2 exchanges _(server)_, at most 20",
     );
   });
 });

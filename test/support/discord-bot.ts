@@ -32,7 +32,11 @@ export async function startDiscordBot(
   const discord = await FakeDiscord.start(fake);
   const extraEnv = typeof env === "function" ? env(discord) : env;
   const logs = captureLogs();
-  const test = await startTestApp({ DISCORD_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl, ...extraEnv }, options, logs.logger);
+  const test = await startTestApp(
+    { DISCORD_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl, DISCORD_CDN_URL: discord.cdn.baseUrl, ...extraEnv },
+    options,
+    logs.logger,
+  );
   const bot: DiscordBot = {
     discord,
     model: test.model,

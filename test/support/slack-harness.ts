@@ -4,7 +4,8 @@ import type { Logger } from "../../src/log.js";
 import { SlackAdapter, type SlackAdapterOptions } from "../../src/platforms/slack/slack-adapter.js";
 import { servicesFor } from "../../src/start-platforms.js";
 import { FakeSlack, type FakeSlackOptions } from "../fakes/slack/fake-slack.js";
-import { appMention, eventCallback, message, slashCommand, type MessageFields } from "../fakes/slack/payloads.js";
+import type { FakeMessage } from "../fakes/slack/fake-slack.js";
+import { appMention, blockActions, eventCallback, message, slashCommand, type MessageFields } from "../fakes/slack/payloads.js";
 import { SignedSlackSender } from "../fakes/slack/signed-requests.js";
 import { startTestApp, type TestApp } from "./test-app.js";
 
@@ -45,6 +46,7 @@ export class SlackHarness {
     const t = await startTestApp({
       SLACK_BOT_TOKEN: slack.botToken,
       SLACK_API_URL: slack.apiUrl,
+      SLACK_FILES_URL: slack.filesHost.baseUrl,
       ...(options.mode === "socket" ? { SLACK_APP_TOKEN: slack.appToken } : { SLACK_SIGNING_SECRET: SIGNING_SECRET }),
       ...options.env,
     }, options.app, options.logger);
@@ -64,6 +66,8 @@ export class SlackHarness {
   }
 
   async restart(): Promise<void> {
+    // As the process does on SIGTERM: running turns finish or stop (a wait for approval stops at once).
+    await this.app.runner.shutdown(500);
     await this.idle();
     await this.adapter.stop();
     this.app = await this.t.restart();
@@ -88,6 +92,30 @@ export class SlackHarness {
 
   message(fields: MessageFields): Promise<Record<string, unknown>> {
     return this.deliver(message(fields));
+  }
+
+  /**
+   * A user presses a button of a bot message (Block Kit): a signed `block_actions` request, or an
+   * `interactive` Socket Mode envelope. Resolves once Bolt acknowledged it.
+   */
+  async press(userId: string, posted: FakeMessage, actionId: string): Promise<void> {
+    // The buttons as posted: a client may still show them after an update took them away.
+    const button = posted.postedBlocks.flatMap((block) => block.elements ?? []).find((element: any) => element.action_id === actionId);
+    if (!button) throw new Error(`no button ${actionId} on the message ${posted.ts}`);
+    const payload = blockActions({
+      userId,
+      channel: posted.channel,
+      message: { ts: posted.ts, threadTs: posted.threadTs, text: posted.text, blocks: posted.postedBlocks },
+      actionId,
+      value: button.value,
+      responseUrl: this.slack.responseUrl(),
+    });
+    if (this.options.mode === "socket") {
+      await this.slack.sendEnvelope(payload, "interactive");
+      return;
+    }
+    const response = await this.sender.interaction(payload);
+    if (response.status !== 200) throw new Error(`the receiver answered ${response.status}`);
   }
 
   /** Runs a slash command; resolves with the ephemeral answers posted to its response_url. */

@@ -36,6 +36,9 @@ export async function startTestApp(env: Record<string, string> = {}, options: Om
     WIKIPEDIA_API_URL: "http://127.0.0.1:9/unreachable/{lang}",
     ARXIV_API_URL: "http://127.0.0.1:9/unreachable",
     DUCKDUCKGO_URL: "http://127.0.0.1:9/unreachable",
+    // Nor the platforms' real file hosts: a recorded payload's file stays off the allowed host.
+    DISCORD_CDN_URL: "http://127.0.0.1:9/unreachable-cdn/",
+    SLACK_FILES_URL: "http://127.0.0.1:9/unreachable-files/",
     ...env,
   });
   const dbPath = config.DATABASE_PATH;
@@ -61,6 +64,12 @@ export async function startTestApp(env: Record<string, string> = {}, options: Om
     },
   };
   return test;
+}
+
+/** The raw SQLite connection under an app's store, for tests that read the rows themselves. */
+export function dbOf(app: App) {
+  if (!(app.store instanceof SqliteStore)) throw new Error("this app's store is not SQLite");
+  return app.store.db;
 }
 
 /** A view that remembers what a user would have seen, in order. */

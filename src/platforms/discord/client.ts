@@ -20,8 +20,13 @@ export function createDiscordClient(config: Pick<DiscordConfig, "DISCORD_API_URL
     allowedMentions: NO_PINGS,
     // Replying to a message deleted mid-turn posts the reply without the reference instead of failing.
     failIfNotExists: false,
-    // discord.js appends the API version (/v10) itself.
-    rest: config.DISCORD_API_URL ? { api: config.DISCORD_API_URL } : {},
+    rest: {
+      // discord.js appends the API version (/v10) itself.
+      ...(config.DISCORD_API_URL ? { api: config.DISCORD_API_URL } : {}),
+      // A rate-limited edit fails at once instead of queueing: a streamed answer sends its newer
+      // text later, and the presenter waits out the limit for the edits that must happen.
+      rejectOnRateLimit: (limit) => limit.method.toUpperCase() === "PATCH",
+    },
     // This process's share of the shards, when they are spread over hosts. Unset, discord.js runs
     // one shard, or reads SHARDS and SHARD_COUNT that its ShardingManager gives the process.
     ...(config.DISCORD_SHARD_IDS && config.DISCORD_SHARD_COUNT ? { shards: config.DISCORD_SHARD_IDS, shardCount: config.DISCORD_SHARD_COUNT } : {}),

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { z as zod } from "zod";
-import { bool, optionalText, optionalUrl } from "../../config/fields.js";
+import { bool, optionalText, optionalUrl, urlTemplate } from "../../config/fields.js";
 import type { ConfigIssue } from "../platform.js";
 
 /** Discord's environment variables. */
@@ -25,6 +25,8 @@ export const discordConfig = {
     .int({ message: "a whole number greater than 0" })
     .positive({ message: "a whole number greater than 0" })
     .optional(),
+  /** Discord's file host: attachments are downloaded from under this address only. */
+  DISCORD_CDN_URL: urlTemplate("https://cdn.discordapp.com/"),
 };
 
 export type DiscordConfig = z.output<z.ZodObject<typeof discordConfig>>;

@@ -6,6 +6,7 @@ import type { PlatformAdapter, PlatformServices } from "../platform.js";
 import { createDiscordClient } from "./client.js";
 import { InteractionHandler } from "./commands/interaction-handler.js";
 import type { DiscordConfig } from "./config.js";
+import { discordContent } from "./content.js";
 import { describeDiscordError } from "./errors.js";
 import { incomingMessage } from "./inbound.js";
 import { ROLE_NAMES } from "./permissions.js";
@@ -37,6 +38,7 @@ export class DiscordAdapter implements PlatformAdapter {
       hasRoles: true,
       commandName: (group) => `/${group}`,
       roleNames: ROLE_NAMES,
+      content: discordContent(client, config.DISCORD_CDN_URL),
     });
     const interactions = new InteractionHandler(link, this.logger, adminUserIds);
 

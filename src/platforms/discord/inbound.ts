@@ -1,4 +1,4 @@
-import { ChannelType, cleanContent, type Attachment, type Collection, type Message } from "discord.js";
+import { ChannelType, cleanContent, MessageReferenceType, type Attachment, type Collection, type Message } from "discord.js";
 import type { AttachmentDescriptor, IncomingMessage, Location, QuotedMessage } from "../../runner/incoming.js";
 import { memberRoleIds, roleOf } from "./permissions.js";
 
@@ -29,7 +29,10 @@ export function incomingMessage(message: Message, adminUserIds: readonly string[
     text: questionText(message, botId),
     mentionsBot: mentionsBot(message, botId),
     attachments: descriptors(message.attachments),
-    replyTo: repliedTo(message),
+    // What a question quotes never costs the question: an oddity there leaves it out.
+    replyTo: unlessItFails(() => repliedTo(message, botId)),
+    repliesTo: repliedToId(message),
+    forwarded: unlessItFails(() => forwardedBy(message, botId)),
     isEdit: false,
     isSystem: message.system,
     isOwn: message.author.id === botId,
@@ -68,18 +71,51 @@ function descriptors(attachments: Collection<string, Attachment>): AttachmentDes
   }));
 }
 
-/** The message this one replies to, when Discord sent it along (it does, in the reply's payload). */
-function repliedTo(message: Message): QuotedMessage | undefined {
-  const id = message.reference?.messageId;
-  if (!id) return undefined;
-  const quoted = message.channel.messages.cache.get(id);
-  if (!quoted) return { messageId: id, text: "", attachments: [] };
+/** The id of the message this one replies to; a forward's reference is no reply. */
+function repliedToId(message: Message): string | undefined {
+  const reference = message.reference;
+  return reference && reference.type !== MessageReferenceType.Forward ? (reference.messageId ?? undefined) : undefined;
+}
+
+/**
+ * The message this one replies to, when Discord sent it along (the reply's payload carries it,
+ * and discord.js caches it); otherwise the core fetches it by its id.
+ */
+function repliedTo(message: Message, botId: string): QuotedMessage | undefined {
+  const id = repliedToId(message);
+  const quoted = id ? message.channel.messages.cache.get(id) : undefined;
+  return quoted ? quotedMessage(quoted, botId) : undefined;
+}
+
+const unlessItFails = <T>(read: () => T): T | undefined => {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+};
+
+/** A message another one points to, in the core's terms. */
+export function quotedMessage(message: Message, botId: string): QuotedMessage {
   return {
-    messageId: quoted.id,
-    authorId: quoted.author.id,
-    authorName: quoted.member?.displayName ?? quoted.author.displayName,
-    authorIsBot: quoted.author.bot,
-    text: quoted.content,
-    attachments: descriptors(quoted.attachments),
+    messageId: message.id,
+    authorId: message.author.id,
+    authorName: message.member?.displayName ?? message.author.displayName,
+    authorIsBot: message.author.bot,
+    isOwn: message.author.id === botId,
+    text: cleanContent(message.content, message.channel),
+    attachments: descriptors(message.attachments),
+    repliesTo: repliedToId(message),
+    forwarded: forwardedBy(message, botId),
   };
+}
+
+/** A forward's snapshots of the original message: its text and files as they were (Discord sends no author). */
+function forwardedBy(message: Message, botId: string): QuotedMessage[] | undefined {
+  if (message.reference?.type !== MessageReferenceType.Forward || message.messageSnapshots.size === 0) return undefined;
+  return [...message.messageSnapshots.values()].map((snapshot) => ({
+    text: snapshot.content ? cleanContent(snapshot.content, message.channel) : "",
+    attachments: descriptors(snapshot.attachments),
+    isOwn: snapshot.author?.id === botId,
+  }));
 }

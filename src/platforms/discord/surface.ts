@@ -1,7 +1,8 @@
-import { AttachmentBuilder, ChannelType, type Client, type Message, type MessageMentionOptions, type SendableChannels } from "discord.js";
-import type { ChatSurface, Destination, PostedMessage, PostOptions } from "../../presenter/surface.js";
+import { AttachmentBuilder, ChannelType, RateLimitError, type Client, type Message, type MessageMentionOptions, type SendableChannels } from "discord.js";
+import { RateLimitedError, type ApprovalControls, type ChatSurface, type Destination, type PostedMessage, type PostOptions } from "../../presenter/surface.js";
 import type { Location } from "../../runner/incoming.js";
 import { NO_PINGS, pingOnly } from "./allowed-mentions.js";
+import { approvalButtons } from "./approval-buttons.js";
 import { describeDiscordError, permissionHint } from "./errors.js";
 import { keepTyping } from "./typing.js";
 import type { Logger } from "../../log.js";
@@ -11,7 +12,8 @@ export const DISCORD_MESSAGE_LIMIT = 2_000;
 
 /** A message the Discord surface posted: it knows how to edit itself (a channel message, or a slash command's reply). */
 export interface DiscordPosted extends PostedMessage {
-  edit(content: string, mentions: MessageMentionOptions): Promise<unknown>;
+  /** `removeComponents` takes its buttons away too (a request for approval that ended). */
+  edit(content: string, mentions: MessageMentionOptions, removeComponents?: boolean): Promise<unknown>;
   remove?(): Promise<unknown>;
 }
 
@@ -23,6 +25,19 @@ export class DiscordSurface implements ChatSurface {
   readonly messageLimit = DISCORD_MESSAGE_LIMIT;
   readonly answerInThread = false;
   readonly holdsQuickSteps = true;
+
+  /** A request for approval: message components (Approve and Deny buttons) under its text. */
+  readonly approvals: ApprovalControls = {
+    post: async (to, text, approvalId) => {
+      const channel = await this.sendable(to.location.channelId);
+      const reply = to.replyTo ? { reply: { messageReference: to.replyTo, failIfNotExists: false } } : {};
+      const message = await discordCall<Message>(() => channel.send({ content: text, components: [approvalButtons(approvalId)], allowedMentions: NO_PINGS, ...reply }));
+      return postedMessage(message);
+    },
+    settle: async (message, text) => {
+      await discordCall(() => (message as DiscordPosted).edit(text, NO_PINGS, true));
+    },
+  };
 
   constructor(
     private readonly client: Client,
@@ -80,7 +95,7 @@ export class DiscordSurface implements ChatSurface {
 function postedMessage(message: Message): DiscordPosted {
   return {
     id: message.id,
-    edit: (content, allowedMentions) => message.edit({ content, allowedMentions }),
+    edit: (content, allowedMentions, removeComponents) => message.edit({ content, allowedMentions, ...(removeComponents ? { components: [] } : {}) }),
     remove: () => message.delete(),
   };
 }
@@ -93,6 +108,8 @@ export async function discordCall<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
+    // Edits are not queued behind a rate limit (see createDiscordClient): say how long Discord asks to wait.
+    if (error instanceof RateLimitError) throw new RateLimitedError(Math.max(error.retryAfter, error.sublimitTimeout, 0), "Discord rate-limited an edit");
     const described = describeDiscordError(error);
     const hint = permissionHint(error);
     throw Object.assign(new Error(`Discord refused: ${described.message}${hint ? ` (${hint})` : ""}`), { code: described.code, status: described.status });

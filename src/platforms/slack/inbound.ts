@@ -1,8 +1,33 @@
 import { z } from "zod";
-import type { AttachmentDescriptor, IncomingMessage } from "../../runner/incoming.js";
+import type { AttachmentDescriptor, IncomingMessage, QuotedMessage } from "../../runner/incoming.js";
 import { slackTextToPlain } from "./incoming-text.js";
 
 export const PLATFORM = "slack";
+
+/** A file on a message, as Slack describes it (without addresses when Slack wants files.info asked first). */
+const slackFileSchema = z
+  .object({
+    name: z.string().optional(),
+    title: z.string().optional(),
+    mimetype: z.string().optional(),
+    size: z.number().optional(),
+    url_private: z.string().optional(),
+    url_private_download: z.string().optional(),
+  })
+  .passthrough();
+
+/** A message shared into this one ("Forward message"), as Slack attaches it. */
+const sharedMessageSchema = z.object({
+  is_share: z.boolean().optional(),
+  is_msg_unfurl: z.boolean().optional(),
+  text: z.string().optional(),
+  fallback: z.string().optional(),
+  author_id: z.string().optional(),
+  author_name: z.string().optional(),
+  author_subname: z.string().optional(),
+  ts: z.string().optional(),
+  files: z.array(z.unknown()).optional(),
+});
 
 /** The fields of an `app_mention` or `message` event the adapter reads; anything else passes through. */
 const slackMessageSchema = z.object({
@@ -17,9 +42,9 @@ const slackMessageSchema = z.object({
   channel_type: z.string().optional(),
   edited: z.unknown().optional(),
   team: z.string().optional(),
-  files: z
-    .array(z.object({ name: z.string().optional(), title: z.string().optional(), mimetype: z.string().optional(), size: z.number().optional(), url_private: z.string().optional() }).passthrough())
-    .optional(),
+  // Read item by item (see `lenient`): one odd file or attachment never costs the message.
+  files: z.array(z.unknown()).optional(),
+  attachments: z.array(z.unknown()).optional(),
 });
 
 /** Subtypes that are still a person writing (not an edit, deletion, join or bot message). */
@@ -56,14 +81,45 @@ export function incomingMessage(raw: unknown, envelope: SlackEnvelope, botUserId
     actor: { id: event.user ?? "", role: "member", isBot: event.bot_id !== undefined || event.subtype === "bot_message" },
     text: slackTextToPlain(stripMention(event.text, botUserId)),
     mentionsBot: event.type === "app_mention" || (botUserId !== undefined && mentions(event.text, botUserId)),
-    attachments: (event.files ?? []).map(
-      (file): AttachmentDescriptor => ({ name: file.name ?? file.title ?? "file", contentType: file.mimetype, size: file.size, url: file.url_private }),
-    ),
+    attachments: filesOf(event.files),
+    forwarded: sharedMessages(event.attachments, botUserId),
     isEdit: event.edited !== undefined || event.subtype === "message_changed",
     // Edits, deletions, joins and the like, and anything without a person behind it.
     isSystem: !subtypeIsPerson || event.user === undefined,
     isOwn: botUserId !== undefined && event.user === botUserId,
   };
+}
+
+/** Items that match the schema; the others are left out. */
+function lenient<T>(items: unknown[] | undefined, schema: z.ZodType<T>): T[] {
+  return (items ?? []).flatMap((item) => {
+    const parsed = schema.safeParse(item);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+/** Files as descriptors; the address is on Slack's file host and needs the bot token (files:read). */
+function filesOf(files: unknown[] | undefined): AttachmentDescriptor[] {
+  return lenient(files, slackFileSchema).map((file) => ({
+    name: file.name ?? file.title ?? "file",
+    contentType: file.mimetype,
+    size: file.size,
+    url: file.url_private_download ?? file.url_private,
+  }));
+}
+
+/** Messages shared into this one; other attachments (link previews, apps' cards) are not messages anyone forwarded. */
+function sharedMessages(attachments: unknown[] | undefined, botUserId: string | undefined): QuotedMessage[] | undefined {
+  const shared = lenient(attachments, sharedMessageSchema).filter((attachment) => attachment.is_share || attachment.is_msg_unfurl);
+  if (shared.length === 0) return undefined;
+  return shared.map((attachment) => ({
+    messageId: attachment.ts,
+    authorId: attachment.author_id,
+    authorName: attachment.author_name ?? attachment.author_subname,
+    isOwn: botUserId !== undefined && attachment.author_id === botUserId,
+    text: slackTextToPlain(attachment.text ?? attachment.fallback ?? ""),
+    attachments: filesOf(attachment.files),
+  }));
 }
 
 /** Removes mentions of the bot; without its id, a leading user mention. */

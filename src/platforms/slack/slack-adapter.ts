@@ -3,8 +3,10 @@ import type { Logger } from "../../log.js";
 import type { Actor } from "../../runner/incoming.js";
 import type { PlatformLink } from "../../runner/platform-link.js";
 import type { PlatformAdapter, PlatformServices } from "../platform.js";
+import { registerApprovalActions } from "./approval-actions.js";
 import { SlackConnection, type SlackConnectionOptions, type SlackMode } from "./bolt-app.js";
 import type { SlackConfig } from "./config.js";
+import { slackContent } from "./content.js";
 import { incomingMessage, PLATFORM, type SlackEnvelope } from "./inbound.js";
 import { SlackApi, type SlackApiOptions } from "./slack-api.js";
 import { SlackUsers } from "./slack-users.js";
@@ -54,9 +56,11 @@ export class SlackAdapter implements PlatformAdapter {
       hasRoles: false,
       commandName: (group) => names[group],
       roleNames: { admin: "_Here, admins are the workspace's admins and owners, and anyone listed in SLACK_ADMIN_USER_IDS._", moderator: "" },
+      content: slackContent(config.SLACK_FILES_URL, config.SLACK_BOT_TOKEN!, this.logger),
     });
     this.registerEvents(link, actorOf);
     registerSlashCommands(this.connection.bolt, { link, api, config, logger: this.logger, actorOf });
+    registerApprovalActions(this.connection.bolt, { link, api, logger: this.logger, actorOf });
   }
 
   get mode(): SlackMode {

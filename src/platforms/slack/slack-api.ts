@@ -1,11 +1,19 @@
-import { webApi } from "@slack/bolt";
+import { webApi, type types } from "@slack/bolt";
 import { z } from "zod";
 import type { Logger } from "../../log.js";
 
 type WebClient = InstanceType<typeof webApi.WebClient>;
 
-/** A Web API call's outcome: never thrown, so a Slack refusal cannot crash a turn. */
-export type SlackResult<T> = { ok: true; value: T } | { ok: false; error: string };
+/**
+ * A Web API call's outcome: never thrown, so a Slack refusal cannot crash a turn. A rate limit
+ * (HTTP 429, or HTTP 200 with `ok: false, error: "ratelimited"`) is a failure with `retryAfterSeconds`.
+ */
+export type SlackResult<T> = { ok: true; value: T } | { ok: false; error: string; retryAfterSeconds?: number };
+
+/** A chunk of a native stream: Markdown text, or a tool step as a task card. */
+export type StreamChunk =
+  | { type: "markdown_text"; text: string }
+  | { type: "task_update"; id: string; title: string; status: "pending" | "in_progress" | "complete" | "error"; output?: string };
 
 export interface SlackApiOptions {
   /** Rate-limited calls are retried after Slack's Retry-After, this many times. */
@@ -31,6 +39,11 @@ const HINTS: Record<string, string> = {
 const QUIET: Record<string, readonly string[]> = {
   "reactions.add": ["already_reacted"],
   "reactions.remove": ["no_reaction", "message_not_found"],
+  // Refusals of native streaming and of the thread status fall back to posting and to the reaction.
+  "chat.startStream": ["channel_type_not_supported", "unknown_method", "missing_scope", "not_allowed_token_type", "feature_not_enabled"],
+  "chat.appendStream": ["message_not_in_streaming_state"],
+  "chat.stopStream": ["message_not_in_streaming_state"],
+  "assistant.threads.setStatus": ["unknown_method", "missing_scope", "invalid_thread_ts", "feature_not_enabled", "not_allowed_token_type"],
 };
 
 const userInfoSchema = z.object({
@@ -53,9 +66,12 @@ export interface SlackUser {
 
 export interface PostMessage {
   channel: string;
+  /** The message, or with `blocks` its notification text. */
   text: string;
   threadTs?: string;
   broadcast?: boolean;
+  /** Block Kit layout (a request for approval with its buttons). */
+  blocks?: types.KnownBlock[];
 }
 
 /**
@@ -76,7 +92,7 @@ export class SlackApi {
   }
 
   async postMessage(message: PostMessage): Promise<SlackResult<{ ts: string }>> {
-    const common = { channel: message.channel, text: message.text, unfurl_links: false, unfurl_media: false };
+    const common = { channel: message.channel, text: message.text, unfurl_links: false, unfurl_media: false, ...(message.blocks ? { blocks: message.blocks } : {}) };
     const result = await this.call("chat.postMessage", { channel: message.channel }, () =>
       this.client.chat.postMessage(
         message.threadTs
@@ -89,9 +105,72 @@ export class SlackApi {
     return ts ? { ok: true, value: { ts } } : { ok: false, error: "no_ts_returned" };
   }
 
-  async updateMessage(channel: string, ts: string, text: string): Promise<SlackResult<unknown>> {
-    return this.call("chat.update", { channel }, () => this.client.chat.update({ channel, ts, text }));
+  /**
+   * `blocks` replaces the message's blocks (an empty list removes them); without it they stay as
+   * they were. `waitOutRateLimits: false` returns a rate limit at once (a streamed answer's in-between update).
+   */
+  async updateMessage(
+    channel: string,
+    ts: string,
+    text: string,
+    { blocks, waitOutRateLimits = true }: { blocks?: types.KnownBlock[]; waitOutRateLimits?: boolean } = {},
+  ): Promise<SlackResult<unknown>> {
+    return this.call("chat.update", { channel }, () => this.client.chat.update({ channel, ts, text, ...(blocks ? { blocks } : {}) }), waitOutRateLimits);
   }
+
+  /** A message only `user` sees, in the channel (or thread) they are looking at. */
+  async postEphemeral({ channel, user, text, threadTs }: { channel: string; user: string; text: string; threadTs?: string }): Promise<SlackResult<unknown>> {
+    return this.call("chat.postEphemeral", { channel }, () => this.client.chat.postEphemeral({ channel, user, text, ...(threadTs ? { thread_ts: threadTs } : {}) }));
+  }
+
+  async deleteMessage(channel: string, ts: string): Promise<SlackResult<unknown>> {
+    return this.call("chat.delete", { channel }, () => this.client.chat.delete({ channel, ts }));
+  }
+
+  /** chat.startStream in a thread; in channels Slack needs the recipient's user and team ids. */
+  async startStream(stream: { channel: string; threadTs: string; userId: string; teamId?: string; chunks: StreamChunk[] }): Promise<SlackResult<{ ts: string }>> {
+    const result = await this.call(
+      "chat.startStream",
+      { channel: stream.channel },
+      () =>
+        this.client.chat.startStream({
+          channel: stream.channel,
+          thread_ts: stream.threadTs,
+          recipient_user_id: stream.userId,
+          ...(stream.teamId ? { recipient_team_id: stream.teamId } : {}),
+          chunks: stream.chunks,
+        }),
+      false,
+    );
+    if (!result.ok) return result;
+    const ts = (result.value as { ts?: string }).ts;
+    return ts ? { ok: true, value: { ts } } : { ok: false, error: "no_ts_returned" };
+  }
+
+  async appendStream(channel: string, ts: string, chunks: StreamChunk[]): Promise<SlackResult<unknown>> {
+    return this.call("chat.appendStream", { channel }, () => this.client.chat.appendStream({ channel, ts, chunks }), false);
+  }
+
+  async stopStream(channel: string, ts: string, chunks: StreamChunk[]): Promise<SlackResult<unknown>> {
+    return this.call("chat.stopStream", { channel }, () => this.client.chat.stopStream({ channel, ts, ...(chunks.length > 0 ? { chunks } : {}) }));
+  }
+
+  /** The status under the bot's name in a DM or assistant thread ("" clears it). */
+  async setThreadStatus(channel: string, threadTs: string, status: string): Promise<SlackResult<unknown>> {
+    return this.call("assistant.threads.setStatus", { channel }, () =>
+      this.client.assistant.threads.setStatus({ channel_id: channel, thread_ts: threadTs, status }),
+    );
+  }
+
+  /** The bot's own team (auth.test), asked once: native streams in channels name the recipient's team. */
+  teamId(): Promise<string | undefined> {
+    this.team ??= this.call("auth.test", {}, () => this.client.auth.test()).then((result) =>
+      result.ok ? ((result.value as { team_id?: string }).team_id ?? undefined) : undefined,
+    );
+    return this.team;
+  }
+
+  private team?: Promise<string | undefined>;
 
   /** Shares text as a file in a channel or thread (files.getUploadURLExternal, the upload, files.completeUploadExternal). */
   async uploadText({ channel, threadTs, name, text, note }: { channel: string; threadTs?: string; name: string; text: string; note: string }): Promise<SlackResult<unknown>> {
@@ -128,13 +207,17 @@ export class SlackApi {
     };
   }
 
-  private async call<T>(method: string, where: Record<string, string>, send: () => Promise<T>): Promise<SlackResult<T>> {
+  private async call<T>(method: string, where: Record<string, string>, send: () => Promise<T>, waitOutRateLimits = true): Promise<SlackResult<T>> {
     for (let attempt = 0; ; attempt++) {
       try {
         return { ok: true, value: await send() };
       } catch (error) {
         const failure = describe(error);
         const retryAfter = failure.error === "ratelimited" ? (failure.retryAfter ?? 1) : undefined;
+        if (retryAfter !== undefined && !waitOutRateLimits) {
+          this.logger.debug({ method, ...where, retryAfterSeconds: retryAfter }, `Slack rate-limited ${method}`);
+          return { ok: false, error: failure.error, retryAfterSeconds: retryAfter };
+        }
         if (retryAfter !== undefined && attempt < this.rateLimitRetries && retryAfter <= this.maxRetryAfterSeconds) {
           this.logger.warn({ method, ...where, retryAfterSeconds: retryAfter, attempt: attempt + 1 }, `Slack rate-limited ${method}; retrying after ${retryAfter} s as Slack asks`);
           await sleep(retryAfter * 1000);
@@ -146,7 +229,7 @@ export class SlackApi {
           { method, ...where, error: failure.error, ...(hint ? { hint } : {}), ...(failure.detail ? { detail: failure.detail } : {}) },
           `Slack refused ${method}: ${failure.error}${hint ? ` (${hint})` : ""}`,
         );
-        return { ok: false, error: failure.error };
+        return { ok: false, error: failure.error, ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}) };
       }
     }
   }

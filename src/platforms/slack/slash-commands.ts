@@ -29,10 +29,11 @@ export const commandNames = (config: SlackConfig): Record<CommandGroup, string> 
   tools: config.SLACK_COMMAND_TOOLS,
   memory: config.SLACK_COMMAND_MEMORY,
   settings: config.SLACK_COMMAND_SETTINGS,
+  usage: config.SLACK_COMMAND_USAGE,
 });
 
 /**
- * /ask, /tools, /memory and /settings. Each is acknowledged at once; /ask posts the question in
+ * /ask, /tools, /memory, /settings and /usage. Each is acknowledged at once; /ask posts the question in
  * the channel and hands it to the core like a mention; the others are read through the core's
  * catalog and answered so that only their user sees it.
  */

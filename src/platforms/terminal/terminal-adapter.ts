@@ -1,26 +1,42 @@
 import { randomUUID } from "node:crypto";
 import { userInfo } from "node:os";
 import { createInterface } from "node:readline";
-import type { Actor } from "../../runner/incoming.js";
+import type { Actor, AttachmentDescriptor } from "../../runner/incoming.js";
 import type { PlatformLink } from "../../runner/platform-link.js";
 import type { PlatformAdapter, PlatformServices } from "../platform.js";
-import { terminalSurface } from "./terminal-surface.js";
+import { describeLocalFile, localFiles } from "./local-files.js";
+import { plainText, terminalSurface } from "./terminal-surface.js";
+import { LineQueue, TypedApprovals } from "./typed-approvals.js";
 
 const PLATFORM = "terminal";
 const PLACE = { platform: PLATFORM, workspaceId: "local", channelId: "terminal", isDm: false } as const;
+const YES = /^(y|yes)$/i;
+const NO = /^(n|no)$/i;
+
+/** The terminal's own command, for what a chat app's attach button does. */
+const ATTACH = /^\/attach(?:\s+(.*))?$/;
+const ATTACH_HELP = "`/attach PATH` attaches a local file (an image, a log, code) to your next question";
 
 /**
  * The terminal: each line is a question, steps print as they happen, then the answer. Lines
- * starting with "/" are commands (/tools, /tools enable NAME, /memory clear, /help, ...). The
- * person at the terminal is its operator: an admin, never rate limited. `finished` resolves at the
- * end of input, once the last question has been answered.
+ * starting with "/" are commands (/tools, /tools enable NAME, /memory clear, /help, ...). A tool
+ * call that needs approval waits for a typed yes or no. The person at the terminal is its
+ * operator: an admin, never rate limited. `/attach PATH` attaches a local file to the next
+ * question, read within the same limits as a chat platform's files (the operator may read their
+ * own files anyway). `finished` resolves at the end of input, once the last question has been
+ * answered (or, if a request for approval still waits, at once: nobody is left to answer it).
  */
 export class TerminalAdapter implements PlatformAdapter {
   readonly name = PLATFORM;
   readonly interactive = true;
   readonly finished: Promise<void>;
   private finish!: () => void;
-  private link?: PlatformLink;
+  private readonly approvals = new TypedApprovals();
+  private readonly actor = operator();
+  /** Files /attach added for the next question. */
+  private readonly attached: AttachmentDescriptor[] = [];
+  private write: (text: string) => void = () => {};
+  private endAnswer = () => {};
 
   constructor(private readonly services: PlatformServices<object>) {
     this.finished = new Promise((resolve) => (this.finish = resolve));
@@ -28,15 +44,21 @@ export class TerminalAdapter implements PlatformAdapter {
 
   async start(): Promise<void> {
     const { output } = this.services.streams;
-    const write = (text: string) => output.write(`${text}\n`);
-    this.link = this.services.connect({
-      surface: terminalSurface(write),
+    const surface = terminalSurface((text) => output.write(text), this.approvals);
+    this.write = (text: string) => {
+      surface.endLine();
+      output.write(`${text}\n`);
+    };
+    this.endAnswer = () => surface.endLine();
+    const link = this.services.connect({
+      surface,
       allowDms: false,
       hasRoles: false,
       commandName: (group) => `/${group}`,
       roleNames: { admin: "", moderator: "" },
+      content: localFiles,
     });
-    void this.converse(this.link, write).finally(() => this.finish());
+    void this.converse(link).finally(() => this.finish());
   }
 
   async stop(): Promise<void> {
@@ -47,41 +69,86 @@ export class TerminalAdapter implements PlatformAdapter {
     return { connected: true, detail: "stdin" };
   }
 
-  private async converse(link: PlatformLink, write: (text: string) => void): Promise<void> {
+  private async converse(link: PlatformLink): Promise<void> {
     const { input, output } = this.services.streams;
     const interactive = (input as { isTTY?: boolean }).isTTY === true;
-    const lines = createInterface({ input, output: interactive ? output : undefined, terminal: interactive });
-    const actor = operator();
-    const prompt = () => interactive && lines.prompt();
+    const readline = createInterface({ input, output: interactive ? output : undefined, terminal: interactive });
+    const lines = new LineQueue(readline);
+    const prompt = () => interactive && readline.prompt();
     if (interactive) {
-      write("Talk to the bot. Commands: /help lists them. Ctrl-D quits.");
-      lines.setPrompt("you> ");
+      this.write("Talk to the bot. Commands: /help lists them. Ctrl-D quits.");
+      readline.setPrompt("you> ");
     }
     prompt();
-    for await (const raw of lines) {
-      const text = raw.trim();
-      if (text.startsWith("/")) {
+    for (;;) {
+      if ((await lines.peek()) === undefined) return;
+      const text = lines.take()!.trim();
+      const attach = ATTACH.exec(text);
+      if (attach) {
+        this.write(await attachFile(attach[1]?.trim(), this.attached));
+      } else if (text.startsWith("/")) {
         const command = link.parseCommand(text);
-        write(command ? (await link.runCommand(command, { ...PLACE, actor })).text : `Unknown command "${text}". Try /help.`);
+        const help = command?.kind === "help" ? `\n${ATTACH_HELP}` : "";
+        this.write(command ? `${(await link.runCommand(command, { ...PLACE, actor: this.actor })).text}${help}` : `Unknown command "${text}". Try /help.`);
       } else if (text !== "") {
-        await link.receive({
-          ...PLACE,
-          messageId: randomUUID(),
-          actor,
-          text,
-          mentionsBot: true,
-          attachments: [],
-          isEdit: false,
-          isSystem: false,
-          isOwn: false,
-        });
+        const ended = await this.ask(link, text, lines);
+        this.endAnswer();
+        if (!ended) return;
       }
       prompt();
     }
   }
+
+  /**
+   * Asks a question and waits for its answer, reading a typed yes or no for each request for
+   * approval it shows meanwhile. False when the input ended while a request still waited.
+   */
+  private async ask(link: PlatformLink, text: string, lines: LineQueue): Promise<boolean> {
+    let answered = false;
+    const turn = link
+      .receive({ ...PLACE, messageId: randomUUID(), actor: this.actor, text, mentionsBot: true, attachments: this.attached.splice(0), isEdit: false, isSystem: false, isOwn: false })
+      .finally(() => (answered = true));
+    const moved = Symbol("moved on");
+    while (!answered) {
+      const waiting = this.approvals.current;
+      const changed = this.approvals.changed().then(() => moved);
+      if (waiting === undefined) {
+        await Promise.race([turn, changed]);
+        continue;
+      }
+      const line = await Promise.race([lines.peek(), changed, turn.then(() => moved)]);
+      if (typeof line === "symbol") continue;
+      if (line === undefined) return false;
+      lines.take();
+      await this.answer(link, waiting, line.trim());
+    }
+    return true;
+  }
+
+  private async answer(link: PlatformLink, approvalId: string, typed: string): Promise<void> {
+    if (!YES.test(typed) && !NO.test(typed)) {
+      this.write("  Please type yes or no.");
+      return;
+    }
+    const answer = await link.decideApproval({ platform: PLATFORM, workspaceId: PLACE.workspaceId, approvalId, decision: YES.test(typed) ? "approve" : "deny", actor: this.actor });
+    if (answer.kind === "decided") this.approvals.closed(approvalId);
+    this.write(`  ${plainText(answer.text)}`);
+  }
 }
 
 export const create = (services: PlatformServices<object>) => new TerminalAdapter(services);
+
+/** Adds a file for the next question; says what became of it. */
+async function attachFile(path: string | undefined, attached: AttachmentDescriptor[]): Promise<string> {
+  if (!path) return `Usage: ${ATTACH_HELP}.`;
+  try {
+    const file = await describeLocalFile(path);
+    attached.push(file);
+    return `Attached ${file.name}; it goes with your next question.`;
+  } catch (error) {
+    return `Cannot attach: ${(error as Error).message}.`;
+  }
+}
 
 function operator(): Actor {
   let name = "you";

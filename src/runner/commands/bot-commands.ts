@@ -1,18 +1,26 @@
+import type { ChannelSettingsRepository } from "../../store/channel-settings-repository.js";
 import type { ConversationStore, WorkspaceSettingsStore } from "../../store/store.js";
 import type { ConversationRef } from "../../store/types.js";
+import { settingsChannelOf, type ChannelPolicies } from "../channel-policy.js";
 import type { Role } from "../incoming.js";
-import type { ToolAccess, ToolState } from "../tool-access.js";
+import type { ToolAccess, ToolPolicy } from "../tool-access.js";
+import type { UsageReports } from "../usage-report.js";
 import { accessOf, type Access, type BotCommand } from "./catalog.js";
+import { ChannelSettingsCommands } from "./channel-settings-commands.js";
 import { WorkspaceSettingsCommands } from "./workspace-settings-commands.js";
 
 export interface BotCommandsOptions {
   access: ToolAccess;
+  policies: ChannelPolicies;
   memory: ConversationStore;
   workspaceSettings: WorkspaceSettingsStore;
-  memoryWindow: number;
-  memoryWindowMax: number;
+  channelSettings: ChannelSettingsRepository;
+  usage: UsageReports;
   memoryTokenBudget: number;
 }
+
+/** Where a command was given: its conversation, and the channel a thread belongs to. */
+export type CommandPlace = ConversationRef & { parentChannelId?: string };
 
 /** Who runs a command, in the platform-free roles adapters map their permissions to. */
 export interface CommandActor {
@@ -35,7 +43,9 @@ const PREVIEW_CHARS = 300;
 /** What a refused actor is told, by what they tried. */
 function refusal(command: BotCommand): string {
   if (command.kind === "tools_set") return "Only admins can enable or disable tools.";
+  if (command.kind === "tools_approval") return "Only admins can decide which tools need approval.";
   if (command.kind === "memory_clear") return "Only admins and moderators can clear the memory.";
+  if (command.kind === "usage_show") return "Only admins can see the usage.";
   return "Only admins can change the bot's settings.";
 }
 
@@ -49,45 +59,78 @@ function mayRun(access: Access, actor: CommandActor, command?: BotCommand): bool
 /** Carries out the settings commands, after checking who may. */
 export class BotCommands {
   private readonly settings: WorkspaceSettingsCommands;
+  private readonly channel: ChannelSettingsCommands;
 
   constructor(private readonly options: BotCommandsOptions) {
-    this.settings = new WorkspaceSettingsCommands(options.workspaceSettings, options);
+    const { memoryWindow, memoryWindowMax } = options.policies.defaults;
+    this.settings = new WorkspaceSettingsCommands(options.workspaceSettings, { memoryWindow, memoryWindowMax });
+    this.channel = new ChannelSettingsCommands(options.policies, options.access, options.channelSettings, this.settings);
   }
 
-  async execute(command: BotCommand, conversation: ConversationRef, actor: CommandActor): Promise<CommandResult> {
+  async execute(command: BotCommand, where: CommandPlace, actor: CommandActor): Promise<CommandResult> {
     const access = accessOf(command);
     if (access !== "anyone" && !mayRun(access, actor, command)) return { ok: false, denied: access, text: refusal(command) };
+    const channel = settingsChannelOf(where);
     switch (command.kind) {
       case "help":
         return { ok: true, text: "" };
       case "tools_list":
-        return { ok: true, text: formatToolList(await this.options.access.states(conversation)) };
+        return { ok: true, text: formatToolList(await this.options.access.policies(channel)) };
       case "tools_set":
-        return this.setTool(command.tool, command.enabled, conversation, actor);
+        return this.setTool(command.tool, command.enabled, where, actor);
+      case "tools_approval":
+        return this.setApproval(command.tool, command.required, where, actor);
       case "memory_clear":
-        await this.options.memory.clear(conversation);
+        await this.options.memory.clear(where);
         return { ok: true, text: "Done: I've forgotten this conversation's recent messages." };
       case "memory_show":
-        return { ok: true, text: await this.describeMemory(conversation) };
+        return { ok: true, text: await this.describeMemory(where) };
+      case "usage_show":
+        return { ok: true, text: await this.options.usage.describe(where) };
+      case "settings_show":
+      case "channel_show":
+      case "channel_tool":
+      case "channel_prompt":
+      case "channel_memory":
+      case "channel_model":
+      case "channel_reset":
+        return this.channel.execute(command, channel, actor.userId);
       default:
-        return this.settings.execute(command, conversation, actor.userId);
+        return this.settings.execute(command, where, actor.userId);
     }
+  }
+
+  private unknownTool(name: string): CommandResult | undefined {
+    const { access } = this.options;
+    if (access.hasTool(name)) return undefined;
+    return { ok: false, text: `There is no tool named \`${name}\`. Known tools: ${access.toolNames().join(", ")}.` };
   }
 
   private async setTool(tool: string, enabled: boolean, workspace: ConversationRef, actor: CommandActor): Promise<CommandResult> {
     const name = tool.trim();
-    const { access } = this.options;
-    if (!access.hasTool(name)) {
-      return { ok: false, text: `There is no tool named \`${name}\`. Known tools: ${access.toolNames().join(", ")}.` };
-    }
-    await access.setEnabled(workspace, name, enabled, actor.userId);
+    const unknown = this.unknownTool(name);
+    if (unknown) return unknown;
+    await this.options.access.setEnabled(workspace, name, enabled, actor.userId);
     return { ok: true, text: `\`${name}\` is now ${enabled ? "enabled" : "disabled"} here.` };
   }
 
-  private async describeMemory(conversation: ConversationRef): Promise<string> {
-    const { memory, workspaceSettings, memoryWindow, memoryWindowMax, memoryTokenBudget } = this.options;
-    const window = Math.min((await workspaceSettings.get(conversation)).memoryWindow ?? memoryWindow, memoryWindowMax);
-    const messages = await memory.window(conversation, window, memoryTokenBudget);
+  private async setApproval(tool: string, required: boolean, workspace: ConversationRef, actor: CommandActor): Promise<CommandResult> {
+    const name = tool.trim();
+    const unknown = this.unknownTool(name);
+    if (unknown) return unknown;
+    await this.options.access.setApprovalRequired(workspace, name, required, actor.userId);
+    return {
+      ok: true,
+      text: required
+        ? `Each call of \`${name}\` here now waits for a person's approval before it runs.`
+        : `\`${name}\` now runs here without asking first.`,
+    };
+  }
+
+  private async describeMemory(where: CommandPlace): Promise<string> {
+    const { memory, policies, memoryTokenBudget } = this.options;
+    const window = (await policies.settings(settingsChannelOf(where))).memoryWindow.value;
+    const messages = await memory.window(where, window, memoryTokenBudget);
     if (messages.length === 0) return "I don't remember anything of this conversation yet.";
     const lines = messages.map((message) => {
       const who = message.role === "user" ? (message.author ?? "user") : "bot";
@@ -98,11 +141,15 @@ export class BotCommands {
   }
 }
 
-function formatToolList(states: ToolState[]): string {
-  const lines = states.map((state) => {
-    const origin = state.origin === "builtin" ? "" : ` _(${state.origin})_`;
-    const mark = state.enabled ? "✅" : "⛔";
-    return `${mark} \`${state.name}\`${origin}: ${state.description.split(/(?<=\.)\s/)[0]}`;
+function formatToolList(tools: ToolPolicy[]): string {
+  const lines = tools.map((tool) => {
+    const origin = tool.origin === "builtin" ? "" : ` _(${tool.origin})_`;
+    const mark = tool.enabledHere ? "✅" : "⛔";
+    const notes = [
+      tool.enabled && tool.inChannel === false ? "off in this channel" : undefined,
+      tool.needsApproval ? "needs approval" : undefined,
+    ].filter(Boolean);
+    return `${mark} \`${tool.name}\`${origin}: ${tool.description.split(/(?<=\.)\s/)[0]}${notes.length > 0 ? ` _(${notes.join("; ")})_` : ""}`;
   });
   return lines.length > 0 ? `**Tools here** (✅ on, ⛔ off):\n${lines.join("\n")}` : "No tools are installed.";
 }

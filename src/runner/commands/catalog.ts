@@ -1,13 +1,17 @@
+import type { ChannelCommand } from "./channel-settings-commands.js";
 import type { SettingsCommand } from "./workspace-settings-commands.js";
 
 /** The settings operations every platform offers (slash commands, terminal commands). */
 export type BotCommand =
   | { kind: "tools_list" }
   | { kind: "tools_set"; tool: string; enabled: boolean }
+  | { kind: "tools_approval"; tool: string; required: boolean }
   | { kind: "memory_clear" }
   | { kind: "memory_show" }
+  | { kind: "usage_show" }
   | { kind: "help" }
-  | SettingsCommand;
+  | SettingsCommand
+  | ChannelCommand;
 
 /**
  * Who may run a command: anyone; moderators and admins (and anyone in their own direct
@@ -15,7 +19,8 @@ export type BotCommand =
  */
 export type Access = "anyone" | "moderator" | "admin";
 
-type OptionKind = "tool" | "channel" | "user" | "role" | "integer" | "text";
+/** tool and model: a name the platform may complete (Discord autocomplete); choice: one of `choices`. */
+type OptionKind = "tool" | "model" | "choice" | "channel" | "user" | "role" | "integer" | "text";
 
 export interface CommandOption {
   name: string;
@@ -24,6 +29,8 @@ export interface CommandOption {
   required: boolean;
   /** Platforms that limit option length (Discord) use it. */
   maxLength?: number;
+  /** The values a "choice" option takes. */
+  choices?: readonly string[];
 }
 
 /** Option values as the platform read them: ids for channels, users and roles, null for "not given". */
@@ -33,8 +40,10 @@ export interface CommandSpec {
   group: CommandGroup;
   /** The kind of command it builds (several specs may build one kind). */
   kind: BotCommand["kind"];
-  /** The subcommand's name. */
+  /** The subcommand's name ("" for the command of a bare group, such as /usage). */
   name: string;
+  /** A group of subcommands within the group ("settings channel show"). */
+  subgroup?: string;
   description: string;
   options: CommandOption[];
   access: Access;
@@ -45,11 +54,13 @@ export interface CommandSpec {
   build(values: OptionValues): BotCommand;
 }
 
-export type CommandGroup = "tools" | "memory" | "settings";
+export type CommandGroup = "tools" | "memory" | "settings" | "usage";
 
 export interface GroupSpec {
   name: CommandGroup;
   description: string;
+  /** One command without subcommands (/usage). */
+  bare?: boolean;
   /** Offered in direct messages too (Discord contexts); the others belong to a server or workspace. */
   inDirectMessages: boolean;
   /** Shown only to admins by default where the platform can hide commands (Discord's default member permissions). */
@@ -67,12 +78,14 @@ export const GROUPS: readonly GroupSpec[] = [
   { name: "tools", description: "See or change which tools the bot may use here.", inDirectMessages: false, forAdmins: true },
   { name: "memory", description: "What the bot remembers of this conversation.", inDirectMessages: true, forAdmins: false },
   { name: "settings", description: "See or change where and how the bot works here.", inDirectMessages: false, forAdmins: true },
+  { name: "usage", description: "Turns, tokens and estimated cost here, for the last day and 30 days (admins).", bare: true, inDirectMessages: false, forAdmins: true },
 ];
 
 const toolOption: CommandOption = { name: "tool", kind: "tool", description: "The tool's name", required: true };
 const channelOption: CommandOption = { name: "channel", kind: "channel", description: "The channel (this one if none is given)", required: false };
 const userOption: CommandOption = { name: "user", kind: "user", description: "The member", required: true };
 const roleOption: CommandOption = { name: "role", kind: "role", description: "The role", required: true };
+const DEFAULT_WORD = /^(default|clear|none|reset)$/i;
 const text = (values: OptionValues, name: string) => (values[name] === undefined || values[name] === null ? undefined : String(values[name]));
 
 /** Every command, once: the text parser, Discord's definitions, Slack's usage and the help come from here. */
@@ -103,6 +116,24 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: [toolOption],
     access: "admin",
     build: (values) => ({ kind: "tools_set", tool: text(values, "tool") ?? "", enabled: false }),
+  },
+  {
+    group: "tools",
+    kind: "tools_approval",
+    name: "require-approval",
+    description: "Ask a person to approve each call of a tool here before it runs.",
+    options: [toolOption],
+    access: "admin",
+    build: (values) => ({ kind: "tools_approval", tool: text(values, "tool") ?? "", required: true }),
+  },
+  {
+    group: "tools",
+    kind: "tools_approval",
+    name: "no-approval",
+    description: "Let a tool run here without asking first.",
+    options: [toolOption],
+    access: "admin",
+    build: (values) => ({ kind: "tools_approval", tool: text(values, "tool") ?? "", required: false }),
   },
   {
     group: "memory",
@@ -203,7 +234,79 @@ export const COMMANDS: readonly CommandSpec[] = [
       return { kind: "settings_prompt", text: !instructions || /^(clear|none|default)$/i.test(instructions) ? null : instructions };
     },
   },
+  ...channelCommands(),
+  {
+    group: "usage",
+    kind: "usage_show",
+    name: "",
+    description: "Turns, tokens in and out, top users, channels and models, and the estimated cost (only you see it).",
+    options: [],
+    access: "admin",
+    build: () => ({ kind: "usage_show" }),
+  },
 ];
+
+/** `settings channel …`: this channel's own settings, which its threads follow too. */
+function channelCommands(): CommandSpec[] {
+  const channel = { group: "settings", subgroup: "channel" } as const;
+  const orDefault = (value: string | undefined) => (value === undefined || DEFAULT_WORD.test(value) ? null : value);
+  return [
+    {
+      ...channel,
+      kind: "channel_show",
+      name: "show",
+      description: "This channel's own settings.",
+      options: [],
+      access: "anyone",
+      build: () => ({ kind: "channel_show" }),
+    },
+    {
+      ...channel,
+      kind: "channel_tool",
+      name: "tools",
+      description: "Switch a tool off (or on, or back to the server's choice) in this channel.",
+      options: [toolOption, { name: "state", kind: "choice", choices: ["on", "off", "default"], description: "on, off, or default (the server's)", required: true }],
+      access: "admin",
+      build: (values) => ({ kind: "channel_tool", tool: text(values, "tool") ?? "", state: (text(values, "state") ?? "default") as "on" | "off" | "default" }),
+    },
+    {
+      ...channel,
+      kind: "channel_prompt",
+      name: "prompt",
+      description: "Extra instructions in this channel, after the server's (empty or \"clear\" to clear).",
+      options: [{ name: "text", kind: "text", description: "The instructions", required: false, maxLength: 2_000 }],
+      access: "admin",
+      build: (values) => ({ kind: "channel_prompt", text: orDefault(text(values, "text")?.trim() || undefined) }),
+    },
+    {
+      ...channel,
+      kind: "channel_memory",
+      name: "memory",
+      description: "How many exchanges the bot remembers in this channel (empty or \"default\" for the server's).",
+      options: [{ name: "exchanges", kind: "integer", description: "Exchanges to remember", required: false }],
+      access: "admin",
+      build: (values) => ({ kind: "channel_memory", window: typeof values.exchanges === "number" ? values.exchanges : null }),
+    },
+    {
+      ...channel,
+      kind: "channel_model",
+      name: "model",
+      description: "The model in this channel, one of OPENAI_MODELS (empty or \"default\" for the default).",
+      options: [{ name: "model", kind: "model", description: "The model's name", required: false }],
+      access: "admin",
+      build: (values) => ({ kind: "channel_model", model: orDefault(text(values, "model")) }),
+    },
+    {
+      ...channel,
+      kind: "channel_reset",
+      name: "reset",
+      description: "Forget this channel's own settings: it follows the server's again.",
+      options: [],
+      access: "admin",
+      build: () => ({ kind: "channel_reset" }),
+    },
+  ];
+}
 
 /** Who may run a command of this kind (help: anyone). */
 export function accessOf(command: BotCommand): Access {

@@ -19,15 +19,24 @@ export function parseCommandText(text: string, options: TextCommandOptions = { r
   const specs = COMMANDS.filter((spec) => spec.group === group && (options.roles || !spec.needsRoles));
   if (words.length === 1) return specs[0]?.build({});
   for (const spec of specs) {
-    for (const form of [spec.name, ...(spec.aliases ?? [])]) {
-      const formWords = form.split(" ");
+    for (const form of textForms(spec)) {
+      const formWords = form === "" ? [] : form.split(" ");
       const matches = formWords.every((word, i) => words[1 + i]?.word.toLowerCase() === word);
       if (!matches) continue;
       const rest = words[1 + formWords.length];
-      return readOptions(spec, rest ? text.trim().slice(rest.at) : "");
+      const command = readOptions(spec, rest ? text.trim().slice(rest.at) : "");
+      if (command || form !== "") return command;
     }
   }
-  return undefined;
+  // A bare subgroup means its first subcommand ("settings channel" shows the channel's settings).
+  const subgroup = words.length === 2 ? specs.find((spec) => spec.subgroup === words[1]!.word.toLowerCase()) : undefined;
+  return subgroup?.build({});
+}
+
+/** The words that name a command after its group: "channel-add", "channels add", "channel show", or none (/usage). */
+function textForms(spec: CommandSpec): string[] {
+  if (spec.subgroup) return [`${spec.subgroup} ${spec.name}`];
+  return [spec.name, ...(spec.aliases ?? [])];
 }
 
 function readOptions(spec: CommandSpec, rest: string): BotCommand | undefined {
@@ -51,8 +60,14 @@ function readOptions(spec: CommandSpec, rest: string): BotCommand | undefined {
       if (/^default$/i.test(raw)) values[option.name] = null;
       else if (/^\d+$/.test(raw)) values[option.name] = Number(raw);
       else return undefined;
+    } else if (option.kind === "choice") {
+      const choice = option.choices?.find((value) => value === raw.toLowerCase());
+      if (choice === undefined) return undefined;
+      values[option.name] = choice;
+    } else if (option.kind === "tool" || option.kind === "model") {
+      values[option.name] = raw;
     } else {
-      values[option.name] = option.kind === "tool" ? raw : platformId(raw);
+      values[option.name] = platformId(raw);
     }
   }
   if (remaining.trim() !== "") return undefined;

@@ -10,6 +10,8 @@ const WHO: Record<Access, string> = { anyone: "", moderator: " _(moderators and 
 
 const PLACEHOLDER: Record<CommandOption["kind"], string> = {
   tool: "NAME",
+  model: "MODEL",
+  choice: "CHOICE",
   channel: "#channel",
   user: "@user",
   role: "@role",
@@ -21,8 +23,11 @@ const PLACEHOLDER: Record<CommandOption["kind"], string> = {
 export function commandHelp(options: HelpOptions): string {
   return GROUPS.flatMap((group) =>
     COMMANDS.filter((spec) => spec.group === group.name && (options.roles || !spec.needsRoles)).map((spec) => {
-      const args = spec.options.map((option) => (option.required ? PLACEHOLDER[option.kind] : `[${PLACEHOLDER[option.kind]}]`));
-      const form = [options.commandName(group.name), spec.name, ...args].join(" ");
+      const args = spec.options.map((option) => {
+        const placeholder = option.kind === "choice" && option.choices ? option.choices.join("|") : PLACEHOLDER[option.kind];
+        return option.required ? placeholder : `[${placeholder}]`;
+      });
+      const form = [options.commandName(group.name), spec.subgroup, spec.name, ...args].filter(Boolean).join(" ");
       return `\`${form}\` ${spec.description}${WHO[spec.access]}`;
     }),
   ).join("\n");

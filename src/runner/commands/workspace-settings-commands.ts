@@ -1,6 +1,5 @@
 import type { WorkspaceSettingsStore } from "../../store/store.js";
-import type { WorkspaceSettings } from "../../store/workspace-settings.js";
-import type { ConversationRef } from "../../store/types.js";
+import type { ConversationRef, WorkspaceRef } from "../../store/types.js";
 
 /** Admin commands that change a workspace's settings (the caller has checked the actor is an admin). */
 export type SettingsCommand =
@@ -18,11 +17,10 @@ export class WorkspaceSettingsCommands {
     private readonly defaults: { memoryWindow: number; memoryWindowMax: number },
   ) {}
 
-  async execute(command: SettingsCommand, workspace: ConversationRef, actorId: string): Promise<{ ok: boolean; text: string }> {
+  /** Changes a setting; `settings_show` is ChannelSettingsCommands', which shows what applies in a channel. */
+  async execute(command: Exclude<SettingsCommand, { kind: "settings_show" }>, workspace: ConversationRef, actorId: string): Promise<{ ok: boolean; text: string }> {
     const current = await this.store.get(workspace);
     switch (command.kind) {
-      case "settings_show":
-        return { ok: true, text: this.describe(current) };
       case "settings_channels": {
         if (command.action === "all") {
           await this.store.set(workspace, "channels", undefined, actorId);
@@ -70,17 +68,16 @@ export class WorkspaceSettingsCommands {
     }
   }
 
-  private describe(settings: WorkspaceSettings): string {
+  /** The server-wide settings that no channel overrides: where the bot answers, whom it ignores. */
+  async describeServerLines(workspace: WorkspaceRef): Promise<string[]> {
+    const settings = await this.store.get(workspace);
     const list = (ids: string[] | undefined, mention: (id: string) => string) =>
       ids && ids.length > 0 ? ids.map(mention).join(", ") : "none";
     return [
-      "**Settings here**",
       `Channels: ${settings.channels ? settings.channels.map(channelMention).join(", ") : "all"}`,
       `Ignored users: ${list(settings.ignoredUsers, userMention)}`,
       `Ignored roles: ${list(settings.ignoredRoles, roleMention)}`,
-      `Memory window: ${settings.memoryWindow ?? `${this.defaults.memoryWindow} (default)`} exchanges (at most ${this.defaults.memoryWindowMax})`,
-      `Extra instructions: ${settings.systemPrompt ? `“${settings.systemPrompt}”` : "none"}`,
-    ].join("\n");
+    ];
   }
 }
 
@@ -93,6 +90,6 @@ function edit(list: string[], id: string, action: "add" | "remove"): string[] {
  * Platform-neutral mention tokens; adapters render Markdown to their platform and never let
  * these ping anyone (allowed mentions on Discord, escaping on Slack).
  */
-const channelMention = (id: string) => `<#${id}>`;
+export const channelMention = (id: string) => `<#${id}>`;
 const userMention = (id: string) => `<@${id}>`;
 const roleMention = (id: string) => `\`${id}\``;

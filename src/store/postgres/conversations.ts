@@ -1,8 +1,11 @@
 import type pg from "pg";
 import { trimWindow } from "../memory-window.js";
+import { messageFromRow } from "../turn-records.js";
 import type { ConversationStore } from "../store.js";
 import type { Conversation, ConversationRef, StoredMessage } from "../types.js";
 import type { Queryable } from "./connection.js";
+
+type MessageRow = Parameters<typeof messageFromRow>[0];
 
 const keyOf = (ref: ConversationRef) => [ref.platform, ref.workspaceId, ref.channelId, ref.threadId ?? ""];
 
@@ -41,18 +44,18 @@ export class PostgresConversations implements ConversationStore {
   async window(where: ConversationRef | Conversation, exchanges: number, tokenBudget: number): Promise<StoredMessage[]> {
     const { rows } =
       "windowStart" in where
-        ? await this.pool.query<StoredMessage>(
-            `SELECT role, author, text FROM messages WHERE conversation_id = $1 AND id > $2 ORDER BY id DESC LIMIT $3`,
+        ? await this.pool.query<MessageRow>(
+            `SELECT role, author, text, attachments FROM messages WHERE conversation_id = $1 AND id > $2 ORDER BY id DESC LIMIT $3`,
             [where.id, where.windowStart, exchanges * 2],
           )
-        : await this.pool.query<StoredMessage>(
-            `SELECT m.role, m.author, m.text FROM conversations c
+        : await this.pool.query<MessageRow>(
+            `SELECT m.role, m.author, m.text, m.attachments FROM conversations c
              JOIN messages m ON m.conversation_id = c.id AND m.id > c.window_start
              WHERE c.platform = $1 AND c.workspace_id = $2 AND c.channel_id = $3 AND c.thread_id = $4
              ORDER BY m.id DESC LIMIT $5`,
             [...keyOf(where), exchanges * 2],
           );
-    return trimWindow(rows, tokenBudget);
+    return trimWindow(rows.map(messageFromRow), tokenBudget);
   }
 
   async clear(ref: ConversationRef): Promise<void> {

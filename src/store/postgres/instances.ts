@@ -5,8 +5,8 @@ import { CHANNELS } from "./listener.js";
 
 /**
  * Reaps, in one statement: runs whose lease ran out by the database's clock (or named dead), the
- * running turns of those runs and of runs no longer registered (marked interrupted), and their
- * places in line (released, with a notification per conversation so waiting turns go on). Rows
+ * running turns of those runs and of runs no longer registered (marked interrupted), their
+ * requests for approval still pending (expired, so a late press says so), and their places in line (released, with a notification per conversation so waiting turns go on). Rows
  * being renewed at that moment are skipped (SKIP LOCKED): a run renewing its lease is alive.
  */
 const REAP = `
@@ -24,6 +24,9 @@ const REAP = `
     DELETE FROM turn_queue q
     WHERE q.instance IN (SELECT id FROM gone) OR NOT EXISTS (SELECT 1 FROM instances i WHERE i.id = q.instance)
     RETURNING conversation_key
+  ), expired AS (
+    UPDATE approvals a SET status = 'expired', decided_at = $3
+    WHERE a.status = 'pending' AND (a.instance IN (SELECT id FROM gone) OR NOT EXISTS (SELECT 1 FROM instances i WHERE i.id = a.instance))
   ), notified AS (
     SELECT pg_notify($5, md5(key)) FROM (SELECT DISTINCT conversation_key AS key FROM released) keys
   )
@@ -37,6 +40,8 @@ const LEAVE = `
     DELETE FROM turn_queue WHERE instance = $1 RETURNING conversation_key
   ), gone AS (
     DELETE FROM instances WHERE id = $1
+  ), expired AS (
+    UPDATE approvals SET status = 'expired', decided_at = $2 WHERE status = 'pending' AND instance = $1
   ), notified AS (
     SELECT pg_notify($4, md5(key)) FROM (SELECT DISTINCT conversation_key AS key FROM released) keys
   )

@@ -11,7 +11,11 @@ import { PostgresConversations } from "./conversations.js";
 import { PostgresInstances } from "./instances.js";
 import { CHANNELS, ChangeListener } from "./listener.js";
 import { applyPostgresMigrations } from "./migrate.js";
-import { PostgresToolSettings, PostgresWorkspaceSettings } from "./settings.js";
+import { PostgresChannelSettings, PostgresToolApprovals, PostgresToolSettings, PostgresWorkspaceSettings } from "./settings.js";
+import { PostgresApprovals } from "./approvals.js";
+import { PostgresUsageReports } from "./usage-reports.js";
+import type { ApprovalSetting } from "../tool-approval-repository.js";
+import type { ChannelSettings } from "../channel-settings-repository.js";
 import { PostgresBotThreads, PostgresCurrencyRates, PostgresEventClaims } from "./small-tables.js";
 import { PostgresTurnLog } from "./turn-log.js";
 import { PostgresTurnQueue } from "./turn-queue.js";
@@ -42,6 +46,10 @@ export class PostgresStore implements Store {
   readonly workspaceSettings: PostgresWorkspaceSettings;
   readonly currencyRates: PostgresCurrencyRates;
   readonly instances: PostgresInstances;
+  readonly approvals: PostgresApprovals;
+  readonly toolApprovals: PostgresToolApprovals;
+  readonly channelSettings: PostgresChannelSettings;
+  readonly usageReports: PostgresUsageReports;
   private readonly listener: ChangeListener;
   private closing?: Promise<void>;
 
@@ -59,7 +67,11 @@ export class PostgresStore implements Store {
     this.workspaceSettings = new PostgresWorkspaceSettings(pool, new SettingsCache<WorkspaceSettings>());
     this.currencyRates = new PostgresCurrencyRates(pool);
     this.instances = new PostgresInstances(pool);
-    const caches = [this.toolSettings.cache, this.workspaceSettings.cache] as SettingsCache<unknown>[];
+    this.approvals = new PostgresApprovals(pool);
+    this.toolApprovals = new PostgresToolApprovals(pool, new SettingsCache<ReadonlyMap<string, ApprovalSetting>>());
+    this.channelSettings = new PostgresChannelSettings(pool, new SettingsCache<ChannelSettings>());
+    this.usageReports = new PostgresUsageReports(pool);
+    const caches = [this.toolSettings.cache, this.workspaceSettings.cache, this.toolApprovals.cache, this.channelSettings.cache] as SettingsCache<unknown>[];
     this.listener = new ChangeListener(
       { ...settings, url: settings.listenUrl ?? settings.url },
       {

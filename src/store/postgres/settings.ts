@@ -1,4 +1,6 @@
 import type pg from "pg";
+import { channelSettingsFromRows, TOOL_KEY, type ChannelRef, type ChannelSettingKey, type ChannelSettings, type ChannelSettingsRepository } from "../channel-settings-repository.js";
+import type { ApprovalSetting, ToolApprovalRepository } from "../tool-approval-repository.js";
 import { SettingsCache, workspaceKey } from "../settings-cache.js";
 import type { ToolSetting, ToolSettingsStore, WorkspaceSettingsStore } from "../store.js";
 import type { WorkspaceRef } from "../types.js";
@@ -86,5 +88,94 @@ export class PostgresWorkspaceSettings implements WorkspaceSettingsStore {
       await recordChange(client, workspace, key, json ?? "null", changedBy, now);
     });
     this.cache.drop(workspaceKey(workspace));
+  }
+}
+
+export class PostgresToolApprovals implements ToolApprovalRepository {
+  constructor(
+    private readonly pool: pg.Pool,
+    readonly cache: SettingsCache<ReadonlyMap<string, ApprovalSetting>>,
+  ) {}
+
+  overrides(workspace: WorkspaceRef): Promise<ReadonlyMap<string, ApprovalSetting>> {
+    return this.cache.get(workspace, async () => {
+      const { rows } = await this.pool.query<ApprovalSetting & { tool: string }>(
+        `SELECT tool, required, changed_by AS "changedBy", changed_at AS "changedAt" FROM tool_approval_settings WHERE platform = $1 AND workspace_id = $2`,
+        [workspace.platform, workspace.workspaceId],
+      );
+      return new Map(rows.map(({ tool, ...setting }) => [tool, setting]));
+    });
+  }
+
+  async set(workspace: WorkspaceRef, tool: string, required: boolean, changedBy: string): Promise<void> {
+    const now = Date.now();
+    await inTransaction(this.pool, async (client) => {
+      await client.query(
+        `INSERT INTO tool_approval_settings (platform, workspace_id, tool, required, changed_by, changed_at) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (platform, workspace_id, tool) DO UPDATE SET required = EXCLUDED.required, changed_by = EXCLUDED.changed_by, changed_at = EXCLUDED.changed_at`,
+        [workspace.platform, workspace.workspaceId, tool, required, changedBy, now],
+      );
+      await recordChange(client, workspace, `approval:${tool}`, String(required), changedBy, now);
+    });
+    this.cache.drop(workspaceKey(workspace));
+  }
+}
+
+export class PostgresChannelSettings implements ChannelSettingsRepository {
+  constructor(
+    private readonly pool: pg.Pool,
+    readonly cache: SettingsCache<ChannelSettings>,
+  ) {}
+
+  get(channel: ChannelRef): Promise<ChannelSettings> {
+    return this.cache.get(
+      channel,
+      async () => {
+        const { rows } = await this.pool.query<{ key: string; value: unknown }>(
+          `SELECT key, value_json AS value FROM channel_settings WHERE platform = $1 AND workspace_id = $2 AND channel_id = $3`,
+          [channel.platform, channel.workspaceId, channel.channelId],
+        );
+        return channelSettingsFromRows(rows);
+      },
+      channel.channelId,
+    );
+  }
+
+  set<K extends ChannelSettingKey>(channel: ChannelRef, key: K, value: ChannelSettings[K], changedBy: string): Promise<void> {
+    return this.write(channel, key, value === undefined ? undefined : storableJson(value), changedBy);
+  }
+
+  setTool(channel: ChannelRef, tool: string, enabled: boolean | undefined, changedBy: string): Promise<void> {
+    return this.write(channel, `${TOOL_KEY}${tool}`, enabled === undefined ? undefined : String(enabled), changedBy);
+  }
+
+  async reset(channel: ChannelRef, changedBy: string): Promise<void> {
+    await inTransaction(this.pool, async (client) => {
+      await client.query(`DELETE FROM channel_settings WHERE platform = $1 AND workspace_id = $2 AND channel_id = $3`, [channel.platform, channel.workspaceId, channel.channelId]);
+      await recordChange(client, channel, `channel:${channel.channelId}:*`, "null", changedBy, Date.now());
+    });
+    this.cache.drop(workspaceKey(channel));
+  }
+
+  private async write(channel: ChannelRef, key: string, json: string | undefined, changedBy: string): Promise<void> {
+    const now = Date.now();
+    await inTransaction(this.pool, async (client) => {
+      if (json === undefined) {
+        await client.query(`DELETE FROM channel_settings WHERE platform = $1 AND workspace_id = $2 AND channel_id = $3 AND key = $4`, [
+          channel.platform,
+          channel.workspaceId,
+          channel.channelId,
+          key,
+        ]);
+      } else {
+        await client.query(
+          `INSERT INTO channel_settings (platform, workspace_id, channel_id, key, value_json, changed_by, changed_at) VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)
+           ON CONFLICT (platform, workspace_id, channel_id, key) DO UPDATE SET value_json = EXCLUDED.value_json, changed_by = EXCLUDED.changed_by, changed_at = EXCLUDED.changed_at`,
+          [channel.platform, channel.workspaceId, channel.channelId, key, json, changedBy, now],
+        );
+      }
+      await recordChange(client, channel, `channel:${channel.channelId}:${key}`, json ?? "null", changedBy, now);
+    });
+    this.cache.drop(workspaceKey(channel));
   }
 }

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { TokenUsage, TurnLog } from "../store.js";
-import { stepRows, storable, utcDay, type TurnClosing, type TurnStart } from "../turn-records.js";
+import { attachmentsJson, stepRows, storable, utcDay, type TurnClosing, type TurnStart } from "../turn-records.js";
 import type { Conversation, WorkspaceRef } from "../types.js";
 import { openConversation } from "./conversations.js";
 
@@ -23,8 +23,8 @@ const START = `
   ), conversation AS (
     SELECT id, window_start FROM found UNION ALL SELECT id, window_start FROM created
   ), turn AS (
-    INSERT INTO turns (id, conversation_id, user_id, status, started_at, instance)
-    SELECT $6, id, $7, 'running', $5, $8 FROM conversation, async
+    INSERT INTO turns (id, conversation_id, user_id, status, started_at, instance, model, channel_id)
+    SELECT $6, id, $7, 'running', $5, $8, $9, $10 FROM conversation, async
     RETURNING conversation_id
   )
   SELECT c.id, c.window_start AS "windowStart" FROM conversation c JOIN turn t ON t.conversation_id = c.id`;
@@ -39,9 +39,9 @@ const FINISH = `
     INSERT INTO turn_steps (turn_id, seq, tool, input, output, error, started_at, duration_ms)
     SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[])
   ), exchange AS (
-    INSERT INTO messages (conversation_id, turn_id, role, author, text, created_at)
-    SELECT m.conversation_id, $1, m.role, m.author, m.text, $13
-    FROM unnest($9::bigint[], $10::text[], $11::text[], $12::text[]) WITH ORDINALITY AS m(conversation_id, role, author, text, position)
+    INSERT INTO messages (conversation_id, turn_id, role, author, text, attachments, created_at)
+    SELECT m.conversation_id, $1, m.role, m.author, m.text, m.attachments, $13
+    FROM unnest($9::bigint[], $10::text[], $11::text[], $12::text[], $24::text[]) WITH ORDINALITY AS m(conversation_id, role, author, text, attachments, position)
     ORDER BY m.position
   ), usage AS (
     INSERT INTO token_usage_daily (platform, workspace_id, day, tokens)
@@ -58,7 +58,7 @@ export class PostgresTurnLog implements TurnLog, TokenUsage {
 
   async start(turn: TurnStart): Promise<Conversation> {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const { rows } = await this.pool.query<Conversation>(START, [turn.conversation.platform, turn.conversation.workspaceId, turn.conversation.channelId, turn.conversation.threadId ?? "", Date.now(), turn.id, turn.userId, turn.instance]);
+      const { rows } = await this.pool.query<Conversation>(START, [turn.conversation.platform, turn.conversation.workspaceId, turn.conversation.channelId, turn.conversation.threadId ?? "", Date.now(), turn.id, turn.userId, turn.instance, turn.context?.model ?? null, turn.context?.channelId ?? null]);
       if (rows[0]) return rows[0];
     }
     throw new Error("could not find or create the turn's conversation");
@@ -67,14 +67,14 @@ export class PostgresTurnLog implements TurnLog, TokenUsage {
   async finish(closing: TurnClosing): Promise<void> {
     const { turnId, end, exchange } = closing;
     const steps = stepRows(closing.steps);
-    const messages: { conversationId: number; role: "user" | "assistant"; author: string | null; text: string }[] = [];
+    const messages: { conversationId: number; role: "user" | "assistant"; author: string | null; text: string; attachments: string | null }[] = [];
     if (exchange) {
       const conversations = [exchange.conversationId];
       // a thread opened for the turn: found or created first (rare; its row may stay if the closing fails, harmlessly)
       if (exchange.alsoIn) conversations.push((await openConversation(this.pool, exchange.alsoIn)).id);
       for (const conversationId of conversations) {
-        messages.push({ conversationId, role: "user", author: storable(exchange.question.author), text: storable(exchange.question.text) });
-        messages.push({ conversationId, role: "assistant", author: null, text: storable(exchange.answer) });
+        messages.push({ conversationId, role: "user", author: storable(exchange.question.author), text: storable(exchange.question.text), attachments: attachmentsJson(exchange.question.attachments) });
+        messages.push({ conversationId, role: "assistant", author: null, text: storable(exchange.answer), attachments: null });
       }
     }
     const now = Date.now();
@@ -102,6 +102,7 @@ export class PostgresTurnLog implements TurnLog, TokenUsage {
       end.usage.promptTokens,
       end.usage.completionTokens,
       end.error === undefined ? null : storable(end.error),
+      messages.map((message) => message.attachments),
     ]);
   }
 

@@ -1,7 +1,9 @@
 import { trimWindow } from "../memory-window.js";
-import { storable } from "../turn-records.js";
+import { attachmentsJson, messageFromRow, storable } from "../turn-records.js";
 import type { ConversationStore } from "../store.js";
-import type { Conversation, ConversationRef, StoredMessage } from "../types.js";
+import type { Conversation, ConversationRef, StoredAttachment, StoredMessage } from "../types.js";
+
+type MessageRow = Parameters<typeof messageFromRow>[0];
 import type { Db } from "./database.js";
 
 /**
@@ -26,8 +28,8 @@ export class SqliteConversations implements ConversationStore {
        ON CONFLICT (platform, workspace_id, channel_id, thread_id) DO UPDATE SET platform = excluded.platform
        RETURNING id`,
     );
-    this.selectWindow = db.prepare<[number, number, number], StoredMessage>(
-      `SELECT role, author, text FROM messages
+    this.selectWindow = db.prepare<[number, number, number], MessageRow>(
+      `SELECT role, author, text, attachments FROM messages
        WHERE conversation_id = ? AND id > ?
        ORDER BY id DESC LIMIT ?`,
     );
@@ -35,8 +37,8 @@ export class SqliteConversations implements ConversationStore {
       `UPDATE conversations SET window_start = COALESCE((SELECT MAX(id) FROM messages WHERE conversation_id = conversations.id), window_start)
        WHERE id = ?`,
     );
-    this.insertMessage = db.prepare<[number, string | null, string, string | null, string, number]>(
-      `INSERT INTO messages (conversation_id, turn_id, role, author, text, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+    this.insertMessage = db.prepare<[number, string | null, string, string | null, string, string | null, number]>(
+      `INSERT INTO messages (conversation_id, turn_id, role, author, text, attachments, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
   }
 
@@ -48,11 +50,11 @@ export class SqliteConversations implements ConversationStore {
     return { id: this.insert.get(...key, Date.now())!.id, windowStart: 0 };
   }
 
-  /** Stores one exchange; the turn log calls it inside the transaction that closes the turn. */
-  appendExchange(conversationId: number, turnId: string, question: { author: string; text: string }, answer: string): void {
+  /** Stores one exchange (the question's files as descriptions only); the turn log calls it inside the transaction that closes the turn. */
+  appendExchange(conversationId: number, turnId: string, question: { author: string; text: string; attachments?: StoredAttachment[] }, answer: string): void {
     const now = Date.now();
-    this.insertMessage.run(conversationId, turnId, "user", storable(question.author), storable(question.text), now);
-    this.insertMessage.run(conversationId, turnId, "assistant", null, storable(answer), now);
+    this.insertMessage.run(conversationId, turnId, "user", storable(question.author), storable(question.text), attachmentsJson(question.attachments), now);
+    this.insertMessage.run(conversationId, turnId, "assistant", null, storable(answer), null, now);
   }
 
   async open(ref: ConversationRef): Promise<Conversation> {
@@ -61,7 +63,7 @@ export class SqliteConversations implements ConversationStore {
 
   async window(where: ConversationRef | Conversation, exchanges: number, tokenBudget: number): Promise<StoredMessage[]> {
     const conversation = "windowStart" in where ? where : this.openNow(where);
-    return trimWindow(this.selectWindow.all(conversation.id, conversation.windowStart, exchanges * 2), tokenBudget);
+    return trimWindow(this.selectWindow.all(conversation.id, conversation.windowStart, exchanges * 2).map(messageFromRow), tokenBudget);
   }
 
   async clear(ref: ConversationRef): Promise<void> {

@@ -24,12 +24,17 @@ export class SqliteInstances implements InstanceRegistry {
        WHERE status = 'running' AND instance NOT IN (SELECT id FROM instances)`,
     );
     const releaseOrphans = db.prepare(`DELETE FROM turn_queue WHERE instance NOT IN (SELECT id FROM instances)`);
+    // A press on a request whose process is gone finds it expired.
+    const expireOrphanApprovals = db.prepare<[number]>(
+      `UPDATE approvals SET status = 'expired', decided_at = ? WHERE status = 'pending' AND instance NOT IN (SELECT id FROM instances)`,
+    );
     const reap = db.transaction((leaseMs: number, dead: string[]) => {
       const now = Date.now();
       let runs = expire.run(now - leaseMs).changes;
       for (const id of dead) runs += this.remove.run(id).changes;
       const turns = interruptOrphans.run(now).changes;
       releaseOrphans.run();
+      expireOrphanApprovals.run(now);
       return { runs, turns };
     });
     this.reapRuns = (leaseMs, dead) => reap.immediate(leaseMs, dead);
@@ -38,9 +43,11 @@ export class SqliteInstances implements InstanceRegistry {
        WHERE status = 'running' AND instance = ?`,
     );
     const releaseOwn = db.prepare<[string]>(`DELETE FROM turn_queue WHERE instance = ?`);
+    const expireOwnApprovals = db.prepare<[number, string]>(`UPDATE approvals SET status = 'expired', decided_at = ? WHERE status = 'pending' AND instance = ?`);
     this.leaveRun = db.transaction((id: string) => {
       interruptOwn.run(Date.now(), id);
       releaseOwn.run(id);
+      expireOwnApprovals.run(Date.now(), id);
       this.remove.run(id);
     });
   }

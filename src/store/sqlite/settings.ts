@@ -1,4 +1,8 @@
-import type { Statement } from "better-sqlite3";
+import type { ChannelSettings } from "../channel-settings-repository.js";
+import type { ApprovalSetting } from "../tool-approval-repository.js";
+import { SqliteChannelSettings } from "./channel-settings.js";
+import { SqliteToolApprovals } from "./tool-approvals.js";
+import { SettingsVersion, type Audit } from "./settings-version.js";
 import { SettingsCache } from "../settings-cache.js";
 import type { ToolSetting, ToolSettingsStore, WorkspaceSettingsStore } from "../store.js";
 import type { WorkspaceRef } from "../types.js";
@@ -6,49 +10,24 @@ import { storableJson } from "../turn-records.js";
 import { settingsFromRows, type WorkspaceSettingKey, type WorkspaceSettings } from "../workspace-settings.js";
 import type { Db } from "./database.js";
 
-/**
- * The version row every settings change bumps: before a cached read, a process that sees a new
- * version drops its caches, so a change made by another process sharing the file applies at once.
- */
-class SettingsVersion {
-  private readonly select;
-  private readonly increment;
-  private seen = -1;
-
-  constructor(
-    db: Db,
-    private readonly caches: SettingsCache<unknown>[],
-  ) {
-    this.select = db.prepare<[], number>(`SELECT version FROM settings_version WHERE id = 1`).pluck();
-    this.increment = db.prepare(`UPDATE settings_version SET version = version + 1 WHERE id = 1`);
-  }
-
-  /** Drops the caches when another process changed a setting since the last look. */
-  check(): void {
-    const version = this.select.get() ?? 0;
-    if (version === this.seen) return;
-    this.seen = version;
-    for (const cache of this.caches) cache.clear();
-  }
-
-  /** Inside the transaction of a change. */
-  bump(): void {
-    this.increment.run();
-  }
-}
-
-/** Tool and workspace settings with their audit, cached per workspace and invalidated through the version row. */
-export function sqliteSettings(db: Db): { tools: ToolSettingsStore; workspaces: WorkspaceSettingsStore } {
+/** Every kind of settings with their audit, cached and invalidated through the one version row. */
+export function sqliteSettings(db: Db) {
   const toolCache = new SettingsCache<ReadonlyMap<string, ToolSetting>>();
   const workspaceCache = new SettingsCache<WorkspaceSettings>();
-  const version = new SettingsVersion(db, [toolCache, workspaceCache] as SettingsCache<unknown>[]);
+  const approvalCache = new SettingsCache<ReadonlyMap<string, ApprovalSetting>>();
+  const channelCache = new SettingsCache<ChannelSettings>();
+  const version = new SettingsVersion(db, [toolCache, workspaceCache, approvalCache, channelCache] as SettingsCache<unknown>[]);
   const audit = db.prepare<[string, string, string, string, string, number]>(
     `INSERT INTO settings_changes (platform, workspace_id, key, value_json, changed_by, changed_at) VALUES (?, ?, ?, ?, ?, ?)`,
   );
-  return { tools: new SqliteToolSettings(db, toolCache, version, audit), workspaces: new SqliteWorkspaceSettings(db, workspaceCache, version, audit) };
+  return {
+    tools: new SqliteToolSettings(db, toolCache, version, audit) as ToolSettingsStore,
+    workspaces: new SqliteWorkspaceSettings(db, workspaceCache, version, audit) as WorkspaceSettingsStore,
+    toolApprovals: new SqliteToolApprovals(db, approvalCache, version, audit),
+    channels: new SqliteChannelSettings(db, channelCache, version, audit),
+  };
 }
 
-type Audit = Statement<[string, string, string, string, string, number]>;
 
 class SqliteToolSettings implements ToolSettingsStore {
   private readonly selectAll;

@@ -1,4 +1,5 @@
 import type { Store, StoreReport } from "../store.js";
+import { SqliteApprovals } from "./approvals.js";
 import { SqliteConversations } from "./conversations.js";
 import { openDatabase, type Db } from "./database.js";
 import { SqliteInstances } from "./instances.js";
@@ -6,6 +7,7 @@ import { sqliteSettings } from "./settings.js";
 import { SqliteBotThreads, SqliteCurrencyRates, SqliteEventClaims } from "./small-tables.js";
 import { SqliteTurnLog } from "./turn-log.js";
 import { SqliteTurnQueue } from "./turn-queue.js";
+import { SqliteUsageReports } from "./usage-reports.js";
 
 /**
  * The embedded default: one SQLite file through better-sqlite3 (WAL, a busy timeout), which
@@ -24,6 +26,10 @@ export class SqliteStore implements Store {
   readonly workspaceSettings;
   readonly currencyRates: SqliteCurrencyRates;
   readonly instances: SqliteInstances;
+  readonly approvals: SqliteApprovals;
+  readonly toolApprovals;
+  readonly channelSettings;
+  readonly usageReports: SqliteUsageReports;
   private readonly pingStatement;
 
   /** `db` is the raw connection, for the benchmark and the tests that read the file's rows. */
@@ -37,6 +43,10 @@ export class SqliteStore implements Store {
     const settings = sqliteSettings(db);
     this.toolSettings = settings.tools;
     this.workspaceSettings = settings.workspaces;
+    this.toolApprovals = settings.toolApprovals;
+    this.channelSettings = settings.channels;
+    this.approvals = new SqliteApprovals(db);
+    this.usageReports = new SqliteUsageReports(db);
     this.currencyRates = new SqliteCurrencyRates(db);
     this.instances = new SqliteInstances(db);
     this.pingStatement = db.prepare("SELECT 1");

@@ -16,8 +16,8 @@ export class SqliteTurnLog implements TurnLog, TokenUsage {
   private readonly closeTurn: (closing: TurnClosing) => void;
 
   constructor(db: Db, conversations: SqliteConversations) {
-    this.insertTurn = db.prepare<[string, number, string, number, string]>(
-      `INSERT INTO turns (id, conversation_id, user_id, status, started_at, instance) VALUES (?, ?, ?, 'running', ?, ?)`,
+    this.insertTurn = db.prepare<[string, number, string, number, string, string | null, string | null]>(
+      `INSERT INTO turns (id, conversation_id, user_id, status, started_at, instance, model, channel_id) VALUES (?, ?, ?, 'running', ?, ?, ?, ?)`,
     );
     this.updateTurn = db.prepare(
       `UPDATE turns SET status = @status, outcome = @outcome, ended_at = @endedAt,
@@ -39,7 +39,7 @@ export class SqliteTurnLog implements TurnLog, TokenUsage {
 
     this.startTurn = db.transaction((turn: TurnStart) => {
       const conversation = conversations.openNow(turn.conversation);
-      this.insertTurn.run(turn.id, conversation.id, turn.userId, Date.now(), turn.instance);
+      this.insertTurn.run(turn.id, conversation.id, turn.userId, Date.now(), turn.instance, turn.context?.model ?? null, turn.context?.channelId ?? null);
       return conversation;
     });
     this.closeTurn = db.transaction((closing: TurnClosing) => {

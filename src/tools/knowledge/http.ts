@@ -1,3 +1,5 @@
+import { boundedFetch, BoundedFetchError } from "../../net/bounded-fetch.js";
+
 /** How the knowledge tools talk to their services; one set of limits for all of them. */
 export interface HttpSettings {
   userAgent: string;
@@ -29,92 +31,47 @@ export interface HttpRequest {
   describeStatus?(status: number): string | undefined;
 }
 
-const MAX_REDIRECTS = 3;
-
 /**
  * Fetches a text body with the User-Agent, timeout and byte cap. Redirects are followed only
  * on the configured host, so a tool never ends up talking to a site nobody configured.
  * Throws KnowledgeError for every expected failure; rethrows the turn's own abort untouched.
  */
 export async function fetchText(request: HttpRequest, settings: HttpSettings, signal: AbortSignal): Promise<string> {
-  const timeout = AbortSignal.timeout(settings.timeoutMs);
-  const combined = AbortSignal.any([signal, timeout]);
   try {
-    const response = await fetchFollowingSameHost(request, settings, combined);
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => undefined);
-      const described = request.describeStatus?.(response.status);
-      throw new KnowledgeError(described ?? `${request.service} answered with an error (HTTP ${response.status}).`);
-    }
-    return await readCapped(response, request.service, settings.maxBytes);
-  } catch (error) {
-    if (signal.aborted) throw error;
-    if (error instanceof KnowledgeError) throw error;
-    if (timeout.aborted) {
-      throw new KnowledgeError(`${request.service} did not answer within ${seconds(settings.timeoutMs)}.`, { cause: error });
-    }
-    throw new KnowledgeError(`${request.service} could not be reached.`, { cause: error });
-  }
-}
-
-async function fetchFollowingSameHost(request: HttpRequest, settings: HttpSettings, signal: AbortSignal): Promise<Response> {
-  let url = request.url;
-  for (let hop = 0; ; hop++) {
-    const response = await fetch(url, {
-      method: request.method ?? "GET",
-      body: request.form,
-      headers: { "user-agent": settings.userAgent, accept: request.accept },
-      redirect: "manual",
+    const response = await boundedFetch(
+      {
+        url: request.url,
+        method: request.method,
+        form: request.form,
+        headers: { "user-agent": settings.userAgent, accept: request.accept },
+        timeoutMs: settings.timeoutMs,
+        maxBytes: settings.maxBytes,
+      },
       signal,
-    });
-    const location = response.headers.get("location");
-    if (response.status < 300 || response.status >= 400 || !location) return response;
-    await response.body?.cancel().catch(() => undefined);
-    const next = new URL(location, url);
-    if (!sameService(request.url, next) || hop >= MAX_REDIRECTS) {
-      throw new KnowledgeError(`${request.service} redirected the request elsewhere, so it was not followed.`, {
-        cause: new Error(`redirect to ${next.origin}`),
-      });
-    }
-    url = next;
+    );
+    // Decoded once at the end, so a multi-byte character split across chunks stays whole.
+    return new TextDecoder("utf-8").decode(response.bytes);
+  } catch (error) {
+    if (!(error instanceof BoundedFetchError)) throw error;
+    throw new KnowledgeError(describeFailure(error, request, settings), { cause: error });
   }
 }
 
-/**
- * The configured scheme, host and port; or, for a service configured as plain http on its default
- * port, the same host upgraded to https on its default port. Another port of the same host is
- * another service (an admin panel, a metadata endpoint), so a redirect there is not followed.
- */
-function sameService(configured: URL, next: URL): boolean {
-  if (next.origin === configured.origin) return true;
-  const upgrade = configured.protocol === "http:" && next.protocol === "https:";
-  return upgrade && next.hostname === configured.hostname && configured.port === "" && next.port === "";
-}
-
-async function readCapped(response: Response, service: string, maxBytes: number): Promise<string> {
-  const tooLarge = () =>
-    new KnowledgeError(`${service}'s answer was larger than ${Math.round(maxBytes / 1024)} KB, so it was not read.`);
-  const declared = Number(response.headers.get("content-length") ?? NaN);
-  if (declared > maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
-    throw tooLarge();
+function describeFailure(error: BoundedFetchError, request: HttpRequest, settings: HttpSettings): string {
+  const { service } = request;
+  switch (error.failure) {
+    case "http_status":
+      return request.describeStatus?.(error.status!) ?? `${service} answered with an error (HTTP ${error.status}).`;
+    case "too_large":
+      return `${service}'s answer was larger than ${Math.round(settings.maxBytes / 1024)} KB, so it was not read.`;
+    case "timeout":
+      return `${service} did not answer within ${seconds(settings.timeoutMs)}.`;
+    case "not_allowed":
+    case "redirected":
+      return `${service} redirected the request elsewhere, so it was not followed.`;
+    case "unreachable":
+      return `${service} could not be reached.`;
   }
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  // Decoded once at the end, so a multi-byte character split across chunks stays whole.
-  return new TextDecoder("utf-8").decode(Buffer.concat(chunks));
 }
 
 /** Parses JSON or explains, in the model's terms, that the service answered something else. */

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { processEnvironment } from "../../config/environment.js";
 
 /** Server names become the first half of tool names, so they keep to the characters tool names allow. */
 const SERVER_NAME = /^[a-zA-Z0-9_-]{1,32}$/;
@@ -56,7 +57,7 @@ export class McpConfigError extends Error {
  * `${VAR}` in values is replaced from the environment, so secrets can stay out of the file.
  * Throws McpConfigError naming the file, the server and the field for anything wrong.
  */
-export function readMcpConfig(path: string, env: NodeJS.ProcessEnv = process.env): McpServerConfig[] {
+export function readMcpConfig(path: string, env: NodeJS.ProcessEnv = processEnvironment()): McpServerConfig[] {
   let text: string;
   try {
     text = readFileSync(path, "utf8");

@@ -43,6 +43,16 @@ export class McpTool implements Tool {
     return this.connection.state === "ready" ? text : `(unavailable: MCP server "${this.connection.name}" is not running) ${text}`;
   }
 
+  /**
+   * The server marks the tool destructive (`destructiveHint`) and not read-only: each call waits
+   * for approval by default. An unmarked tool does not, although MCP's own default would call it
+   * destructive: most servers leave the hints out, and asking for every call would bury the real ones.
+   */
+  get approvalByDefault(): boolean {
+    const hints = this.info.annotations;
+    return hints?.destructiveHint === true && hints.readOnlyHint !== true;
+  }
+
   get jsonSchema(): JsonSchema {
     const { $schema: _ignored, ...schema } = this.info.inputSchema as JsonSchema;
     return { ...schema, type: "object", properties: schema.properties ?? {} };

@@ -20,14 +20,14 @@ const FILL_BATCH = 100_000;
 type Size = (typeof SIZES)["full"];
 
 /**
- * Part 7: the PostgreSQL store (this machine's server, or BENCH_POSTGRES_URL's): the memory window
+ * Part 8: the PostgreSQL store (this machine's server, or BENCH_POSTGRES_URL's): the memory window
  * at a million messages, the writes of a turn, and 1 against 3 bot processes sharing the database
  * with a model taking 50 ms a call. Runs in a database of its own, dropped at the end. Without a
  * server its figures are n/a, and it says why.
  */
 export const postgresPart: BenchPart = {
   id: "postgres",
-  title: "7. PostgreSQL store: window reads, turn writes, several processes",
+  title: "8. PostgreSQL store: window reads, turn writes, several processes",
   async run(options) {
     const availability = await postgresAvailability();
     if (!availability.available) {

@@ -26,6 +26,8 @@ export async function startBenchApp(modelUrl: string, env: Record<string, string
     // Limits are policy, not cost: the checks still run on every turn, but never refuse one here.
     RATE_LIMIT_PER_USER: "1000000000",
     MAX_QUEUED_TURNS: "1000000000",
+    // Parts 1–5 compare whole turns with a non-streaming floor; the streaming part turns this on.
+    STREAM_ANSWERS: "false",
     ...env,
   });
   const app = await createApp(config, createLogger("info", devNull));

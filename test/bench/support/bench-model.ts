@@ -8,7 +8,9 @@ import { ANSWER, TOOL_CALLS } from "./turn-script.js";
  * many tool results the request already carries. Responses are serialised once, bodies are
  * scanned as bytes, never parsed, so the fake costs as little as possible.
  *
- * `POST /v1/chat/completions` answers at once; `POST /delay/<ms>/v1/chat/completions` after <ms>.
+ * `POST /v1/chat/completions` answers at once; `POST /delay/<ms>/v1/chat/completions` after <ms>;
+ * `POST /stream/<n>/v1/chat/completions` streams a text answer of <n> chunks (server-sent events,
+ * usage last), written as fast as the socket takes them.
  */
 export function startBenchModel(): Promise<{ server: Server; origin: string }> {
   const server = createServer((req, res) => handle(req, res));
@@ -22,6 +24,7 @@ export function startBenchModel(): Promise<{ server: Server; origin: string }> {
 
 const TOOL_RESULT = Buffer.from('"role":"tool"');
 const DELAYED_PATH = /^\/delay\/(\d+)\//;
+const STREAM_PATH = /^\/stream\/(\d+)\//;
 
 /** The serialised chat completion that answers a request body: the next step of the turn script. */
 export function scriptedResponse(body: Buffer): Buffer {
@@ -34,6 +37,11 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   req.on("end", () => {
     if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
       res.writeHead(404, { "content-type": "application/json" }).end('{"error":{"message":"not found"}}');
+      return;
+    }
+    const streamed = Number(STREAM_PATH.exec(req.url)?.[1] ?? 0);
+    if (streamed > 0) {
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" }).end(streamedAnswer(streamed));
       return;
     }
     const payload = scriptedResponse(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
@@ -76,3 +84,23 @@ function completion(message: unknown, finishReason: string): Buffer {
 }
 
 const RESPONSES = [...TOOL_CALLS.map((call) => toolCallResponse(call)), textResponse(ANSWER)];
+
+/** The word each streamed chunk carries; the answer is this, `n` times. */
+export const STREAM_WORD = "token ";
+const streamedAnswers = new Map<number, Buffer>();
+
+/** A streamed answer of `n` text chunks, as OpenAI sends one: a role chunk, the text, the finish, usage, [DONE]. */
+function streamedAnswer(n: number): Buffer {
+  let cached = streamedAnswers.get(n);
+  if (cached) return cached;
+  const event = (choices: unknown[], extra: object = {}) =>
+    `data: ${JSON.stringify({ id: "chatcmpl-bench", object: "chat.completion.chunk", created: 0, model: "bench-model", choices, ...extra })}\n\n`;
+  const parts = [event([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }])];
+  for (let i = 0; i < n; i++) parts.push(event([{ index: 0, delta: { content: STREAM_WORD }, finish_reason: null }]));
+  parts.push(event([{ index: 0, delta: {}, finish_reason: "stop" }]));
+  parts.push(event([], { usage: { prompt_tokens: 300, completion_tokens: n, total_tokens: 300 + n } }));
+  parts.push("data: [DONE]\n\n");
+  cached = Buffer.from(parts.join(""));
+  streamedAnswers.set(n, cached);
+  return cached;
+}

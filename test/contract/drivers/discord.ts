@@ -1,8 +1,9 @@
-import { COMMANDS } from "../../../src/runner/commands/catalog.js";
+import { COMMANDS, GROUPS } from "../../../src/runner/commands/catalog.js";
 import { FakeDiscord, type RestCall } from "../../fakes/discord/fake-discord.js";
 import { MessageFlag, MessageKind, type MessagePayload, type UserPayload } from "../../fakes/discord/payloads.js";
 import { isAnswerTo, startDiscordBot, type DiscordBot } from "../../support/discord-bot.js";
-import { SEEN_TIMEOUT_MS, type DriverFactory, type PlatformDriver, type Seen, type Sent } from "./driver.js";
+import { fileAnswer } from "../../fakes/file-host.js";
+import { eventually, SEEN_TIMEOUT_MS, type DriverFactory, type PlatformDriver, type Presser, type Seen, type Sent, type ShownApproval } from "./driver.js";
 
 interface DiscordSent extends Sent {
   message: MessagePayload;
@@ -18,11 +19,15 @@ const DISCORD_LIMIT = 2_000;
  */
 export const discordDriver: DriverFactory = {
   name: "discord",
-  can: { redelivery: true, edits: true, otherSenders: true, members: true },
-  async start(env = {}) {
-    const bot = await startDiscordBot(env);
+  can: { redelivery: true, edits: true, otherSenders: true, members: true, restarts: true },
+  async start(env = {}, options = {}) {
+    const bot = await startDiscordBot(env, options);
     const { discord } = bot;
     let otherBot: UserPayload | undefined;
+    const stranger = discord.world.addUser("eve");
+    discord.world.addMember(discord.guild.id, stranger.id);
+    const users: Record<Presser, UserPayload> = { asker: discord.member, admin: discord.admin, stranger };
+    const approvalsSeen = new Set<string>();
     const sent = (message: MessagePayload, text: string): DiscordSent => ({ message, text });
 
     const driver: PlatformDriver = {
@@ -31,6 +36,10 @@ export const discordDriver: DriverFactory = {
       adminPermission: /Manage Server/,
       async ask(text) {
         return sent(await discord.dispatchMessage({ author: discord.member, content: `${FakeDiscord.mention(discord.bot)} ${text}`, mentions: [discord.bot] }), text);
+      },
+      async askWithFiles(text, files) {
+        const attachments = files.map((file) => discord.attachment(file.name, fileAnswer.bytes(file.bytes, file.contentType), { contentType: file.contentType }));
+        return sent(await discord.dispatchMessage({ author: discord.member, content: `${FakeDiscord.mention(discord.bot)} ${text}`, mentions: [discord.bot], attachments }), text);
       },
       async followUp(first, text) {
         // The bot's thread on a message has the message's id.
@@ -57,27 +66,61 @@ export const discordDriver: DriverFactory = {
         await discord.dispatchMessage({ author: discord.member, channelId: threadId, content: "", type: MessageKind.ChannelPinnedMessage });
       },
       async command(text, as) {
-        const [group = "", name = "", ...words] = text.split(" ");
-        const spec = COMMANDS.find((command) => command.group === group && command.name === name);
+        const [group = "", ...rest] = text.split(" ");
+        const subcommandGroup = COMMANDS.some((command) => command.group === group && command.subgroup === rest[0]) ? rest.shift() : undefined;
+        const bare = GROUPS.find((candidate) => candidate.name === group)?.bare === true;
+        // A group alone means its first subcommand, as in the text form ("settings" shows the settings).
+        const name = bare ? "" : (rest.shift() ?? COMMANDS.find((command) => command.group === group)?.name ?? "");
+        const spec = COMMANDS.find((command) => command.group === group && command.name === name && command.subgroup === subcommandGroup);
         if (!spec) throw new Error(`no command "${text}" in the catalog`);
-        const options = spec.options.flatMap((option, i) => (words[i] === undefined ? [] : [{ name: option.name, value: words[i]! }]));
+        const value = (i: number, kind: string) => (kind === "text" ? rest.slice(i).join(" ") : kind === "integer" ? Number(rest[i]) : rest[i]!);
+        const options = spec.options.flatMap((option, i) => (rest[i] === undefined ? [] : [{ name: option.name, value: value(i, option.kind) }]));
         const user = as === "admin" ? discord.admin : discord.member;
-        const interaction = await discord.dispatchCommand({ user, name: group, subcommand: name, options });
-        const callback = await discord.waitFor((call) => call.method === "POST" && call.path === `/interactions/${interaction.id}/${interaction.token}/callback`, SEEN_TIMEOUT_MS);
+        const interaction = await discord.dispatchCommand({ user, name: group, subcommand: bare ? undefined : name, subcommandGroup, options });
+        const callback = await discord.callbackOf(interaction, SEEN_TIMEOUT_MS);
         return String(callback.body.data.content);
       },
+      async approval() {
+        const found = await eventually(
+          () => botMessages(bot).find((m) => !approvalsSeen.has(m.id) && bot.discord.world.postedWithComponents.has(m.id)),
+          "a request for approval with buttons",
+        );
+        approvalsSeen.add(found.id);
+        return discordApproval(bot, structuredClone(found), users);
+      },
+      restart: () => bot.restart(),
+      app: () => bot.app,
       async seen(question) {
         const message = (question as DiscordSent).message;
         await discord.waitFor((call: RestCall) => isAnswerTo(call, message), SEEN_TIMEOUT_MS);
         await bot.app.intake.idle();
         return seenFor(bot, message);
       },
+      firstAnswerAt: (sent) => discord.calls.find((call) => isAnswerTo(call, (sent as DiscordSent).message))?.at,
       shown: () => botMessages(bot).map((m) => m.content),
       close: () => bot.close(),
     };
     return driver;
   },
 };
+
+/** A request for approval on Discord: a message with Approve and Deny buttons (message components). */
+function discordApproval(bot: DiscordBot, shown: MessagePayload, users: Record<Presser, UserPayload>): ShownApproval {
+  const now = () => bot.discord.messagesIn(shown.channel_id).find((m) => m.id === shown.id) ?? shown;
+  const buttons = (shown.components as { components: { custom_id: string; label: string }[] }[]).flatMap((row) => row.components);
+  return {
+    text: () => now().content,
+    hasControls: () => now().components.length > 0,
+    async press(decision, who) {
+      const button = buttons.find((candidate) => candidate.label.toLowerCase() === decision);
+      if (!button) throw new Error(`no ${decision} button on the request`);
+      const interaction = await bot.discord.pressButton({ user: users[who], message: shown, customId: button.custom_id });
+      const callback = await bot.discord.callbackOf(interaction, SEEN_TIMEOUT_MS);
+      // UPDATE_MESSAGE changes the request for everyone; a reply with the ephemeral flag is for the presser alone.
+      return (callback.body.data.flags & MessageFlag.Ephemeral) !== 0 ? String(callback.body.data.content) : "";
+    },
+  };
+}
 
 function addOtherBot(discord: FakeDiscord): UserPayload {
   const other = discord.world.addUser("helper-bot", true);

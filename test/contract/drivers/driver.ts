@@ -1,3 +1,4 @@
+import type { App, AppOptions } from "../../../src/app.js";
 import type { FakeOpenAI } from "../../fakes/fake-openai.js";
 
 /**
@@ -15,6 +16,8 @@ export interface PlatformDriver {
 
   /** A user asks, mentioning the bot, at the top of a channel (on the terminal: types a line). */
   ask(text: string): Promise<Sent>;
+  /** A user asks with files attached, served from the platform's own file host (on the terminal: `/attach` each, then ask). */
+  askWithFiles(text: string, files: SharedFile[]): Promise<Sent>;
   /** The same user follows up in the thread the bot answered `first` in, without a mention. */
   followUp(first: Sent, text: string): Promise<Sent>;
   /** The platform delivers the same message again (a retry, a replay after a reconnect). */
@@ -27,12 +30,27 @@ export interface PlatformDriver {
   systemMessage(first: Sent): Promise<void>;
   /** Runs a settings command ("tools disable calculator"); resolves with the reply only its user sees. */
   command(text: string, as: "member" | "admin"): Promise<string>;
+  /** Waits for the next request for approval the bot shows (after those already seen). */
+  approval(): Promise<ShownApproval>;
+  /** Stops the bot as a process restart does and starts it again on the same database. */
+  restart(): Promise<void>;
+  /** The running app, for what users cannot see (the audit, the turns table). */
+  app(): App;
 
   /** Waits until `sent` has its answer and nothing more is under way, then says what its user sees. */
   seen(sent: Sent): Promise<Seen>;
+  /** When the user first saw any text of the answer to `sent` (`performance.now()`), if they did. */
+  firstAnswerAt(sent: Sent): number | undefined;
   /** Every message the bot has shown so far, oldest first, as it reads now. */
   shown(): string[];
   close(): Promise<void>;
+}
+
+/** A file a user shares, with the type their app declares for it. */
+interface SharedFile {
+  name: string;
+  contentType: string;
+  bytes: Buffer;
 }
 
 /** A message a user sent, as its driver needs it to find the bot's answer. */
@@ -48,6 +66,22 @@ export interface Seen {
   answer: string[];
 }
 
+/** Who presses a request's controls: the person who asked, an admin, or someone else (a plain member). */
+export type Presser = "asker" | "admin" | "stranger";
+
+/** A request for approval as people see it. */
+export interface ShownApproval {
+  /** The message as it reads now: the request, or once it ended, its outcome. */
+  text(): string;
+  /** Whether its Approve and Deny controls are still there. */
+  hasControls(): boolean;
+  /**
+   * Presses Approve or Deny (types yes or no) as `who`, with the controls as they were when the
+   * request was shown (a stale client after a restart). Resolves with what the presser alone was told, or "".
+   */
+  press(decision: "approve" | "deny", who: Presser): Promise<string>;
+}
+
 /** What a platform has at all; a scenario that needs what a platform lacks is skipped there. */
 interface Capabilities {
   /** Delivers a message more than once. */
@@ -58,12 +92,14 @@ interface Capabilities {
   otherSenders: boolean;
   /** Has members who are not admins. */
   members: boolean;
+  /** The bot can be restarted while people still see its messages. */
+  restarts: boolean;
 }
 
 export interface DriverFactory {
   name: string;
   can: Capabilities;
-  start(env?: Record<string, string>): Promise<PlatformDriver>;
+  start(env?: Record<string, string>, options?: AppOptions): Promise<PlatformDriver>;
 }
 
 /** How long a driver waits for the bot to show something before the test fails. */

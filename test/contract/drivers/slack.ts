@@ -1,7 +1,8 @@
-import type { FakeMessage } from "../../fakes/slack/fake-slack.js";
+import type { FakeMessage, SlackCall } from "../../fakes/slack/fake-slack.js";
 import { appMention, message } from "../../fakes/slack/payloads.js";
 import { SlackHarness } from "../../support/slack-harness.js";
-import { eventually, type DriverFactory, type PlatformDriver, type Seen, type Sent } from "./driver.js";
+import { fileAnswer } from "../../fakes/file-host.js";
+import { eventually, type DriverFactory, type PlatformDriver, type Presser, type Seen, type Sent, type ShownApproval } from "./driver.js";
 
 interface SlackSent extends Sent {
   channel: string;
@@ -15,6 +16,8 @@ interface SlackSent extends Sent {
 const CHANNEL = "C1";
 const MEMBER = "UMEMBER";
 const ADMIN = "UADMIN";
+const STRANGER = "USTRANGER";
+const USERS: Record<Presser, string> = { asker: MEMBER, admin: ADMIN, stranger: STRANGER };
 /** Slack asks for at most 4,000 characters in one message. */
 const SLACK_LIMIT = 4_000;
 
@@ -28,11 +31,12 @@ const STEP = /^(🔧|✅|⚠️) `/;
  */
 export const slackDriver: DriverFactory = {
   name: "slack",
-  can: { redelivery: true, edits: true, otherSenders: true, members: true },
-  async start(env = {}) {
-    const h = await SlackHarness.start({ env });
-    h.slack.addUser({ id: MEMBER, name: "max" }).addUser({ id: ADMIN, name: "ada", isAdmin: true });
+  can: { redelivery: true, edits: true, otherSenders: true, members: true, restarts: true },
+  async start(env = {}, options = {}) {
+    const h = await SlackHarness.start({ env, app: options });
+    h.slack.addUser({ id: MEMBER, name: "max" }).addUser({ id: ADMIN, name: "ada", isAdmin: true }).addUser({ id: STRANGER, name: "eve" });
     const userMessages: SlackSent[] = [];
+    const approvalsSeen = new Set<string>();
     const mention = (text: string) => `<@${h.slack.botUserId}> ${text}`;
 
     const send = async (event: Record<string, unknown>, text: string): Promise<SlackSent> => {
@@ -47,6 +51,10 @@ export const slackDriver: DriverFactory = {
       messageLimit: SLACK_LIMIT,
       adminPermission: /workspace's admins and owners/,
       ask: (text) => send(appMention({ user: MEMBER, channel: CHANNEL, ts: h.slack.nextTs(), text: mention(text) }), text),
+      askWithFiles(text, files) {
+        const shared = files.map((file) => h.slack.file(file.name, fileAnswer.bytes(file.bytes, file.contentType), { mimetype: file.contentType }));
+        return send({ ...appMention({ user: MEMBER, channel: CHANNEL, ts: h.slack.nextTs(), text: mention(text) }), files: shared }, text);
+      },
       followUp(first, text) {
         const { channel, ts } = first as SlackSent;
         return send(message({ user: MEMBER, channel, ts: h.slack.nextTs(), threadTs: ts, text }), text);
@@ -86,17 +94,54 @@ export const slackDriver: DriverFactory = {
       },
       async seen(sent) {
         const question = sent as SlackSent;
-        await eventually(() => repliesTo(h.slack.messages, question, userMessages).some((m) => !STEP.test(m.text)), `the answer to "${sent.text}"`);
+        const shown = () => repliesTo(h.slack.messages, question, userMessages).filter((m) => !isApproval(m));
+        await eventually(() => shown().some((m) => !STEP.test(m.text)), `the answer to "${sent.text}"`);
         await h.idle();
-        const replies = repliesTo(h.slack.messages, question, userMessages).map((m) => m.text);
+        const replies = shown().map((m) => m.text);
         return { steps: replies.filter((text) => STEP.test(text)), answer: replies.filter((text) => !STEP.test(text)) } satisfies Seen;
       },
+      firstAnswerAt(sent) {
+        const { channel, ts, threadTs } = sent as SlackSent;
+        const thread = threadTs ?? ts;
+        const shows = (call: SlackCall) =>
+          call.response.ok === true &&
+          call.params.channel === channel &&
+          ((call.method === "chat.postMessage" && call.params.thread_ts === thread && !STEP.test(String(call.params.text))) ||
+            ((call.method === "chat.startStream" || call.method === "chat.appendStream") && String(call.params.chunks ?? "").includes("markdown_text")));
+        return h.slack.calls.find(shows)?.at;
+      },
+      async approval() {
+        const found = await eventually(() => h.slack.messages.find((m) => isApproval(m) && !approvalsSeen.has(m.ts)), "a request for approval with buttons");
+        approvalsSeen.add(found.ts);
+        return slackApproval(h, found);
+      },
+      restart: () => h.restart(),
+      app: () => h.app,
       shown: () => h.slack.messages.map((m) => m.text),
       close: () => h.close(),
     };
     return driver;
   },
 };
+
+/** A request for approval: posted with Block Kit buttons (an update later replaces them with its outcome). */
+const isApproval = (message: FakeMessage) => message.postedBlocks.some((block) => block.type === "actions");
+
+function slackApproval(h: SlackHarness, shown: FakeMessage): ShownApproval {
+  return {
+    text: () => shown.text,
+    hasControls: () => shown.blocks.some((block) => block.type === "actions"),
+    async press(decision, who) {
+      const user = USERS[who];
+      const ephemerals = h.slack.ephemerals.filter((e) => e.user === user).length;
+      const versions = shown.versions.length;
+      await h.press(user, shown, decision === "approve" ? "approval_approve" : "approval_deny");
+      // Bolt acknowledges at once; the answer follows: an update of the request, or a message for the presser alone.
+      await eventually(() => shown.versions.length > versions || h.slack.ephemerals.filter((e) => e.user === user).length > ephemerals, `the answer to ${who}'s press`);
+      return h.slack.ephemerals.filter((e) => e.user === user).slice(ephemerals).map((e) => e.text).join("\n");
+    },
+  };
+}
 
 /** The bot's messages in the question's thread after it, up to the next message a user wrote there (ts order is time order). */
 function repliesTo(messages: FakeMessage[], question: SlackSent, userMessages: SlackSent[]): FakeMessage[] {

@@ -14,12 +14,14 @@ import {
   type RolePayload,
   type UserPayload,
 } from "./payloads.js";
-import { interactionPayload } from "./interactions.js";
+import { componentPayload, interactionPayload } from "./interactions.js";
 import { findRoute } from "./rest-routes.js";
 import { snowflake, snowflakeOnShard } from "./snowflake.js";
 import { World, type FakeGuild, type InteractionRecord } from "./world.js";
 import { readMultipart, type UploadedFile } from "../multipart.js";
 import { closeServer } from "../close-server.js";
+import type { Answer } from "../fake-http-server.js";
+import { FakeFileHost } from "../file-host.js";
 
 /** One REST request as the fake received it. `path` is relative to /api/v10 and decoded. */
 export interface RestCall {
@@ -60,6 +62,8 @@ export interface InteractionInput {
   user: UserPayload;
   name: string;
   subcommand?: string;
+  /** The subcommand's group ("channel" in /settings channel tools). */
+  subcommandGroup?: string;
   options?: CommandOption[];
   /** Defaults to the default world's #general. */
   channelId?: string;
@@ -110,6 +114,8 @@ export class FakeDiscord {
   readonly commands = new Map<string, unknown[]>();
   apiUrl = "";
   gatewayUrl = "";
+  /** Discord's CDN, on the fake's own server: point DISCORD_CDN_URL at `cdn.baseUrl`. */
+  readonly cdn = new FakeFileHost("/cdn/", () => this.apiUrl.replace(/\/api$/, ""));
 
   private server?: Server;
   private gateway?: FakeGateway;
@@ -174,6 +180,10 @@ export class FakeDiscord {
     mentionEveryone?: boolean;
     /** A message type other than a plain message (a system message such as a pin notice). */
     type?: number;
+    /** Attachment objects (see `attachment`). */
+    attachments?: unknown[];
+    /** More fields of the payload (a message_reference, message_snapshots, ...). */
+    extra?: Partial<MessagePayload>;
   }): Promise<MessagePayload> {
     const channelId = input.channelId ?? this.general.id;
     const channel = this.world.channels.get(channelId);
@@ -187,12 +197,24 @@ export class FakeDiscord {
       mentions: input.mentions ?? [],
       mention_everyone: input.mentionEveryone ?? false,
       ...(input.type !== undefined ? { type: input.type } : {}),
+      ...(input.attachments ? { attachments: input.attachments } : {}),
       ...(guildId ? { guild_id: guildId, member: member(this.world.guild(guildId).members.get(input.author.id) ?? []) } : {}),
+      ...input.extra,
     });
     this.world.channelMessages(channelId).set(created.id, created);
     channel.last_message_id = created.id;
     await this.redeliver(created);
     return created;
+  }
+
+  /**
+   * A file on the CDN and the attachment object a message carries for it. `size` is what Discord
+   * declares (the body's length unless given: a test may make it lie).
+   */
+  attachment(name: string, served: Answer, declared: { contentType?: string; size?: number } = {}): Record<string, unknown> {
+    const url = this.cdn.serve(name, served);
+    const size = declared.size ?? (served.kind === "body" ? served.body.length : 0);
+    return { id: snowflake(), filename: name, size, url, proxy_url: url, ...(declared.contentType ? { content_type: declared.contentType } : {}) };
   }
 
   /** Sends a MESSAGE_CREATE for a message again, as the gateway sometimes does. */
@@ -219,6 +241,31 @@ export class FakeDiscord {
   /** A user runs a slash command. Resolves with the interaction (its id and token). */
   dispatchCommand(input: InteractionInput): Promise<InteractionRecord> {
     return this.dispatchInteraction(InteractionKind.ApplicationCommand, input);
+  }
+
+  /**
+   * A user presses a button on a message (a message component): INTERACTION_CREATE of type 3 with
+   * the message and the button's custom id. Resolves with the interaction (its id and token).
+   */
+  async pressButton(input: { user: UserPayload; message: MessagePayload; customId: string }): Promise<InteractionRecord> {
+    const channel = this.world.channels.get(input.message.channel_id);
+    if (!channel) throw new Error(`fake Discord: no channel ${input.message.channel_id}`);
+    const record: InteractionRecord = {
+      id: snowflake(),
+      token: `interaction-token-${snowflake()}`,
+      channelId: channel.id,
+      guildId: channel.guild_id,
+      user: input.user,
+      messageId: input.message.id,
+    };
+    this.world.interactions.set(record.id, record);
+    await this.dispatch("INTERACTION_CREATE", componentPayload(this.world, record, channel, input.message, input.customId));
+    return record;
+  }
+
+  /** The answer to an interaction: its callback call to /interactions/ID/TOKEN/callback. */
+  callbackOf(interaction: InteractionRecord, timeoutMs = 5_000): Promise<RestCall> {
+    return this.waitFor((call) => call.method === "POST" && call.path === `/interactions/${interaction.id}/${interaction.token}/callback`, timeoutMs);
   }
 
   /** A user types into an autocomplete option (mark it `focused`). */
@@ -295,6 +342,7 @@ export class FakeDiscord {
   }
 
   async close(): Promise<void> {
+    this.cdn.close();
     this.gateway?.close();
     await closeServer(this.server);
   }
@@ -351,6 +399,7 @@ export class FakeDiscord {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (this.cdn.handle(req, res)) return;
     const at = performance.now();
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const chunks: Buffer[] = [];

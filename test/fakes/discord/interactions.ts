@@ -1,5 +1,5 @@
 import type { InteractionInput } from "./fake-discord.js";
-import { member, type ChannelPayload } from "./payloads.js";
+import { ComponentKind, InteractionKind, member, type ChannelPayload, type MessagePayload } from "./payloads.js";
 import type { InteractionRecord, World } from "./world.js";
 
 /**
@@ -44,7 +44,7 @@ export function interactionPayload(
       id: commandId,
       name: input.name,
       type: 1,
-      options: input.subcommand ? [{ type: 1, name: input.subcommand, options }] : options,
+      options: subcommandOptions(input, options),
       ...(guildId ? { guild_id: guildId } : {}),
     },
     channel: { ...channel },
@@ -58,8 +58,49 @@ export function interactionPayload(
   };
 }
 
+/** A subcommand's options inside its subcommand (type 1), inside its subcommand group (type 2) if it has one. */
+function subcommandOptions(input: InteractionInput, options: unknown[]): unknown[] {
+  if (!input.subcommand) return options;
+  const subcommand = { type: 1, name: input.subcommand, options };
+  return input.subcommandGroup ? [{ type: 2, name: input.subcommandGroup, options: [subcommand] }] : [subcommand];
+}
+
 function optionType(value: string | number | boolean): number {
   if (typeof value === "boolean") return 5;
   if (typeof value === "number") return Number.isInteger(value) ? 4 : 10;
   return 3;
+}
+
+/**
+ * An INTERACTION_CREATE payload for a press on a message component (a button): the message it is
+ * on, `data.custom_id` and `data.component_type`, and who pressed, as for a command.
+ */
+export function componentPayload(world: World, record: InteractionRecord, channel: ChannelPayload, message: MessagePayload, customId: string): Record<string, unknown> {
+  const guildId = record.guildId;
+  const where = guildId
+    ? {
+        guild_id: guildId,
+        guild: { id: guildId, locale: "en-US", features: [] },
+        member: { ...member(world.guild(guildId).members.get(record.user.id) ?? [], record.user), permissions: world.permissionsOf(guildId, record.user.id).toString() },
+        authorizing_integration_owners: { "0": guildId },
+        context: 0,
+      }
+    : { user: record.user, authorizing_integration_owners: { "0": "0" }, context: 1 };
+  return {
+    id: record.id,
+    application_id: world.application.id,
+    type: InteractionKind.MessageComponent,
+    token: record.token,
+    version: 1,
+    message: structuredClone(message),
+    data: { custom_id: customId, component_type: ComponentKind.Button },
+    channel: { ...channel },
+    channel_id: channel.id,
+    ...where,
+    app_permissions: (guildId ? world.permissionsOf(guildId, world.bot.id) : 0n).toString(),
+    locale: "en-US",
+    guild_locale: "en-US",
+    entitlements: [],
+    attachment_size_limit: 10_485_760,
+  };
 }

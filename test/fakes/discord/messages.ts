@@ -21,6 +21,8 @@ export interface OutgoingMessage {
   embeds?: unknown[];
   /** Files sent with the message (multipart), described in payload_json. */
   attachments?: unknown[];
+  /** Message components: action rows of buttons. */
+  components?: unknown[];
 }
 
 export class ApiError extends Error {
@@ -111,9 +113,11 @@ export function createBotMessage(
     flags: (body.flags ?? 0) & MessageFlag.Ephemeral,
     ...(reference ? { message_reference: reference } : {}),
     ...resolveMentions(world, content, body.allowed_mentions, repliedTo),
+    components: body.components ?? [],
     ...extra,
   });
   world.channelMessages(channelId).set(created.id, created);
+  if (body.components?.length) world.postedWithComponents.add(created.id);
   channel.last_message_id = created.id;
   return created;
 }
@@ -132,6 +136,7 @@ export function editBotMessage(world: World, channelId: string, messageId: strin
     edited_timestamp: new Date().toISOString(),
     flags: existing.flags & ~MessageFlag.Loading,
     ...resolveMentions(world, content, body.allowed_mentions, repliedTo),
+    ...(body.components !== undefined ? { components: body.components } : {}),
   });
   return existing;
 }

@@ -6,8 +6,9 @@
 export const ChannelKind = { GuildText: 0, DM: 1, PublicThread: 11 } as const;
 export const MessageKind = { Default: 0, ChannelPinnedMessage: 6, Reply: 19, ChatInputCommand: 20 } as const;
 export const MessageFlag = { Ephemeral: 1 << 6, Loading: 1 << 7 } as const;
-export const InteractionKind = { ApplicationCommand: 2, Autocomplete: 4 } as const;
-export const CallbackKind = { ChannelMessage: 4, DeferredChannelMessage: 5, AutocompleteResult: 8 } as const;
+export const InteractionKind = { ApplicationCommand: 2, MessageComponent: 3, Autocomplete: 4 } as const;
+export const CallbackKind = { ChannelMessage: 4, DeferredChannelMessage: 5, DeferredUpdateMessage: 6, UpdateMessage: 7, AutocompleteResult: 8 } as const;
+export const ComponentKind = { ActionRow: 1, Button: 2 } as const;
 export const GatewayIntent = { Guilds: 1 << 0, GuildMessages: 1 << 9, DirectMessages: 1 << 12, MessageContent: 1 << 15 } as const;
 
 export const Permission = {
@@ -97,7 +98,8 @@ export interface MessagePayload {
   components: unknown[];
   webhook_id?: string;
   application_id?: string;
-  message_reference?: { message_id: string; channel_id: string; guild_id?: string; type: 0 };
+  /** type 0 is a reply, 1 a forward. */
+  message_reference?: { message_id: string; channel_id: string; guild_id?: string; type: 0 | 1 };
   member?: MemberPayload;
   /** Extra fields a test wants on the gateway payload. */
   [key: string]: unknown;

@@ -129,7 +129,9 @@ function interactionCallback({ world, gateway, params, body, query }: RouteConte
   const interaction = world.interactions.get(params[0]!);
   if (!interaction || interaction.token !== params[1]) throw new ApiError(404, 10062, "Unknown interaction");
   if (body.type === CallbackKind.AutocompleteResult) return noContent;
-  if (interaction.originalId) throw new ApiError(400, 40060, "Interaction has already been acknowledged.");
+  if (interaction.originalId || interaction.acknowledged) throw new ApiError(400, 40060, "Interaction has already been acknowledged.");
+  interaction.acknowledged = true;
+  if (body.type === CallbackKind.UpdateMessage || body.type === CallbackKind.DeferredUpdateMessage) return updateMessage(world, gateway, interaction, body, query);
   const data: OutgoingMessage = body.data ?? {};
   const deferred = body.type === CallbackKind.DeferredChannelMessage;
   const ephemeral = ((data.flags ?? 0) & MessageFlag.Ephemeral) !== 0;
@@ -152,6 +154,18 @@ function interactionCallback({ world, gateway, params, body, query }: RouteConte
     interaction: { id: interaction.id, type: 2, response_message_id: created.id, response_message_loading: deferred, response_message_ephemeral: ephemeral },
     resource: { type: body.type, message: created },
   });
+}
+
+/** A component interaction answered by editing the message its button is on (UPDATE_MESSAGE), or only acknowledged (DEFERRED_UPDATE_MESSAGE). */
+function updateMessage(world: World, gateway: FakeGateway, interaction: InteractionRecord, body: any, query: URLSearchParams): RouteResult {
+  if (!interaction.messageId) throw new ApiError(400, 40004, "Interaction is not a message component interaction");
+  const message = messageOrThrow(world, interaction.channelId, interaction.messageId);
+  if (body.type === CallbackKind.UpdateMessage) {
+    editBotMessage(world, interaction.channelId, interaction.messageId, (body.data ?? {}) as OutgoingMessage);
+    announce(gateway, "MESSAGE_UPDATE", message);
+  }
+  if (query.get("with_response") !== "true") return noContent;
+  return ok({ interaction: { id: interaction.id, type: 3, response_message_id: message.id }, resource: { type: body.type, message } });
 }
 
 function interactionByToken(world: World, token: string): InteractionRecord {

@@ -32,6 +32,10 @@ export interface InteractionRecord {
   user: UserPayload;
   /** The message the interaction's response created (`@original`), once there is one. */
   originalId?: string;
+  /** A component interaction: the message whose button was pressed (UPDATE_MESSAGE edits it). */
+  messageId?: string;
+  /** The interaction has been answered (a reply, a deferral or an update). */
+  acknowledged?: boolean;
 }
 
 /** Everything the fake Discord knows: users, guilds, channels (threads and DMs too), messages. */
@@ -43,6 +47,8 @@ export class World {
   readonly channels = new Map<string, ChannelPayload>();
   readonly messages = new Map<string, Map<string, MessagePayload>>();
   readonly interactions = new Map<string, InteractionRecord>();
+  /** Messages the bot posted with components (buttons), even if an edit took them away since. */
+  readonly postedWithComponents = new Set<string>();
 
   constructor(botName: string, botId = snowflake()) {
     this.application = { id: botId, name: botName };

@@ -4,6 +4,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
 import { closeServer } from "../close-server.js";
+import { answer, type Answer } from "../fake-http-server.js";
+import { FakeFileHost } from "../file-host.js";
+import { streamCall } from "./streams.js";
 
 /** One Web API call as the fake received it, with what it answered. */
 export interface SlackCall {
@@ -25,6 +28,20 @@ export interface FakeMessage {
   versions: string[];
   broadcast: boolean;
   user: string;
+  /** Streamed natively (chat.startStream): its text is Markdown, and tool steps show as tasks. */
+  streamed?: { open: boolean; lastWriteAt: number; recipientUser?: string; recipientTeam?: string; tasks: Map<string, { title: string; status: string; output?: string }[]> };
+  /** Block Kit blocks as they are now (chat.update replaces them when it sends blocks). */
+  blocks: any[];
+  /** The blocks the message was posted with (its buttons, even once an update took them away). */
+  postedBlocks: any[];
+}
+
+/** A message only one user sees (chat.postEphemeral). */
+export interface FakeEphemeral {
+  channel: string;
+  user: string;
+  text: string;
+  threadTs?: string;
 }
 
 export interface FakeUser {
@@ -55,7 +72,25 @@ export interface FakeSlackOptions {
    * 4,000 characters per message (and truncates far longer ones), so the fake holds to that.
    */
   maxTextLength?: number;
+  /**
+   * The app has the files:read scope (default true). Without it, as with a wrong token, Slack
+   * answers a file download with its sign-in page (HTTP 200, HTML).
+   */
+  filesScope?: boolean;
+  /**
+   * Native streaming (chat.startStream, appendStream, stopStream): on (default); "refused" as a
+   * workspace where it is not available (channel_type_not_supported); "unknown" as an older Slack
+   * without the methods (unknown_method).
+   */
+  streaming?: "on" | "refused" | "unknown";
+  /** A stream with no write for this long has expired (message_not_in_streaming_state). Default: never. */
+  streamIdleMs?: number;
+  /** assistant.threads.setStatus works (the app has the assistant feature); default true. */
+  threadStatus?: boolean;
 }
+
+/** What files.slack.com answers a download without a token that may read files. */
+const SIGN_IN_PAGE = '<!DOCTYPE html><html lang="en-US"><head><title>Slack</title></head><body>Sign in to your workspace</body></html>';
 
 /**
  * A local Slack for tests and benchmarks on 127.0.0.1: the Web API (`POST /api/<method>`, form or
@@ -67,20 +102,26 @@ export class FakeSlack {
   /** Bodies posted to response_url endpoints (slash command answers), in order. */
   readonly responses: { path: string; body: any }[] = [];
   readonly messages: FakeMessage[] = [];
+  readonly ephemerals: FakeEphemeral[] = [];
   /** Files shared through the upload flow (files.getUploadURLExternal, the upload, files.completeUploadExternal). */
   readonly files: { id: string; name: string; channel?: string; threadTs?: string; text: string; note?: string }[] = [];
   private readonly uploads = new Map<string, { name: string; bytes?: Buffer }>();
   /** Socket Mode acknowledgements received, in order. */
   readonly acks: { envelopeId: string; payload?: unknown }[] = [];
   readonly users = new Map<string, FakeUser>();
+  /** assistant.threads.setStatus calls that were accepted, in order. */
+  readonly statuses: { channel: string; threadTs: string; status: string }[] = [];
   readonly botToken: string;
   readonly appToken: string;
   readonly botUserId: string;
   readonly botId: string;
   readonly teamId: string;
   baseUrl = "";
+  /** Slack's file host, on the fake's own server: point SLACK_FILES_URL at `files.baseUrl`. */
+  readonly filesHost = new FakeFileHost("/files-pri/", () => this.baseUrl);
 
   private readonly maxTextLength: number;
+  private readonly options: FakeSlackOptions;
   private readonly faults: FaultRule[] = [];
   private readonly callListeners = new Set<(call: SlackCall) => void>();
   private readonly reactions = new Map<string, Set<string>>();
@@ -99,6 +140,21 @@ export class FakeSlack {
     this.botId = options.botId ?? "BBOT";
     this.teamId = options.teamId ?? "T1";
     this.maxTextLength = options.maxTextLength ?? 4_000;
+    this.options = options;
+    const filesScope = options.filesScope ?? true;
+    this.filesHost.gate = (request) =>
+      filesScope && request.headers.authorization === `Bearer ${this.botToken}` ? undefined : answer.text(200, SIGN_IN_PAGE, "text/html; charset=utf-8");
+  }
+
+  /**
+   * A file on the files host and the file object an event carries for it, as Slack describes one.
+   * `size` is what Slack declares (the body's length unless given).
+   */
+  file(name: string, served: Answer, declared: { mimetype?: string; size?: number } = {}): Record<string, unknown> {
+    const url = this.filesHost.serve(name, served);
+    const size = declared.size ?? (served.kind === "body" ? served.body.length : 0);
+    const id = `F${randomUUID().slice(0, 8).toUpperCase()}`;
+    return { id, name, title: name, mimetype: declared.mimetype, filetype: name.split(".").pop(), size, mode: "hosted", url_private: url, url_private_download: url };
   }
 
   static async start(options: FakeSlackOptions = {}): Promise<FakeSlack> {
@@ -193,6 +249,7 @@ export class FakeSlack {
 
   async close(): Promise<void> {
     clearInterval(this.pinger);
+    this.filesHost.close();
     for (const socket of this.sockets) socket.terminate();
     this.wss.close();
     await closeServer(this.server);
@@ -228,6 +285,7 @@ export class FakeSlack {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (this.filesHost.handle(req, res)) return;
     const raw = await readBody(req);
     const path = new URL(req.url ?? "/", this.baseUrl).pathname;
     if (path.startsWith("/upload/")) {
@@ -287,8 +345,21 @@ export class FakeSlack {
         return this.postMessage(params);
       case "chat.update":
         return this.updateMessage(params);
-      case "chat.postEphemeral":
-        return params.channel && params.user ? { ok: true, message_ts: this.nextTs() } : { ok: false, error: "channel_not_found" };
+      case "chat.delete":
+        return this.deleteMessage(params);
+      case "chat.startStream":
+      case "chat.appendStream":
+      case "chat.stopStream":
+        return streamCall(method, params, { messages: this.messages, options: this.options, botUserId: this.botUserId, nextTs: () => this.nextTs() });
+      case "assistant.threads.setStatus":
+        if (this.options.threadStatus === false) return { ok: false, error: "unknown_method" };
+        this.statuses.push({ channel: String(params.channel_id), threadTs: String(params.thread_ts), status: String(params.status ?? "") });
+        return { ok: true };
+      case "chat.postEphemeral": {
+        if (!params.channel || !params.user) return { ok: false, error: "channel_not_found" };
+        this.ephemerals.push({ channel: String(params.channel), user: String(params.user), text: String(params.text ?? ""), threadTs: params.thread_ts ? String(params.thread_ts) : undefined });
+        return { ok: true, message_ts: this.nextTs() };
+      }
       case "reactions.add":
       case "reactions.remove":
         return this.react(method === "reactions.add", params);
@@ -320,6 +391,8 @@ export class FakeSlack {
       versions: [text],
       broadcast: threadTs !== undefined && isTrue(params.reply_broadcast),
       user: this.botUserId,
+      blocks: blocksOf(params.blocks) ?? [],
+      postedBlocks: blocksOf(params.blocks) ?? [],
     };
     this.messages.push(message);
     return { ok: true, channel: message.channel, ts: message.ts, message: { type: "message", text, user: this.botUserId, bot_id: this.botId, ts: message.ts, thread_ts: threadTs } };
@@ -346,7 +419,15 @@ export class FakeSlack {
     if (text.length > this.maxTextLength) return { ok: false, error: "msg_too_long" };
     message.text = text;
     message.versions.push(text);
+    message.blocks = blocksOf(params.blocks) ?? message.blocks;
     return { ok: true, channel: message.channel, ts: message.ts, text };
+  }
+
+  private deleteMessage(params: Record<string, any>): Record<string, any> {
+    const index = this.messages.findIndex((m) => m.channel === params.channel && m.ts === params.ts);
+    if (index === -1) return { ok: false, error: "message_not_found" };
+    this.messages.splice(index, 1);
+    return { ok: true, channel: params.channel, ts: params.ts };
   }
 
   private react(add: boolean, params: Record<string, any>): Record<string, any> {
@@ -393,6 +474,12 @@ function parseBody(raw: string, contentType: string | undefined): Record<string,
   if (raw === "") return {};
   if (contentType?.includes("application/json")) return JSON.parse(raw);
   return Object.fromEntries(new URLSearchParams(raw));
+}
+
+/** Blocks as the Web API client sends them: a JSON string in a form, an array in JSON. */
+function blocksOf(value: unknown): any[] | undefined {
+  if (value === undefined || value === null || value === "") return undefined;
+  return typeof value === "string" ? JSON.parse(value) : (value as any[]);
 }
 
 function isTrue(value: unknown): boolean {

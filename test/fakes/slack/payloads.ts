@@ -84,3 +84,52 @@ export function slashCommand(fields: CommandFields): Record<string, string> {
     trigger_id: `trigger-${++eventCounter}`,
   };
 }
+
+export interface BlockActionFields {
+  userId: string;
+  channel: string;
+  /** The message the buttons are on, as Slack has it. */
+  message: { ts: string; threadTs?: string; text: string; blocks: any[] };
+  actionId: string;
+  value: string;
+  responseUrl: string;
+  teamId?: string;
+}
+
+/** A `block_actions` payload: someone pressed a button in a message's blocks. */
+export function blockActions(fields: BlockActionFields): Record<string, unknown> {
+  const teamId = fields.teamId ?? "T1";
+  const block = fields.message.blocks.find((candidate) => candidate.elements?.some((element: any) => element.action_id === fields.actionId));
+  return {
+    type: "block_actions",
+    user: { id: fields.userId, username: fields.userId.toLowerCase(), name: fields.userId.toLowerCase(), team_id: teamId },
+    api_app_id: "A1",
+    token: "verification-token-unused",
+    container: { type: "message", message_ts: fields.message.ts, channel_id: fields.channel, is_ephemeral: false, ...(fields.message.threadTs ? { thread_ts: fields.message.threadTs } : {}) },
+    trigger_id: `trigger-${++eventCounter}`,
+    team: { id: teamId, domain: "fake" },
+    enterprise: null,
+    is_enterprise_install: false,
+    channel: { id: fields.channel, name: "general" },
+    message: {
+      type: "message",
+      user: "UBOT",
+      ts: fields.message.ts,
+      ...(fields.message.threadTs ? { thread_ts: fields.message.threadTs } : {}),
+      text: fields.message.text,
+      blocks: fields.message.blocks,
+    },
+    state: { values: {} },
+    response_url: fields.responseUrl,
+    actions: [
+      {
+        type: "button",
+        action_id: fields.actionId,
+        block_id: block?.block_id ?? "block",
+        text: { type: "plain_text", text: fields.actionId, emoji: true },
+        value: fields.value,
+        action_ts: `${Math.floor(Date.now() / 1000)}.000100`,
+      },
+    ],
+  };
+}

@@ -33,6 +33,11 @@ export class SignedSlackSender {
     return this.post(JSON.stringify(body), "application/json", options);
   }
 
+  /** An interaction (a button press): the payload as JSON in the form field `payload`, as Slack posts it. */
+  interaction(payload: unknown, options: SendOptions = {}): Promise<ReceiverResponse> {
+    return this.post(new URLSearchParams({ payload: JSON.stringify(payload) }).toString(), "application/x-www-form-urlencoded", options);
+  }
+
   /** A slash command (form-encoded). */
   command(fields: Record<string, string>, options: SendOptions = {}): Promise<ReceiverResponse> {
     return this.post(new URLSearchParams(fields).toString(), "application/x-www-form-urlencoded", options);

@@ -184,11 +184,11 @@ describe("Discord: /settings", () => {
 });
 
 describe("Discord: command registration", () => {
-  it("registers /ask, /tools, /memory and /settings for one guild or globally, /tools and /settings for Manage Server only", async () => {
+  it("registers /ask, /tools, /memory, /settings and /usage for one guild or globally, /tools, /settings and /usage for Manage Server only", async () => {
     const discord = await FakeDiscord.start();
     try {
       const guild = await registerCommands({ token: discord.token, apiUrl: discord.apiUrl, guildId: discord.guild.id });
-      expect(guild).toMatchObject({ applicationId: discord.world.application.id, scope: "guild", names: ["ask", "tools", "memory", "settings"] });
+      expect(guild).toMatchObject({ applicationId: discord.world.application.id, scope: "guild", names: ["ask", "tools", "memory", "settings", "usage"] });
       const global = await registerCommands({ token: discord.token, apiUrl: discord.apiUrl });
       expect(global.scope).toBe("global");
 
@@ -199,7 +199,18 @@ describe("Discord: command registration", () => {
       const toolOption = byName.tools.options.find((o: any) => o.name === "disable").options[0];
       expect(toolOption).toMatchObject({ name: "tool", autocomplete: true, required: true });
       expect(byName.settings.default_member_permissions).toBe((1n << 5n).toString());
-      expect(discord.commands.get("global")).toHaveLength(4);
+      // settings channel … is a subcommand group; its tools take a state from fixed choices, its model autocompletes
+      const channel = byName.settings.options.find((o: any) => o.name === "channel");
+      expect(channel).toMatchObject({ type: 2 });
+      expect(channel.options.map((o: any) => o.name)).toEqual(["show", "tools", "prompt", "memory", "model", "reset"]);
+      const tools = channel.options.find((o: any) => o.name === "tools");
+      expect(tools.options[1]).toMatchObject({ name: "state", required: true, choices: [{ name: "on", value: "on" }, { name: "off", value: "off" }, { name: "default", value: "default" }] });
+      expect(channel.options.find((o: any) => o.name === "model").options[0]).toMatchObject({ name: "model", autocomplete: true });
+      expect(byName.tools.options.map((o: any) => o.name)).toEqual(["list", "enable", "disable", "require-approval", "no-approval"]);
+      // /usage is one command without subcommands, for admins
+      expect(byName.usage.default_member_permissions).toBe((1n << 5n).toString());
+      expect(byName.usage.options ?? []).toEqual([]);
+      expect(discord.commands.get("global")).toHaveLength(5);
     } finally {
       await discord.close();
     }

@@ -22,6 +22,16 @@ describe("Slack slash commands", () => {
     return h.model.toolsOffered(before);
   };
 
+  it("offers no role commands, since Slack has no roles: /settings ignore-role answers with the usage and changes nothing", async () => {
+    await start();
+    const run = await h.command("/settings", "ignore-role <!subteam^S1|devs>", "UADMIN");
+    const [answer] = await h.answersAt(run.responseUrl);
+    expect(answer).toContain("/settings ignore-user @user");
+    expect(answer).not.toContain("ignore-role");
+    const shown = await h.command("/settings", "show", "UADMIN");
+    expect((await h.answersAt(shown.responseUrl))[0]).toContain("Ignored roles: none");
+  });
+
   it("lets admins change this workspace's settings with /settings, refuses members, and the next turn follows them", async () => {
     await start();
     const refused = await h.command("/settings", "memory 1", "UMEMBER");

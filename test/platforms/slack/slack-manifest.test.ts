@@ -11,8 +11,12 @@ const listUnder = (key: string) => {
 describe("the Slack app manifest", () => {
   it("asks for exactly the bot scopes the adapter uses", () => {
     expect(listUnder("bot").sort()).toEqual(
-      ["app_mentions:read", "chat:write", "commands", "reactions:write", "users:read", "channels:history", "groups:history", "im:history", "files:write"].sort(),
+      ["app_mentions:read", "chat:write", "assistant:write", "commands", "reactions:write", "users:read", "channels:history", "groups:history", "im:history", "files:read", "files:write"].sort(),
     );
+  });
+
+  it("turns on Slack's assistant feature, for the thread status in DMs", () => {
+    expect(manifest).toMatch(/^ {2}assistant_view:\n {4}assistant_description: \S/m);
   });
 
   it("subscribes to mentions, channel, private channel and DM messages, over Socket Mode", () => {
@@ -23,6 +27,10 @@ describe("the Slack app manifest", () => {
   it("declares the slash commands under their default names", () => {
     const config = loadConfig({});
     const commands = [...manifest.matchAll(/- command: (\S+)/g)].map((match) => match[1]);
-    expect(commands).toEqual([config.SLACK_COMMAND_ASK, config.SLACK_COMMAND_TOOLS, config.SLACK_COMMAND_MEMORY, config.SLACK_COMMAND_SETTINGS]);
+    expect(commands).toEqual([config.SLACK_COMMAND_ASK, config.SLACK_COMMAND_TOOLS, config.SLACK_COMMAND_MEMORY, config.SLACK_COMMAND_SETTINGS, config.SLACK_COMMAND_USAGE]);
+  });
+
+  it("turns interactivity on, so that Approve and Deny presses reach the app", () => {
+    expect(manifest).toMatch(/^\s*interactivity:\n\s*is_enabled: true$/m);
   });
 });

@@ -49,8 +49,14 @@ describe("npm start with Slack configured", () => {
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: "ok", database: "ok", platforms: { slack: { connected: true } } });
-    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-    expect(metrics).toContain('bot_turns_total{platform="slack",status="answered",outcome="answer"} 1');
+    // The answer is visible (streamed) a moment before its turn closes and is counted.
+    const counted = 'bot_turns_total{platform="slack",status="answered",outcome="answer"} 1';
+    let metrics = "";
+    for (const deadline = Date.now() + 10_000; !metrics.includes(counted) && Date.now() < deadline; ) {
+      metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      if (!metrics.includes(counted)) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(metrics).toContain(counted);
 
     bot.process.kill("SIGTERM");
     expect((await bot.exited).code).toBe(0);

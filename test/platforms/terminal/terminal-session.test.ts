@@ -42,6 +42,30 @@ describe("the terminal adapter, run as the bot's own process", () => {
     expect(warnings).toEqual([expect.stringMatching(/^warning: tool failed \(calculator: could not evaluate "1\/\(":/)]);
   });
 
+  it("asks before a tool that needs approval and reads the typed yes; at the end of input a request still waiting does not hold the exit", async () => {
+    scratch.model.script(
+      reply.toolCalls({ name: "calculator", args: { expression: "2+2" } }),
+      reply.text("It is 4."),
+      reply.toolCalls({ name: "calculator", args: { expression: "3+3" } }),
+    );
+    const bot = startChildBot(env(), scratch.dir);
+    bot.process.stdin.end("/tools require-approval calculator\nwhat is 2+2?\nmaybe\nyes\nwhat is 3+3?\n");
+    expect((await bot.exited).code).toBe(0);
+
+    const out = bot.stdout();
+    expect(out).toContain("Each call of `calculator` here now waits for a person's approval before it runs.");
+    expect(out).toMatch(/ {2}⏸️ \*\*Approval needed\*\* to run calculator \{"expression":"2\+2"\}\n {2}Asked by \S+; they or an admin may approve or deny it within 5 minutes\.\n {2}Type yes to approve or no to deny\./);
+    expect(out).toContain("  Please type yes or no.");
+    expect(out).toMatch(/ {2}✅ Approved by \S+: calculator \{"expression":"2\+2"\} runs\./);
+    expect(out).toContain("bot: It is 4.");
+    // Nobody is left to answer the second request: the bot stops without waiting for it.
+    expect(out).toMatch(/ {2}⌛ The bot stopped before a decision: calculator \{"expression":"3\+3"\} did not run\./);
+    expect(out).toContain("bot: ⚠️ The bot restarted before I could finish this.");
+    const db = new Database(join(scratch.dir, "data/bot.sqlite"), { readonly: true });
+    expect(db.prepare("SELECT status FROM approvals ORDER BY requested_at").pluck().all()).toEqual(["approved", "expired"]);
+    db.close();
+  });
+
   it("runs /tools commands and remembers the conversation in SQLite between runs", async () => {
     scratch.model.otherwise(reply.text("noted"));
     const first = startChildBot(env(), scratch.dir);

@@ -6,7 +6,7 @@ import {
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
   type SlashCommandSubcommandBuilder,
 } from "discord.js";
-import { ASK, COMMANDS, GROUPS, type CommandOption } from "../../../runner/commands/catalog.js";
+import { ASK, COMMANDS, GROUPS, type CommandOption, type CommandSpec } from "../../../runner/commands/catalog.js";
 
 /**
  * The slash commands as registered with Discord, made from the core's command catalog. Groups
@@ -29,11 +29,20 @@ export function commandDefinitions(): RESTPostAPIChatInputApplicationCommandsJSO
       .setContexts(...(group.inDirectMessages ? [InteractionContextType.Guild, InteractionContextType.BotDM] : [InteractionContextType.Guild]))
       .setIntegrationTypes(ApplicationIntegrationType.GuildInstall);
     if (group.forAdmins) builder.setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild);
-    for (const spec of COMMANDS.filter((command) => command.group === group.name)) {
-      builder.addSubcommand((sub) => {
-        sub.setName(spec.name).setDescription(spec.description);
-        for (const option of spec.options) addOption(sub, option);
-        return sub;
+    const specs = COMMANDS.filter((command) => command.group === group.name);
+    // A bare group (/usage) is one command without subcommands; the catalog gives it no options.
+    if (group.bare) return builder.toJSON();
+    const subcommand = (spec: CommandSpec) => (sub: SlashCommandSubcommandBuilder) => {
+      sub.setName(spec.name).setDescription(spec.description);
+      for (const option of spec.options) addOption(sub, option);
+      return sub;
+    };
+    for (const spec of specs.filter((command) => !command.subgroup)) builder.addSubcommand(subcommand(spec));
+    for (const subgroup of new Set(specs.flatMap((command) => command.subgroup ?? []))) {
+      builder.addSubcommandGroup((groupBuilder) => {
+        groupBuilder.setName(subgroup).setDescription(`This ${subgroup}'s own settings, which its threads follow.`);
+        for (const spec of specs.filter((command) => command.subgroup === subgroup)) groupBuilder.addSubcommand(subcommand(spec));
+        return groupBuilder;
       });
     }
     return builder.toJSON();
@@ -46,7 +55,11 @@ function addOption(sub: SlashCommandSubcommandBuilder, option: CommandOption): v
     o.setName(option.name).setDescription(option.description).setRequired(option.required);
   switch (option.kind) {
     case "tool":
+    case "model":
       sub.addStringOption((o) => described(o).setAutocomplete(true));
+      return;
+    case "choice":
+      sub.addStringOption((o) => described(o).addChoices(...(option.choices ?? []).map((choice) => ({ name: choice, value: choice }))));
       return;
     case "text":
       sub.addStringOption((o) => (option.maxLength ? described(o).setMaxLength(option.maxLength) : described(o)));

@@ -1,18 +1,22 @@
-import type { AutocompleteInteraction, ChatInputCommandInteraction, Interaction } from "discord.js";
+import type { AutocompleteInteraction, ButtonInteraction, ChatInputCommandInteraction, Interaction } from "discord.js";
 import type { Logger } from "../../../log.js";
 import type { IncomingCommand } from "../../../runner/incoming.js";
 import type { PlatformLink } from "../../../runner/platform-link.js";
-import { ASK, COMMANDS, type OptionValues } from "../../../runner/commands/catalog.js";
+import { ASK, COMMANDS, GROUPS, type OptionValues } from "../../../runner/commands/catalog.js";
+import { NO_PINGS } from "../allowed-mentions.js";
+import { readApprovalButton } from "../approval-buttons.js";
 import { describeDiscordError } from "../errors.js";
 import { DM_WORKSPACE, PLATFORM } from "../inbound.js";
 import { memberRoleIds, roleOf } from "../permissions.js";
 import { discordCall, type DiscordPosted } from "../surface.js";
 import { replyEphemeral } from "./ephemeral.js";
 
+const INTERACTION_TOKEN_MS = 15 * 60 * 1000;
+
 /** Discord shows at most 25 autocomplete choices. */
 const MAX_CHOICES = 25;
 
-/** Slash commands and their autocomplete, translated for the core. */
+/** Slash commands, their autocomplete and the approval buttons, translated for the core. */
 export class InteractionHandler {
   constructor(
     private readonly link: PlatformLink,
@@ -28,12 +32,26 @@ export class InteractionHandler {
 
   private async dispatch(interaction: Interaction): Promise<void> {
     if (interaction.isAutocomplete()) return this.complete(interaction);
+    if (interaction.isButton()) return this.press(interaction);
     if (!interaction.isChatInputCommand()) return;
     if (interaction.commandName === ASK.name) return this.ask(interaction);
     const command = this.read(interaction);
     if (!command) return replyEphemeral(interaction, "I don't know that command. Try `/tools list` or `/memory show`.");
     const result = await this.link.runCommand(command, this.from(interaction));
     await replyEphemeral(interaction, result.text);
+  }
+
+  /**
+   * Approve or Deny pressed: the core decides whether this member may. A decision replaces the
+   * buttons in the interaction's own response (UPDATE_MESSAGE); anything else goes to the presser alone.
+   */
+  private async press(interaction: ButtonInteraction): Promise<void> {
+    const button = readApprovalButton(interaction.customId);
+    if (!button) return;
+    const { workspaceId, actor } = this.from(interaction);
+    const answer = await this.link.decideApproval({ platform: PLATFORM, workspaceId, ...button, actor });
+    if (answer.kind === "decided") await interaction.update({ content: answer.text, components: [], allowedMentions: NO_PINGS });
+    else await replyEphemeral(interaction, answer.text);
   }
 
   /** `/ask question:`: acknowledged at once (Discord allows 3 seconds); the answer replaces "thinking…". */
@@ -44,6 +62,8 @@ export class InteractionHandler {
     const reply = await discordCall(() => interaction.fetchReply());
     const placeholder: DiscordPosted = {
       id: reply.id,
+      // The interaction's token, which edits the reply, lasts 15 minutes.
+      editableUntil: interaction.createdTimestamp + INTERACTION_TOKEN_MS,
       edit: (content, allowedMentions) => interaction.editReply({ content, allowedMentions }),
       remove: () => interaction.deleteReply(),
     };
@@ -65,24 +85,41 @@ export class InteractionHandler {
     );
   }
 
+  /** Tool names (with their state in the server) and model names, as the member types. */
   private async complete(interaction: AutocompleteInteraction): Promise<void> {
-    const typed = interaction.options.getFocused().trim().toLowerCase();
-    const choices = (await this.link.toolStates(this.from(interaction)))
-      .filter((state) => state.name.toLowerCase().includes(typed))
-      .slice(0, MAX_CHOICES)
-      .map((state) => ({ name: `${state.name} (${state.enabled ? "on" : "off"})`, value: state.name }));
-    await interaction.respond(interaction.commandName === "tools" ? choices : []);
+    const focused = interaction.options.getFocused(true);
+    const typed = String(focused.value).trim().toLowerCase();
+    const kind = this.spec(interaction)?.options.find((option) => option.name === focused.name)?.kind;
+    const candidates =
+      kind === "tool"
+        ? (await this.link.toolStates(this.from(interaction))).map((state) => ({ name: `${state.name} (${state.enabled ? "on" : "off"})`, value: state.name }))
+        : kind === "model"
+          ? this.link.models().map((model) => ({ name: model, value: model }))
+          : [];
+    await interaction.respond(candidates.filter((choice) => choice.value.toLowerCase().includes(typed)).slice(0, MAX_CHOICES));
+  }
+
+  /** The catalog's command for the interaction: its group, subcommand group and subcommand (none for a bare group such as /usage). */
+  private spec(interaction: ChatInputCommandInteraction | AutocompleteInteraction) {
+    const group = GROUPS.find((candidate) => candidate.name === interaction.commandName);
+    if (!group) return undefined;
+    if (group.bare) return COMMANDS.find((command) => command.group === group.name);
+    const name = interaction.options.getSubcommand(false);
+    const subgroup = interaction.options.getSubcommandGroup(false) ?? undefined;
+    return COMMANDS.find((command) => command.group === group.name && command.name === name && command.subgroup === subgroup);
   }
 
   /** The command the interaction's subcommand and options describe, through the catalog. */
   private read(interaction: ChatInputCommandInteraction) {
-    const spec = COMMANDS.find((command) => command.group === interaction.commandName && command.name === interaction.options.getSubcommand(false));
+    const spec = this.spec(interaction);
     if (!spec) return undefined;
     const { options } = interaction;
     const values: OptionValues = {};
     for (const option of spec.options) {
       switch (option.kind) {
         case "tool":
+        case "model":
+        case "choice":
         case "text":
           values[option.name] = options.getString(option.name);
           break;
@@ -103,7 +140,7 @@ export class InteractionHandler {
     return spec.build(values);
   }
 
-  private from(interaction: ChatInputCommandInteraction | AutocompleteInteraction): IncomingCommand {
+  private from(interaction: ChatInputCommandInteraction | AutocompleteInteraction | ButtonInteraction): IncomingCommand {
     const channel = interaction.channel;
     const inThread = channel?.isThread() ?? false;
     return {

@@ -37,3 +37,4 @@ CREATE TABLE settings_version (
 INSERT INTO settings_version (id, version) VALUES (1, 0);
 
 CREATE INDEX turns_by_instance ON turns (instance) WHERE status = 'running';
+

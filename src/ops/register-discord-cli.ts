@@ -2,9 +2,9 @@
  * `npm run register:discord`: registers the slash commands. With DISCORD_GUILD_ID set they are
  * registered in that server only and appear at once (good for testing); otherwise globally.
  */
-import { ConfigError, loadConfig, loadDotEnv } from "../../config/env.js";
-import { describeDiscordError } from "./errors.js";
-import { registerCommands } from "./commands/registration.js";
+import { ConfigError, loadConfig, loadDotEnv } from "../config/env.js";
+import { describeDiscordError } from "../platforms/discord/errors.js";
+import { registerCommands } from "../platforms/discord/commands/registration.js";
 
 async function main(): Promise<void> {
   loadDotEnv();

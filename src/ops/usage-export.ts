@@ -1,0 +1,65 @@
+import type { Store } from "../store/store.js";
+import type { UsageFigures } from "../store/usage-report-repository.js";
+import { costOf, type ModelPrices, UsageReports } from "../runner/usage-report.js";
+
+/** One line of the operators' export: a workspace's figures for one period, in all or for one user, channel or model. */
+interface UsageLine extends UsageFigures {
+  period: string;
+  platform: string;
+  workspace: string;
+  group: "total" | "user" | "channel" | "model";
+  key: string;
+  /** Estimated dollars (total and model lines, where MODEL_PRICES has prices). */
+  cost?: number;
+}
+
+const CSV_HEADER = ["period_days", "platform", "workspace", "group", "key", "turns", "tokens_in", "tokens_out", "cost_usd"];
+
+/**
+ * What /usage shows, for every workspace with turns in the last 30 days: `npm run usage` prints
+ * each workspace's report, `npm run usage -- --csv` the same figures as CSV.
+ */
+export class UsageExport {
+  private readonly reports: UsageReports;
+
+  constructor(
+    private readonly store: Pick<Store, "usageReports">,
+    private readonly prices: ModelPrices,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.reports = new UsageReports(store.usageReports, prices, now);
+  }
+
+  async text(): Promise<string> {
+    const workspaces = await this.workspaces();
+    if (workspaces.length === 0) return "No turns in the last 30 days.";
+    const sections = await Promise.all(workspaces.map(async (ws) => `== ${ws.platform} ${ws.workspaceId}\n${await this.reports.describe(ws)}`));
+    return sections.join("\n\n");
+  }
+
+  async csv(): Promise<string> {
+    const lines: UsageLine[] = [];
+    for (const ws of await this.workspaces()) {
+      for (const period of await this.reports.periods(ws)) {
+        const base = { period: String(period.days), platform: ws.platform, workspace: ws.workspaceId };
+        const { summary } = period;
+        lines.push({ ...base, group: "total", key: "", ...summary.total, cost: period.cost });
+        for (const row of summary.byUser) lines.push({ ...base, group: "user", ...row });
+        for (const row of summary.byChannel) lines.push({ ...base, group: "channel", ...row });
+        for (const row of summary.byModel) lines.push({ ...base, group: "model", ...row, cost: costOf(row, this.prices) });
+      }
+    }
+    const cells = lines.map((line) => [line.period, line.platform, line.workspace, line.group, line.key, line.turns, line.promptTokens, line.completionTokens, line.cost?.toFixed(6) ?? ""]);
+    return [CSV_HEADER, ...cells].map((row) => row.map(csvCell).join(",")).join("\n");
+  }
+
+  private workspaces() {
+    return this.store.usageReports.activeWorkspaces(this.now() - 30 * 24 * 60 * 60 * 1000);
+  }
+}
+
+/** A CSV field, quoted when it holds a comma, quote or line break (ids and model names rarely do). */
+function csvCell(value: string | number): string {
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}

@@ -1,0 +1,62 @@
+import { constants } from "node:fs";
+import { open, stat } from "node:fs/promises";
+import { basename, resolve } from "node:path";
+import { pathToFileURL, fileURLToPath } from "node:url";
+import { BoundedFetchError } from "../../net/bounded-fetch.js";
+import type { FetchedFile, FileLimits } from "../../net/file-host.js";
+import type { AttachmentDescriptor, SharedContentSource } from "../../runner/incoming.js";
+
+/** Bytes read from disk at a time; the signal is checked between reads. */
+const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * The terminal's `/attach PATH`: a local file the operator names, described like a platform's
+ * attachment (its type is left to its name and content, as for any file declared as bytes).
+ * Throws an Error whose message says what is wrong with the path.
+ */
+export async function describeLocalFile(path: string): Promise<AttachmentDescriptor> {
+  const absolute = resolve(path);
+  let facts;
+  try {
+    facts = await stat(absolute);
+  } catch {
+    throw new Error(`there is no file ${path}`);
+  }
+  if (!facts.isFile()) throw new Error(`${path} is not a regular file`);
+  return { name: basename(absolute), size: facts.size, url: pathToFileURL(absolute).href };
+}
+
+/**
+ * Reads the files `/attach` described, within the core's limits: regular files only (a FIFO or a
+ * device could block or never end), read in chunks up to the byte cap while the signal allows.
+ */
+export const localFiles: SharedContentSource = {
+  async fetchFile(file, limits, signal) {
+    if (!file.url?.startsWith("file:")) throw new BoundedFetchError("not_allowed", "not a file the operator attached");
+    return readCapped(fileURLToPath(file.url), limits, signal);
+  },
+};
+
+async function readCapped(path: string, limits: FileLimits, signal: AbortSignal): Promise<FetchedFile> {
+  // O_NONBLOCK: opening a FIFO does not wait for a writer; it is then refused as no regular file.
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    if (!(await handle.stat()).isFile()) throw new BoundedFetchError("not_allowed", "not a regular file");
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      signal.throwIfAborted();
+      const { bytesRead, buffer } = await handle.read(Buffer.alloc(CHUNK_BYTES), 0, CHUNK_BYTES, null);
+      if (bytesRead === 0) return { bytes: Buffer.concat(chunks), truncated: false };
+      if (total + bytesRead > limits.maxBytes) {
+        if (limits.overflow === "fail") throw new BoundedFetchError("too_large", `larger than ${limits.maxBytes} bytes`);
+        chunks.push(buffer.subarray(0, limits.maxBytes - total));
+        return { bytes: Buffer.concat(chunks), truncated: true };
+      }
+      total += bytesRead;
+      chunks.push(buffer.subarray(0, bytesRead));
+    }
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,21 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { RateLimitedError } from "./surface.js";
+
+/** The longest a write waits for a platform's rate limit before it gives up (a platform asking for minutes is refused). */
+const MAX_WAIT_MS = 30_000;
+const ATTEMPTS = 3;
+
+/**
+ * Runs a write the user must see (a step, an answer's final state); when the platform says it
+ * is rate limited, waits as long as it asks (at most 30 s) and tries again, three times at most.
+ */
+export async function waitingOutRateLimits<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!(error instanceof RateLimitedError) || attempt >= ATTEMPTS || error.retryAfterMs > MAX_WAIT_MS) throw error;
+      await sleep(Math.max(0, error.retryAfterMs));
+    }
+  }
+}

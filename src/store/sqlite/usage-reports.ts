@@ -1,0 +1,55 @@
+import { MAX_MODELS, type UsageFigures, type UsageReportRepository, type UsageRow, type UsageSummary } from "../usage-report-repository.js";
+import type { WorkspaceRef } from "../types.js";
+import type { Db } from "./database.js";
+
+const FIGURES = `COUNT(*) AS turns, COALESCE(SUM(t.prompt_tokens), 0) AS promptTokens, COALESCE(SUM(t.completion_tokens), 0) AS completionTokens`;
+const IN_WORKSPACE = `FROM turns t JOIN conversations c ON c.id = t.conversation_id WHERE c.platform = ? AND c.workspace_id = ? AND t.started_at >= ?`;
+const grouped = (key: string) =>
+  `SELECT ${key} AS key, ${FIGURES} ${IN_WORKSPACE} GROUP BY 1 ORDER BY promptTokens + completionTokens DESC, turns DESC, key LIMIT ?`;
+
+/** Usage reports and the per-user daily budget, from the turns table. */
+export class SqliteUsageReports implements UsageReportRepository {
+  private readonly total;
+  private readonly byUser;
+  private readonly byChannel;
+  private readonly byModel;
+  private readonly userTokens;
+  private readonly active;
+
+  constructor(db: Db) {
+    type Args = [string, string, number];
+    this.total = db.prepare<Args, UsageFigures>(`SELECT ${FIGURES} ${IN_WORKSPACE}`);
+    this.byUser = db.prepare<[...Args, number], UsageRow>(grouped("t.user_id"));
+    // A thread's turns count for its channel; turns from before channels were recorded, for their conversation's.
+    this.byChannel = db.prepare<[...Args, number], UsageRow>(grouped("COALESCE(t.channel_id, c.channel_id)"));
+    this.byModel = db.prepare<[...Args, number], UsageRow>(grouped("COALESCE(t.model, '')"));
+    this.userTokens = db
+      .prepare<[string, number, string, string], number>(
+        `SELECT COALESCE(SUM(t.total_tokens), 0) FROM turns t JOIN conversations c ON c.id = t.conversation_id
+         WHERE t.user_id = ? AND t.started_at >= ? AND c.platform = ? AND c.workspace_id = ?`,
+      )
+      .pluck();
+    this.active = db.prepare<[number], WorkspaceRef>(
+      `SELECT DISTINCT c.platform, c.workspace_id AS workspaceId FROM turns t JOIN conversations c ON c.id = t.conversation_id
+       WHERE t.started_at >= ? ORDER BY 1, 2`,
+    );
+  }
+
+  async summary(workspace: WorkspaceRef, since: number, top: number): Promise<UsageSummary> {
+    const args = [workspace.platform, workspace.workspaceId, since] as const;
+    return {
+      total: this.total.get(...args)!,
+      byUser: this.byUser.all(...args, top),
+      byChannel: this.byChannel.all(...args, top),
+      byModel: this.byModel.all(...args, MAX_MODELS),
+    };
+  }
+
+  async userTokensSince(workspace: WorkspaceRef, userId: string, since: number): Promise<number> {
+    return this.userTokens.get(userId, since, workspace.platform, workspace.workspaceId) ?? 0;
+  }
+
+  async activeWorkspaces(since: number): Promise<WorkspaceRef[]> {
+    return this.active.all(since);
+  }
+}

@@ -1,0 +1,39 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { resolve } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { reply } from "../fakes/fake-openai.js";
+import { PROJECT_ROOT, TSX_LOADER } from "../support/child-bot.js";
+import { RecordingSink, request, startTestApp, type TestApp } from "../support/test-app.js";
+
+const run = promisify(execFile);
+
+describe("npm run usage", () => {
+  let t: TestApp;
+  afterEach(() => t.close());
+
+  it("exports every workspace's turns and tokens, by user, channel and model, with the cost, as CSV (--csv)", async () => {
+    t = await startTestApp();
+    t.model.otherwise(reply.text("ok", { prompt_tokens: 100, completion_tokens: 50, total_tokens: 150 }));
+    await t.app.runner.submit(request("one", { userId: "ann", channelId: "c1" }), new RecordingSink());
+    await t.app.runner.submit(request("two", { userId: "bob", channelId: "t9", parentChannelId: "c1" }), new RecordingSink());
+    await t.app.runner.submit(request("three", { workspaceId: "w2" }), new RecordingSink());
+
+    // As an operator runs it: its own process, the bot's database, prices from the environment.
+    const env = { PATH: process.env.PATH ?? "", DATABASE_PATH: t.dbPath, MODEL_PRICES: "gpt-4o-mini=1/2" };
+    const { stdout } = await run(process.execPath, ["--import", TSX_LOADER, resolve(PROJECT_ROOT, "src/ops/usage-cli.ts"), "--csv"], { cwd: t.dir, env });
+    const lines = stdout.trim().split("\n");
+
+    expect(lines[0]).toBe("period_days,platform,workspace,group,key,turns,tokens_in,tokens_out,cost_usd");
+    const w1 = lines.filter((line) => line.startsWith("1,test,w1,"));
+    expect(w1).toEqual([
+      "1,test,w1,total,,2,200,100,0.000400",
+      "1,test,w1,user,ann,1,100,50,",
+      "1,test,w1,user,bob,1,100,50,",
+      // a thread's turn counts for its channel
+      "1,test,w1,channel,c1,2,200,100,",
+      "1,test,w1,model,gpt-4o-mini,2,200,100,0.000400",
+    ]);
+    expect(lines).toContain("30,test,w2,total,,1,100,50,0.000200");
+  });
+});
