@@ -40,7 +40,12 @@ async function fill(store: Store): Promise<void> {
       end: { status: "answered", outcome: "answer", iterations: 1, usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15 } },
       steps: i === 0 ? [{ seq: 1, tool: "calculator", input: { expression: "6*7" }, startedAt: 1, output: "42", durationMs: 2 }] : [],
       workspace: channel,
-      exchange: { conversationId: conversation.id, question: { author: "alice", text: question }, answer: `answer to ${question}`, alsoIn: i === 0 ? thread : undefined },
+      exchange: {
+        conversationId: conversation.id,
+        question: { author: "alice", text: question, attachments: i === 0 ? [{ name: "notes.txt", type: "text/plain", size: 12 }] : undefined },
+        answer: `answer to ${question}`,
+        alsoIn: i === 0 ? thread : undefined,
+      },
     });
   }
   await store.toolSettings.set(channel, "wikipedia", false, "U-admin");
@@ -49,6 +54,10 @@ async function fill(store: Store): Promise<void> {
   await store.threads.remember({ platform: "slack", workspaceId: "T1", channelId: "C1", threadId: "1600000000.000001" }, "channel");
   await store.events.claim("slack", "C1:1700000000.000100");
   await store.currencyRates.put("ecb", { date: "2026-01-02", rates: { USD: 1.1 } });
+  await store.toolApprovals.set(channel, "shred", true, "U-admin");
+  await store.channelSettings.set({ ...channel, channelId: "C1" }, "prompt", "In C1 only.", "U-admin");
+  await store.approvals.create({ id: "approval-1", platform: "slack", workspaceId: "T1", channelId: "C1", turnId: "t", tool: "shred", args: { file: "a" }, askedBy: "U1", requestedAt: 1, instance: "main" });
+  await store.approvals.close("approval-1", "approved", "U-admin", 2);
 }
 
 describe.skipIf(!availability.available)(
@@ -75,7 +84,7 @@ describe.skipIf(!availability.available)(
 
       const run = await migrate(dir, { DATABASE_PATH: path, DATABASE_URL: url.toString() });
       expect(run.code, run.stderr).toBe(0);
-      expect(run.stdout).toMatch(/^Copied .*bot\.sqlite into postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/agent_bot_copy_\w+: conversations 2, turns 2, messages 6, turn_steps 1, tool_settings 1, bot_threads 1, processed_events 1, currency_rates 1, workspace_settings 2, settings_changes 3, token_usage_daily 1\.\n$/);
+      expect(run.stdout).toMatch(/^Copied .*bot\.sqlite into postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/agent_bot_copy_\w+: conversations 2, turns 2, messages 6, turn_steps 1, tool_settings 1, bot_threads 1, processed_events 1, currency_rates 1, workspace_settings 2, settings_changes 5, token_usage_daily 1, approvals 1, tool_approval_settings 1, channel_settings 1\.\n$/);
       expect(run.stdout + run.stderr).not.toContain("never-print-me");
 
       const store = await PostgresStore.open({ url: database.url, poolSize: 2, timeoutMs: 10_000, logger: silentLogger() });
@@ -87,6 +96,7 @@ describe.skipIf(!availability.available)(
           "answer to second question",
         ]);
         expect((await store.conversations.window(thread, 5, 10_000)).map((m) => m.text)).toEqual(["first question", "answer to first question"]);
+        expect((await store.conversations.window(thread, 5, 10_000))[0]!.attachments).toEqual([{ name: "notes.txt", type: "text/plain", size: 12 }]);
         expect((await store.toolSettings.overrides(channel)).get("wikipedia")).toMatchObject({ enabled: false, changedBy: "U-admin" });
         expect(await store.workspaceSettings.get(channel)).toEqual({ ignoredUsers: ["U-troll"], systemPrompt: "Answer briefly." });
         expect(await store.workspaceSettings.isIgnoredAnywhere("slack", "U-troll")).toBe(true);
@@ -94,13 +104,16 @@ describe.skipIf(!availability.available)(
         expect(await store.events.claim("slack", "C1:1700000000.000100")).toBe(false);
         expect(await store.usage.tokensToday(channel)).toBe(30);
         expect(await store.currencyRates.get("ecb")).toMatchObject({ date: "2026-01-02", rates: { USD: 1.1 } });
+        expect((await store.toolApprovals.overrides(channel)).get("shred")).toMatchObject({ required: true });
+        expect(await store.channelSettings.get({ ...channel, channelId: "C1" })).toEqual({ prompt: "In C1 only." });
+        expect(await store.approvals.get("approval-1")).toMatchObject({ status: "approved", decidedBy: "U-admin", args: { file: "a" } });
         expect(await queryRows(database.url, "SELECT tool, input, output FROM turn_steps")).toEqual([{ tool: "calculator", input: '{"expression":"6*7"}', output: "42" }]);
 
         // new rows continue after the copied ids
         const fresh = await store.conversations.open({ ...channel, channelId: "C2" });
         expect(fresh.id).toBe(3);
         await store.workspaceSettings.set(channel, "memoryWindow", 3, "U-admin");
-        expect(await queryRows(database.url, "SELECT MAX(id)::int AS id FROM settings_changes")).toEqual([{ id: 4 }]);
+        expect(await queryRows(database.url, "SELECT MAX(id)::int AS id FROM settings_changes")).toEqual([{ id: 6 }]);
       } finally {
         await store.close();
       }

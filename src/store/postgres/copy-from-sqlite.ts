@@ -17,16 +17,17 @@ interface TableCopy {
 
 /**
  * What the bot keeps for good. Left out: instances, turn_queue and rate_events, which only
- * describe processes that are running (none is while copying), and schema_migrations.
+ * describe processes that are running (none is while copying), and schema_migrations. Requests
+ * for approval still pending expire at the first start (their process is not registered).
  */
 const TABLES: TableCopy[] = [
   { name: "conversations", columns: ["id", "platform", "workspace_id", "channel_id", "thread_id", "window_start", "created_at"], orderBy: "id", identity: true },
   {
     name: "turns",
-    columns: ["id", "conversation_id", "user_id", "status", "outcome", "started_at", "ended_at", "duration_ms", "iterations", "prompt_tokens", "completion_tokens", "total_tokens", "error", "instance"],
+    columns: ["id", "conversation_id", "user_id", "status", "outcome", "started_at", "ended_at", "duration_ms", "iterations", "prompt_tokens", "completion_tokens", "total_tokens", "error", "instance", "model", "channel_id"],
     orderBy: "rowid",
   },
-  { name: "messages", columns: ["id", "conversation_id", "turn_id", "role", "author", "text", "created_at"], orderBy: "id", identity: true },
+  { name: "messages", columns: ["id", "conversation_id", "turn_id", "role", "author", "text", "attachments", "created_at"], orderBy: "id", identity: true },
   { name: "turn_steps", columns: ["id", "turn_id", "seq", "tool", "input", "output", "error", "started_at", "duration_ms"], orderBy: "id", identity: true },
   { name: "tool_settings", columns: ["platform", "workspace_id", "tool", "enabled", "changed_by", "changed_at"], cast: { enabled: "boolean" }, orderBy: "rowid" },
   { name: "bot_threads", columns: ["platform", "workspace_id", "channel_id", "thread_id", "scope", "created_at"], orderBy: "rowid" },
@@ -35,6 +36,13 @@ const TABLES: TableCopy[] = [
   { name: "workspace_settings", columns: ["platform", "workspace_id", "key", "value_json", "changed_by", "changed_at"], cast: { value_json: "jsonb" }, orderBy: "rowid" },
   { name: "settings_changes", columns: ["id", "platform", "workspace_id", "key", "value_json", "changed_by", "changed_at"], orderBy: "id", identity: true },
   { name: "token_usage_daily", columns: ["platform", "workspace_id", "day", "tokens"], orderBy: "rowid" },
+  {
+    name: "approvals",
+    columns: ["id", "platform", "workspace_id", "channel_id", "turn_id", "tool", "args_json", "asked_by", "status", "requested_at", "decided_by", "decided_at", "instance"],
+    orderBy: "rowid",
+  },
+  { name: "tool_approval_settings", columns: ["platform", "workspace_id", "tool", "required", "changed_by", "changed_at"], cast: { required: "boolean" }, orderBy: "rowid" },
+  { name: "channel_settings", columns: ["platform", "workspace_id", "channel_id", "key", "value_json", "changed_by", "changed_at"], cast: { value_json: "jsonb" }, orderBy: "rowid" },
 ];
 
 /** Rows per INSERT: well below PostgreSQL's 65,535 parameters per statement. */
