@@ -207,12 +207,15 @@ CREATE TABLE turn_queue (
 CREATE INDEX turn_queue_by_conversation ON turn_queue (conversation_key, id);
 CREATE INDEX turn_queue_by_instance ON turn_queue (instance);
 
--- Turns each user started in the last minute, for RATE_LIMIT_PER_USER across processes.
-CREATE TABLE rate_events (
-  key TEXT   NOT NULL,
-  at  BIGINT NOT NULL
+-- Turns each user started in the current and the previous minute, for RATE_LIMIT_PER_USER across
+-- processes (see src/store/rate-window.ts).
+CREATE TABLE rate_windows (
+  key        TEXT    PRIMARY KEY,
+  period     BIGINT  NOT NULL,
+  current    INTEGER NOT NULL,
+  previous   INTEGER NOT NULL,
+  updated_at BIGINT  NOT NULL
 );
-CREATE INDEX rate_events_by_key ON rate_events (key, at);
 
 -- The database's clock in milliseconds: leases and rate windows compare times of several hosts.
 CREATE FUNCTION clock_ms() RETURNS BIGINT LANGUAGE sql VOLATILE AS $$
@@ -221,13 +224,18 @@ $$;
 
 -- A place in a conversation's line, with the queue-depth and per-user rate checks, in one call:
 -- returns the place's id, -1 when the queue is full, -2 when the user is over the rate limit.
--- Places and rate events only matter while the processes run, so their commit does not wait for
--- the disk: a crash of the server may lose the last ones, never consistency.
+-- Places and rate counts only matter while the processes run, so their commit does not wait for
+-- the disk: a crash of the server may lose the last ones, never consistency. The rate is counted
+-- as src/store/rate-window.ts does it.
 CREATE FUNCTION enter_turn_queue(p_key TEXT, p_instance TEXT, p_max_depth INTEGER, p_rate_key TEXT, p_rate_limit INTEGER, p_rate_window_ms BIGINT)
 RETURNS BIGINT LANGUAGE plpgsql AS $$
 DECLARE
-  now_ms BIGINT := clock_ms();
-  place  BIGINT;
+  now_ms     BIGINT := clock_ms();
+  place      BIGINT;
+  v_window   BIGINT;
+  v_stored   BIGINT;
+  v_current  INTEGER;
+  v_previous INTEGER;
 BEGIN
   PERFORM set_config('synchronous_commit', 'off', true);
   -- One conversation's places are handed out one at a time (until commit), so ids follow commit order.
@@ -237,11 +245,20 @@ BEGIN
   END IF;
   IF p_rate_key IS NOT NULL THEN
     PERFORM pg_advisory_xact_lock(hashtextextended('agent-bot:rate:' || p_rate_key, 0));
-    DELETE FROM rate_events WHERE key = p_rate_key AND at <= now_ms - p_rate_window_ms;
-    IF (SELECT count(*) FROM rate_events WHERE key = p_rate_key) >= p_rate_limit THEN
+    v_window := now_ms / p_rate_window_ms;
+    SELECT r.period, r.current, r.previous INTO v_stored, v_current, v_previous FROM rate_windows r WHERE r.key = p_rate_key;
+    IF NOT FOUND OR v_stored < v_window - 1 THEN
+      v_current := 0;
+      v_previous := 0;
+    ELSIF v_stored = v_window - 1 THEN
+      v_previous := v_current;
+      v_current := 0;
+    END IF;
+    IF v_current + ceil(v_previous * (1 - (now_ms - v_window * p_rate_window_ms)::float8 / p_rate_window_ms)) >= p_rate_limit THEN
       RETURN -2;
     END IF;
-    INSERT INTO rate_events (key, at) VALUES (p_rate_key, now_ms);
+    INSERT INTO rate_windows (key, period, current, previous, updated_at) VALUES (p_rate_key, v_window, v_current + 1, v_previous, now_ms)
+    ON CONFLICT (key) DO UPDATE SET period = EXCLUDED.period, current = EXCLUDED.current, previous = EXCLUDED.previous, updated_at = EXCLUDED.updated_at;
   END IF;
   INSERT INTO turn_queue (conversation_key, instance, entered_at) VALUES (p_key, p_instance, now_ms) RETURNING id INTO place;
   RETURN place;

@@ -22,12 +22,15 @@ CREATE TABLE turn_queue (
 CREATE INDEX turn_queue_by_conversation ON turn_queue (conversation_key, id);
 CREATE INDEX turn_queue_by_instance ON turn_queue (instance);
 
--- Turns each user started in the last minute, for RATE_LIMIT_PER_USER across processes.
-CREATE TABLE rate_events (
-  key TEXT    NOT NULL,
-  at  INTEGER NOT NULL
+-- Turns each user started in the current and the previous minute, for RATE_LIMIT_PER_USER across
+-- processes (see src/store/rate-window.ts).
+CREATE TABLE rate_windows (
+  key        TEXT    PRIMARY KEY,
+  period     INTEGER NOT NULL,
+  current    INTEGER NOT NULL,
+  previous   INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
 );
-CREATE INDEX rate_events_by_key ON rate_events (key, at);
 
 -- Bumped by every settings change, so processes sharing the file drop what they cached.
 CREATE TABLE settings_version (

@@ -27,6 +27,9 @@ const REAP = `
   ), expired AS (
     UPDATE approvals a SET status = 'expired', decided_at = $3
     WHERE a.status = 'pending' AND (a.instance IN (SELECT id FROM gone) OR NOT EXISTS (SELECT 1 FROM instances i WHERE i.id = a.instance))
+  ), idle_rates AS (
+    -- users idle for an hour: their rate counts say nothing any more
+    DELETE FROM rate_windows WHERE updated_at < clock_ms() - 3600000
   ), notified AS (
     SELECT pg_notify($5, md5(key)) FROM (SELECT DISTINCT conversation_key AS key FROM released) keys
   )

@@ -2,6 +2,8 @@ import { INTERRUPTED_ERROR } from "../turn-records.js";
 import type { InstanceRegistry, InstanceRun } from "../store.js";
 import type { Db } from "./database.js";
 
+const RATES_KEPT_MS = 60 * 60 * 1000;
+
 /** Process runs sharing the file, with their leases (see InstanceRegistry). */
 export class SqliteInstances implements InstanceRegistry {
   private readonly insert;
@@ -28,6 +30,8 @@ export class SqliteInstances implements InstanceRegistry {
     const expireOrphanApprovals = db.prepare<[number]>(
       `UPDATE approvals SET status = 'expired', decided_at = ? WHERE status = 'pending' AND instance NOT IN (SELECT id FROM instances)`,
     );
+    // Users idle for an hour: their rate counts say nothing any more.
+    const pruneRates = db.prepare<[number]>(`DELETE FROM rate_windows WHERE updated_at < ?`);
     const reap = db.transaction((leaseMs: number, dead: string[]) => {
       const now = Date.now();
       let runs = expire.run(now - leaseMs).changes;
@@ -35,6 +39,7 @@ export class SqliteInstances implements InstanceRegistry {
       const turns = interruptOrphans.run(now).changes;
       releaseOrphans.run();
       expireOrphanApprovals.run(now);
+      pruneRates.run(now - RATES_KEPT_MS);
       return { runs, turns };
     });
     this.reapRuns = (leaseMs, dead) => reap.immediate(leaseMs, dead);

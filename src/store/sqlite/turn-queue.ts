@@ -1,5 +1,6 @@
 import { abortableSleep } from "../abortable-sleep.js";
 import { HeadWatch } from "../head-watch.js";
+import { takeTurn, type RateCounter } from "../rate-window.js";
 import type { QueueAdmission, QueueEntry, QueueTicket, TurnQueue, WaitOptions } from "../store.js";
 import { conversationKey } from "../types.js";
 import type { Db } from "./database.js";
@@ -7,7 +8,6 @@ import type { Db } from "./database.js";
 /** How often a turn behind another process's turn looks again: quick at first, then at most this often. */
 const FIRST_POLL_MS = 5;
 const MAX_POLL_MS = 100;
-const PRUNE_RATE_EVERY = 1_000;
 
 /**
  * The turn queue in the file: places are handed out in IMMEDIATE transactions (the write lock
@@ -20,12 +20,9 @@ export class SqliteTurnQueue implements TurnQueue {
   private readonly insertTicket;
   private readonly deleteTicket;
   private readonly headBefore;
-  private readonly dropOldRates;
-  private readonly countRates;
-  private readonly insertRate;
-  private readonly pruneRates;
+  private readonly selectRate;
+  private readonly saveRate;
   private readonly admit: (entry: QueueEntry, key: string, now: number) => QueueAdmission;
-  private entered = 0;
 
   constructor(db: Db) {
     this.depth = db.prepare<[string], number>(`SELECT COUNT(*) FROM turn_queue WHERE conversation_key = ?`).pluck();
@@ -34,16 +31,17 @@ export class SqliteTurnQueue implements TurnQueue {
     this.headBefore = db
       .prepare<[string, number], number>(`SELECT id FROM turn_queue WHERE conversation_key = ? AND id < ? ORDER BY id LIMIT 1`)
       .pluck();
-    this.dropOldRates = db.prepare<[string, number]>(`DELETE FROM rate_events WHERE key = ? AND at <= ?`);
-    this.countRates = db.prepare<[string], number>(`SELECT COUNT(*) FROM rate_events WHERE key = ?`).pluck();
-    this.insertRate = db.prepare<[string, number]>(`INSERT INTO rate_events (key, at) VALUES (?, ?)`);
-    this.pruneRates = db.prepare<[number]>(`DELETE FROM rate_events WHERE at <= ?`);
+    this.selectRate = db.prepare<[string], RateCounter>(`SELECT period, current, previous FROM rate_windows WHERE key = ?`);
+    this.saveRate = db.prepare<[string, number, number, number, number]>(
+      `INSERT INTO rate_windows (key, period, current, previous, updated_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET period = excluded.period, current = excluded.current, previous = excluded.previous, updated_at = excluded.updated_at`,
+    );
     const admit = db.transaction((entry: QueueEntry, key: string, now: number): QueueAdmission => {
       if (this.depth.get(key)! >= entry.maxDepth) return { refused: "queue_full" };
       if (entry.rate) {
-        this.dropOldRates.run(entry.rate.key, now - entry.rate.windowMs);
-        if (this.countRates.get(entry.rate.key)! >= entry.rate.limit) return { refused: "rate_limited" };
-        this.insertRate.run(entry.rate.key, now);
+        const counted = takeTurn(this.selectRate.get(entry.rate.key), now, entry.rate.windowMs, entry.rate.limit);
+        if (!counted) return { refused: "rate_limited" };
+        this.saveRate.run(entry.rate.key, counted.period, counted.current, counted.previous, now);
       }
       const id = Number(this.insertTicket.run(key, entry.instance, now).lastInsertRowid);
       return { ticket: { id, conversationKey: key } };
@@ -52,9 +50,7 @@ export class SqliteTurnQueue implements TurnQueue {
   }
 
   async enter(entry: QueueEntry): Promise<QueueAdmission> {
-    const now = Date.now();
-    if (entry.rate && ++this.entered % PRUNE_RATE_EVERY === 0) this.pruneRates.run(now - entry.rate.windowMs);
-    return this.admit(entry, conversationKey(entry.conversation), now);
+    return this.admit(entry, conversationKey(entry.conversation), Date.now());
   }
 
   async waitForTurn(ticket: QueueTicket, options: WaitOptions): Promise<void> {
