@@ -124,6 +124,26 @@ export interface IncomingCommand extends Location {
   actor: Actor;
 }
 
+/**
+ * A question asked through a command (/ask) or typed in the terminal: always for the bot, never an
+ * edit or a system message. `messageId` is the message it lives in (the command's reply or posted question).
+ */
+export function commandQuestion(
+  from: IncomingCommand,
+  question: { messageId: string; eventId?: string; text: string; attachments?: AttachmentDescriptor[] },
+): IncomingMessage {
+  return {
+    ...from,
+    ...question,
+    attachments: question.attachments ?? [],
+    mentionsBot: true,
+    viaCommand: true,
+    isEdit: false,
+    isSystem: false,
+    isOwn: false,
+  };
+}
+
 /** A thread, named the same way on every platform: the channel it belongs to and its own id. */
 export interface ThreadRef {
   /** The channel the thread belongs to. */

@@ -1,7 +1,7 @@
 import type { App as BoltApp, RespondFn, SlashCommand } from "@slack/bolt";
 import type { Logger } from "../../log.js";
 import type { CommandGroup } from "../../runner/commands/catalog.js";
-import type { Actor, IncomingCommand } from "../../runner/incoming.js";
+import { commandQuestion, type Actor, type IncomingCommand } from "../../runner/incoming.js";
 import type { PlatformLink } from "../../runner/platform-link.js";
 import type { SlackConfig } from "./config.js";
 import { PLATFORM, workspaceOf } from "./inbound.js";
@@ -54,18 +54,7 @@ export function registerSlashCommands(bolt: BoltApp, { link, api, config, logger
     const posted = await api.postMessage({ channel: command.channel_id, text: `<@${command.user_id}> asked: ${defuseMassMentions(question)}` });
     if (!posted.ok) return reply(respond, POST_REFUSALS[posted.error] ?? "Sorry, I couldn't post in this channel. The details are in the bot's log.");
     const from = commandPlace(command, await actorOf(command.user_id));
-    void link.receive({
-      ...from,
-      messageId: posted.value.ts,
-      eventId: command.trigger_id,
-      text: slackTextToPlain(question),
-      mentionsBot: true,
-      viaCommand: true,
-      attachments: [],
-      isEdit: false,
-      isSystem: false,
-      isOwn: false,
-    });
+    void link.receive(commandQuestion(from, { messageId: posted.value.ts, eventId: command.trigger_id, text: slackTextToPlain(question) }));
   });
 
   for (const [group, name] of Object.entries(commandNames(config)) as [CommandGroup, string][]) {

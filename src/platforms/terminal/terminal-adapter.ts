@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { userInfo } from "node:os";
 import { createInterface } from "node:readline";
-import type { Actor, AttachmentDescriptor } from "../../runner/incoming.js";
+import { commandQuestion, type Actor, type AttachmentDescriptor } from "../../runner/incoming.js";
 import type { PlatformLink } from "../../runner/platform-link.js";
 import type { PlatformAdapter, PlatformServices } from "../platform.js";
 import { describeLocalFile, localFiles } from "./local-files.js";
@@ -106,7 +106,7 @@ export class TerminalAdapter implements PlatformAdapter {
   private async ask(link: PlatformLink, text: string, lines: LineQueue): Promise<boolean> {
     let answered = false;
     const turn = link
-      .receive({ ...PLACE, messageId: randomUUID(), actor: this.actor, text, mentionsBot: true, attachments: this.attached.splice(0), isEdit: false, isSystem: false, isOwn: false })
+      .receive(commandQuestion({ ...PLACE, actor: this.actor }, { messageId: randomUUID(), text, attachments: this.attached.splice(0) }))
       .finally(() => (answered = true));
     const moved = Symbol("moved on");
     while (!answered) {

@@ -1,6 +1,6 @@
 import type { AutocompleteInteraction, ButtonInteraction, ChatInputCommandInteraction, Interaction } from "discord.js";
 import type { Logger } from "../../../log.js";
-import type { IncomingCommand } from "../../../runner/incoming.js";
+import { commandQuestion, type IncomingCommand } from "../../../runner/incoming.js";
 import type { PlatformLink } from "../../../runner/platform-link.js";
 import { ASK, COMMANDS, GROUPS, type OptionValues } from "../../../runner/commands/catalog.js";
 import { NO_PINGS } from "../allowed-mentions.js";
@@ -68,21 +68,7 @@ export class InteractionHandler {
       remove: () => interaction.deleteReply(),
     };
     const from = this.from(interaction);
-    await this.link.receive(
-      {
-        ...from,
-        messageId: reply.id,
-        eventId: interaction.id,
-        text: question,
-        mentionsBot: true,
-        viaCommand: true,
-        attachments: [],
-        isEdit: false,
-        isSystem: false,
-        isOwn: false,
-      },
-      { placeholder },
-    );
+    await this.link.receive(commandQuestion(from, { messageId: reply.id, eventId: interaction.id, text: question }), { placeholder });
   }
 
   /** Tool names (with their state in the server) and model names, as the member types. */
