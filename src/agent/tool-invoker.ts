@@ -1,6 +1,7 @@
 import type { Logger } from "../log.js";
 import type { Tool, ToolContext, ToolRequestInfo } from "../tools/define-tool.js";
 import { displayToolName, shorten } from "../text.js";
+import { deadline, untilAborted } from "../signals.js";
 import type { ApprovalVerdict, StepEvent, ToolApproval } from "./types.js";
 
 /** Tool output is untrusted text of any size: the model gets at most this much of it. */
@@ -83,8 +84,8 @@ export async function invokeTool(call: ToolCallRequest, deps: InvokerDeps): Prom
   }
 
   const timeoutMs = tool.timeoutMs ?? deps.defaultTimeoutMs;
-  const deadline = toolDeadline(deps.signal, timeoutMs);
-  const toolSignal = deadline.signal;
+  const toolDeadline = deadline(deps.signal, timeoutMs, () => new DOMException("the tool timed out", "TimeoutError"));
+  const toolSignal = toolDeadline.signal;
   const ctx: ToolContext = {
     signal: toolSignal,
     request: deps.request,
@@ -102,7 +103,7 @@ export async function invokeTool(call: ToolCallRequest, deps: InvokerDeps): Prom
     deps.logger.warn({ err: error, tool: tool.name }, "tool failed");
     return fail(`${tool.name} failed: ${(error as Error)?.message ?? String(error)}`);
   } finally {
-    deadline.release();
+    toolDeadline.release();
   }
 }
 
@@ -142,40 +143,6 @@ export function tooManyCallsResult(maxCallsPerStep: number): ToolCallResult {
 function argsForStep(args: unknown): unknown {
   const json = typeof args === "string" ? args : (JSON.stringify(args) ?? "");
   return json.length <= MAX_STEP_ARGS_CHARS ? args : shorten(json, MAX_STEP_ARGS_CHARS);
-}
-
-/**
- * The tool's signal: aborts when the turn is cancelled or the tool's time is up. A controller and
- * a timer released when the tool settles: AbortSignal.any with AbortSignal.timeout cost several
- * times more per call and leave their timer and weak references behind until it fires.
- */
-function toolDeadline(turn: AbortSignal, timeoutMs: number): { signal: AbortSignal; release(): void } {
-  const controller = new AbortController();
-  if (turn.aborted) {
-    controller.abort(turn.reason);
-    return { signal: controller.signal, release() {} };
-  }
-  const onTurnAbort = () => controller.abort(turn.reason);
-  turn.addEventListener("abort", onTurnAbort, { once: true });
-  const timer = setTimeout(() => controller.abort(new DOMException("the tool timed out", "TimeoutError")), timeoutMs);
-  timer.unref();
-  return {
-    signal: controller.signal,
-    release() {
-      clearTimeout(timer);
-      turn.removeEventListener("abort", onTurnAbort);
-    },
-  };
-}
-
-/** Settles with the tool's result, or rejects as soon as the signal aborts, even if the tool ignores it. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }
 
 function stringify(value: unknown): string {

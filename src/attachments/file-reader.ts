@@ -6,7 +6,7 @@ import { FileUnavailable, type AttachmentDescriptor, type SharedContentSource } 
 import { formatSeconds, formatSize } from "./describe.js";
 import { declaredKind, isShowableImage, readAsText, sniffImage, type FileKind } from "./file-types.js";
 import type { ImageMemory } from "./image-memory.js";
-import { untilAborted } from "./until-aborted.js";
+import { untilAborted } from "../signals.js";
 
 /** The limits of what a question may share (VISION, MAX_IMAGES_PER_TURN, ... in the config). */
 export interface AttachmentSettings {

@@ -1,7 +1,7 @@
 import type { Logger } from "../log.js";
 import type { QuotedMessage } from "../runner/incoming.js";
 import type { SharedContent } from "../runner/types.js";
-import { untilAborted } from "./until-aborted.js";
+import { untilAborted } from "../signals.js";
 
 /**
  * The messages a question replies to, the replied-to message first, at most `max`: what the

@@ -7,6 +7,7 @@ import { displayName, fileNote, formatSize, inlinedText, quoteHeading } from "./
 import { readFiles, type AttachmentSettings, type FileOutcome } from "./file-reader.js";
 import { baseType } from "./file-types.js";
 import { ImageMemory } from "./image-memory.js";
+import { deadline } from "../signals.js";
 import { followReplyChain } from "./reply-chain.js";
 
 /** The question as the model gets it, and what memory keeps of its files. */
@@ -65,8 +66,16 @@ export class SharedContentReader {
     if (!shared || nothingShared(shared)) return { text: question, images: [], files: [], release: () => {} };
     const { seesImages, ...limits } = this.readerSettings;
     const settings: AttachmentSettings = { ...limits, vision: seesImages(turn.model) };
+    const reading = deadline(turn.signal, settings.timeoutMs);
+    try {
+      return await this.readWithin(question, shared, settings, reading.signal, turn);
+    } finally {
+      reading.release();
+    }
+  }
+
+  private async readWithin(question: string, shared: SharedContent, settings: AttachmentSettings, signal: AbortSignal, turn: ReadingTurn): Promise<ReadQuestion> {
     const { logger, signal: turnSignal } = turn;
-    const signal = AbortSignal.any([turnSignal, AbortSignal.timeout(settings.timeoutMs)]);
     const chain = await followReplyChain(shared, settings.maxReplyChain, signal, logger);
     const own: Part[] = [{ text: question, files: shared.attachments }, ...forwardedParts(shared.forwarded)];
     const quoted = chain.map((message, i) => [quotePart(i === 0 ? "The message this replies to" : "An earlier message it follows", message), ...forwardedParts(message.forwarded)]);

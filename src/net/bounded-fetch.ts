@@ -4,6 +4,8 @@
  * and the platforms' file downloads build on it.
  */
 
+import { deadline } from "../signals.js";
+
 /** Why a fetch failed; callers turn it into words for their audience (the model, the log). */
 export type FetchFailure =
   /** The address (or a redirect's) is not one the caller allows. */
@@ -61,10 +63,9 @@ const MAX_REDIRECTS = 3;
  * failure (an HTTP error status included); rethrows the caller's own abort untouched.
  */
 export async function boundedFetch(request: BoundedRequest, signal: AbortSignal): Promise<BoundedResponse> {
-  const timeout = AbortSignal.timeout(request.timeoutMs);
-  const combined = AbortSignal.any([signal, timeout]);
+  const timeout = deadline(signal, request.timeoutMs);
   try {
-    const response = await fetchFollowingAllowed(request, combined);
+    const response = await fetchFollowingAllowed(request, timeout.signal);
     if (response.status < 200 || response.status >= 300) {
       await discard(response);
       throw new BoundedFetchError("http_status", `answered HTTP ${response.status}`, response.status);
@@ -74,8 +75,10 @@ export async function boundedFetch(request: BoundedRequest, signal: AbortSignal)
   } catch (error) {
     if (signal.aborted) throw error;
     if (error instanceof BoundedFetchError) throw error;
-    if (timeout.aborted) throw new BoundedFetchError("timeout", `no answer within ${request.timeoutMs} ms`, undefined, { cause: error });
+    if (timeout.expired) throw new BoundedFetchError("timeout", `no answer within ${request.timeoutMs} ms`, undefined, { cause: error });
     throw new BoundedFetchError("unreachable", "could not be reached", undefined, { cause: error });
+  } finally {
+    timeout.release();
   }
 }
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { RateTable } from "../../../store/currency-rates.js";
 import type { CurrencyRateStore } from "../../../store/store.js";
 import { defineTool, type ToolContext } from "../../define-tool.js";
+import { deadline } from "../../../signals.js";
 import { formatNumber } from "../format-number.js";
 import { fetchEcbRates } from "./ecb-rates.js";
 import snapshot from "./ecb-snapshot.json" with { type: "json" };
@@ -27,8 +28,8 @@ class EcbRateSource {
     });
     if (cached && Date.now() - cached.fetchedAt < REFRESH_AFTER_MS) return cached;
     try {
-      const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(FETCH_TIMEOUT_MS)]);
-      const fresh = await fetchEcbRates(this.options.ratesUrl, signal);
+      const feed = deadline(ctx.signal, FETCH_TIMEOUT_MS);
+      const fresh = await fetchEcbRates(this.options.ratesUrl, feed.signal).finally(() => feed.release());
       await this.options.store.put(CACHE_KEY, fresh).catch((error: unknown) => ctx.logger.warn({ err: error }, "could not cache the currency rates"));
       return fresh;
     } catch (error) {

@@ -1,0 +1,33 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const signalsModule = fileURLToPath(new URL("../../src/signals.ts", import.meta.url));
+
+/**
+ * On Node 20, AbortSignal.any([parent, AbortSignal.timeout(ms)]) never aborts once a garbage
+ * collection has taken the timeout signal: a wait bounded that way hung for 30 s under CI's load.
+ * Run in a child with --expose-gc so a collection can be forced between start and expiry.
+ */
+const script = (build: string) => `
+  const { deadline } = await import(${JSON.stringify(signalsModule)});
+  const parent = new AbortController();
+  const signal = ${build};
+  const started = performance.now();
+  signal.addEventListener("abort", () => { console.log("aborted after " + Math.round(performance.now() - started)); process.exit(0); });
+  setTimeout(() => { gc(); gc(); }, 20);
+  setTimeout(() => { console.log("still waiting"); process.exit(0); }, 1500);
+`;
+
+const outcome = async (build: string) => {
+  const { stdout } = await run(process.execPath, ["--expose-gc", "--import", "tsx", "--input-type=module", "-e", script(build)], { timeout: 20_000 });
+  return stdout.trim();
+};
+
+describe("a bounded wait", () => {
+  it("ends at its time even when a garbage collection runs while it waits", async () => {
+    expect(await outcome("deadline(parent.signal, 200).signal")).toMatch(/^aborted after (19\d|2\d\d|3\d\d)$/);
+  });
+});
