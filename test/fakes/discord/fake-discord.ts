@@ -264,7 +264,7 @@ export class FakeDiscord {
   }
 
   /** The answer to an interaction: its callback call to /interactions/ID/TOKEN/callback. */
-  callbackOf(interaction: InteractionRecord, timeoutMs = 5_000): Promise<RestCall> {
+  callbackOf(interaction: InteractionRecord, timeoutMs = 15_000): Promise<RestCall> {
     return this.waitFor((call) => call.method === "POST" && call.path === `/interactions/${interaction.id}/${interaction.token}/callback`, timeoutMs);
   }
 
@@ -284,12 +284,12 @@ export class FakeDiscord {
     return () => this.callListeners.delete(listener);
   }
 
-  waitFor(predicate: (call: RestCall) => boolean, timeoutMs = 5_000): Promise<RestCall> {
+  waitFor(predicate: (call: RestCall) => boolean, timeoutMs = 15_000): Promise<RestCall> {
     return this.until(() => this.calls.find(predicate), timeoutMs, "a REST call matching the predicate");
   }
 
   /** Resolves once `count` calls match. */
-  waitForCount(predicate: (call: RestCall) => boolean, count: number, timeoutMs = 5_000): Promise<RestCall[]> {
+  waitForCount(predicate: (call: RestCall) => boolean, count: number, timeoutMs = 15_000): Promise<RestCall[]> {
     return this.until(
       () => {
         const found = this.calls.filter(predicate);
