@@ -75,11 +75,13 @@ export function plainText(markdown: string): string {
 /**
  * What of a rendered answer that is still being written can be printed for good: whole lines,
  * and the last line up to a backtick or "_(" that plainText may still remove once it closes.
- * Line by line, plainText never changes what comes before such a mark.
+ * Line by line, plainText never changes what comes before such a mark. Trailing blanks wait too:
+ * a final text is trimmed ("…an answer " broken off ends as "…an answer\n\n⚠️…"), and a blank
+ * already printed would no longer be a prefix of it, so the answer would be printed twice.
  */
 function settled(rendered: string): string {
   const lastLine = rendered.lastIndexOf("\n") + 1;
   const tail = rendered.slice(lastLine);
   const marks = [tail.indexOf("`"), tail.indexOf("_(")].filter((at) => at !== -1);
-  return marks.length === 0 ? rendered : rendered.slice(0, lastLine + Math.min(...marks));
+  return (marks.length === 0 ? rendered : rendered.slice(0, lastLine + Math.min(...marks))).trimEnd();
 }
