@@ -12,12 +12,16 @@ const SIZES = {
   quick: { warmup: 2, rounds: 1, perRound: 3, channels: 5 },
 };
 /**
- * Timed events start this far apart. A tool-using turn makes about 7 Discord REST calls, and
- * discord.js keeps a bot under Discord's global 50 requests/s (a fixed one-second window), so
- * closer Discord events would time that limit (a wait of up to a second), not the bot. Slack and
- * the floor have no such limit; a short gap keeps one event's tail out of the next.
+ * Timed events start this far apart. discord.js keeps a bot under Discord's global 50 requests/s
+ * (a fixed one-second window), and a tool-using turn makes several Discord REST calls, so
+ * Discord events closer than that allows would time the limit (a wait of up to a second), not
+ * the bot: their spacing is set from the calls the warm-up events made, to use at most
+ * DISCORD_CALLS_PER_S of the 50. Slack and the floor have no such limit; a short gap keeps one
+ * event's tail out of the next.
  */
+/** The Discord figure holds for the warm-up only, wide enough for 8 calls an event. */
 const SPACING_MS = { discord: 160, slack: 20, floor: 20 };
+const DISCORD_CALLS_PER_S = 40;
 const GOAL = { p50: 3, p99: 10 };
 const PLATFORMS = ["discord", "slack"] as const;
 type Arm = (typeof PLATFORMS)[number] | "floor";
@@ -44,20 +48,30 @@ export const endToEndPart: BenchPart = {
     });
     try {
       const floor = new FloorAgent(model.baseUrl(), await floorApp.app.access.enabledTools({ platform: "bench", workspaceId: "w1" }), floorApp.app.config);
+      const spacing = { ...SPACING_MS };
       const floorEvents = async (count: number) => {
         const latencies: number[] = [];
         for (let i = 0; i < count; i++) {
           const started = performance.now();
           await floor.turn("floor", QUESTION);
           latencies.push(performance.now() - started);
-          await new Promise((resolve) => setTimeout(resolve, SPACING_MS.floor));
+          await new Promise((resolve) => setTimeout(resolve, spacing.floor));
         }
         return latencies;
       };
-      const eventsOf = (arm: Arm, count: number) => (arm === "floor" ? floorEvents(count) : fakes.events(arm, count, SPACING_MS[arm]));
+      const restCalls = { discord: 0, slack: 0 };
+      const eventsOf = async (arm: Arm, count: number) => {
+        if (arm === "floor") return floorEvents(count);
+        const events = await fakes.events(arm, count, spacing[arm]);
+        restCalls[arm] += events.restCalls;
+        return events.latencies;
+      };
 
       options.note(`e2e: warming up (${size.warmup} events per platform)`);
       for (const arm of ["floor", ...PLATFORMS] as const) await eventsOf(arm, size.warmup);
+      spacing.discord = Math.ceil((1000 * restCalls.discord) / size.warmup / DISCORD_CALLS_PER_S);
+      options.note(`e2e: ${round(restCalls.discord / size.warmup)} Discord calls per event, so Discord events ${spacing.discord} ms apart`);
+      restCalls.discord = restCalls.slack = 0;
       const latencies: Record<Arm, number[]> = { floor: [], discord: [], slack: [] };
       const order: Arm[] = ["floor", ...PLATFORMS];
       for (let round = 0; round < size.rounds; round++) {
@@ -85,7 +99,8 @@ export const endToEndPart: BenchPart = {
         figures,
         detail: {
           sizes: size,
-          spacingMs: SPACING_MS,
+          spacingMs: spacing,
+          restCallsPerEvent: { discord: round(restCalls.discord / latencies.discord.length), slack: round(restCalls.slack / latencies.slack.length) },
           floor: quantiles("floor"),
           discord: quantiles("discord"),
           slack: quantiles("slack"),

@@ -29,6 +29,8 @@ async function perform(command: FakesCommand): Promise<unknown> {
   const driver = drivers[command.platform];
   if (!driver) throw new Error(`no ${command.platform} driver yet (send slack-target first)`);
   if (command.op === "events") {
+    const calls = () => (command.platform === "discord" ? discord.calls.length : slack.calls.length);
+    const callsBefore = calls();
     const latencies: number[] = [];
     for (let i = 0; i < command.count; i++) {
       const started = performance.now();
@@ -36,7 +38,7 @@ async function perform(command: FakesCommand): Promise<unknown> {
       const rest = command.spacingMs - (performance.now() - started);
       if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
     }
-    return { latencies };
+    return { latencies, restCalls: calls() - callsBefore };
   }
   return runLoad((conversation) => driver.event(Number(conversation)).then(() => undefined), {
     turns: command.turns,

@@ -22,8 +22,8 @@ export interface PlatformFakes {
   ready: FakesReady;
   /** Tells the fakes where the bot's Slack receiver listens. */
   slackTarget(eventsUrl: string, signingSecret: string): Promise<void>;
-  /** Latencies (ms, the fakes' clock) from each event sent to its answer received. */
-  events(platform: "discord" | "slack", count: number, spacingMs: number): Promise<number[]>;
+  /** Latencies (ms, the fakes' clock) from each event sent to its answer received, and the REST calls the bot made meanwhile. */
+  events(platform: "discord" | "slack", count: number, spacingMs: number): Promise<{ latencies: number[]; restCalls: number }>;
   load(platform: "discord" | "slack", turns: number, width: number): Promise<LoadFigures>;
   close(): Promise<void>;
 }
@@ -53,7 +53,7 @@ export async function startPlatformFakes(channels: number): Promise<PlatformFake
   return {
     ready,
     slackTarget: (eventsUrl, signingSecret) => send({ op: "slack-target", eventsUrl, signingSecret }),
-    events: async (platform, count, spacingMs) => (await send<{ latencies: number[] }>({ op: "events", platform, count, spacingMs })).latencies,
+    events: (platform, count, spacingMs) => send({ op: "events", platform, count, spacingMs }),
     load: (platform, turns, width) => send({ op: "load", platform, turns, width }),
     close: () => stopChild(child),
   };
