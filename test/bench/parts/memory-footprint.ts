@@ -79,6 +79,8 @@ async function measureStartedBot(note: (message: string) => void, modelUrl: stri
       const endKey = `rss_mb_after_${turnsLabel(size.turns)}_turns`;
       const figures: Figure[] = [
         { key: "rss_mb_after_startup", label: "RSS after start-up, Discord + Slack connected (all its processes)", value: startup, unit: "MB", goal: `≤ ${GOAL.rssStartupMb}`, met: startup <= GOAL.rssStartupMb },
+        // the process that runs the bot is the last one the start command started (after sh, a tsx launcher…)
+        { key: "rss_mb_after_startup_bot_process", label: `RSS after start-up, the bot's own process of ${atStartup.processes.length}`, value: round(atStartup.processes.at(-1)!.rssMb), unit: "MB" },
         { key: `rss_mb_after_${turnsLabel(size.turns / 2)}_turns`, label: `RSS after ${turnsLabel(size.turns / 2)} Slack turns`, value: mb(atHalf), unit: "MB" },
         size.turns === GOAL_TURNS
           ? { key: endKey, label: `RSS after ${turnsLabel(size.turns)} Slack turns`, value: end, unit: "MB", goal: `≤ ${GOAL.rss10kMb}`, met: end <= GOAL.rss10kMb }
