@@ -1,9 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { delimiter, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-
-export const PROJECT_ROOT = resolve(fileURLToPath(new URL(".", import.meta.url)), "../../..");
+import { delimiter, join } from "node:path";
+import { PROJECT_ROOT } from "../../support/child-bot.js";
 
 /** Variables of the developer's own environment that must not leak into the bot under test. */
 const SCRUBBED = /^(OPENAI_|AGENT_|TOOL_|TURN_|MEMORY_|DATABASE_|DEFAULT_TOOLS|SYSTEM_PROMPT|LOG_|DISCORD_|SLACK_|BOT_|HEALTH_PORT$|PORT$|NODE_OPTIONS$)/;

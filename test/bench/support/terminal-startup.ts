@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchBotSettings } from "./bench-settings.js";
-import { PROJECT_ROOT, startCommand, startEnvironment } from "./production-bot.js";
+import { PROJECT_ROOT } from "../../support/child-bot.js";
+import { startCommand, startEnvironment } from "./production-bot.js";
 
 /** What the terminal platform prints when it is ready for a question (src/platforms/terminal). */
 const PROMPT = "you> ";
