@@ -7,16 +7,16 @@ import { PROJECT_ROOT } from "../../support/child-bot.js";
 const SCRUBBED = /^(OPENAI_|AGENT_|TOOL_|TURN_|MEMORY_|DATABASE_|DEFAULT_TOOLS|SYSTEM_PROMPT|LOG_|DISCORD_|SLACK_|BOT_|HEALTH_PORT$|PORT$|NODE_OPTIONS$)/;
 
 /**
- * The command production runs: package.json's start script, run as `npm start` runs it (through
- * `sh -c` in the project's root, node_modules/.bin first on PATH) minus npm's own process, which
- * a service manager or container would not keep around either. Read at run time, so a changed
- * start script (compiled JavaScript instead of tsx, say) is what gets measured.
+ * The command production runs: package.json's start script (after its prestart script, if it has
+ * one, as npm runs it), run as `npm start` runs it (through `sh -c` in the project's root,
+ * node_modules/.bin first on PATH) minus npm's own process, which a service manager or container
+ * would not keep around either. Read at run time, so a changed start script (compiled JavaScript
+ * instead of tsx, say) is what gets measured.
  */
 export function startCommand(): string {
-  const scripts = (JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8")) as { scripts?: Record<string, string> }).scripts;
-  const command = scripts?.start;
-  if (!command) throw new Error("package.json has no start script");
-  return command;
+  const scripts = (JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8")) as { scripts?: Record<string, string> }).scripts ?? {};
+  if (!scripts.start) throw new Error("package.json has no start script");
+  return scripts.prestart ? `${scripts.prestart} && ${scripts.start}` : scripts.start;
 }
 
 /** The environment the start command gets: this one without the bot's own settings, plus `env`. */
