@@ -36,7 +36,9 @@ export async function terminalStartupMs(modelUrl: string): Promise<number> {
       };
       child.stdout.on("data", onOutput);
       child.stderr.on("data", onOutput);
-      child.once("error", reject);
+      child.once("error", (error: NodeJS.ErrnoException) =>
+        reject(error.code === "ENOENT" ? new Error("timing the terminal needs script(1), from util-linux (bsdutils on Debian)") : error),
+      );
       void exited.then((code) => reject(new Error(`the terminal bot exited (code ${code}) before its prompt:\n${output}`)));
     });
   } finally {
