@@ -1,5 +1,5 @@
 import { cpus, freemem, totalmem } from "node:os";
-import { REQUIRED_KEYS } from "./registry.js";
+import { FULL_SIZE_KEYS, ISSUE_GOAL_KEYS, REQUIRED_KEYS } from "./registry.js";
 import { round } from "./support/stats.js";
 import type { BenchPart, Figure, PartResult } from "./types.js";
 
@@ -24,7 +24,7 @@ function describeMachine() {
 export function jsonReport(outcomes: PartOutcome[], mode: "full" | "quick", seconds: number): Record<string, unknown> {
   const figures: Record<string, number | null> = {};
   for (const { result } of outcomes) for (const figure of result.figures) figures[figure.key] = figure.value;
-  const required = Object.fromEntries(REQUIRED_KEYS.map((key) => [key, figures[key] ?? null]));
+  const required = Object.fromEntries(requiredKeys(mode).map((key) => [key, figures[key] ?? null]));
   return {
     ...required,
     mode,
@@ -56,10 +56,36 @@ export function textReport(outcomes: PartOutcome[], mode: "full" | "quick", seco
     }
     lines.push(`  ${row.figure.label.padEnd(labelWidth)}  ${formatValue(row.figure).padStart(12)}  ${formatGoal(row.figure)}`);
   }
-  const unmeasured = REQUIRED_KEYS.filter((key) => !outcomes.some(({ result }) => result.figures.some((f) => f.key === key)));
+  lines.push("", ...goalsTable(outcomes, mode));
+  const unmeasured = requiredKeys(mode).filter((key) => !outcomes.some(({ result }) => result.figures.some((f) => f.key === key)));
   if (unmeasured.length > 0) lines.push("", `not measured in this run: ${unmeasured.join(", ")}`);
   if (mode === "quick") lines.push("", "quick mode: tiny sizes, the figures only prove the benchmark runs.");
   return lines.join("\n");
+}
+
+function requiredKeys(mode: "full" | "quick"): readonly string[] {
+  return mode === "quick" ? REQUIRED_KEYS.filter((key) => !FULL_SIZE_KEYS.includes(key)) : REQUIRED_KEYS;
+}
+
+/**
+ * Every figure with a goal: the issue's goals first, in its order (a goal not measured in this
+ * run says so), then the checks the parts add (leaks, queues left, the parser's worst case…).
+ */
+function goalsTable(outcomes: PartOutcome[], mode: "full" | "quick"): string[] {
+  const withGoals = outcomes.flatMap(({ result }) => result.figures.filter((figure) => figure.goal));
+  const byKey = new Map(withGoals.map((figure) => [figure.key, figure]));
+  const issueKeys = ISSUE_GOAL_KEYS.filter((key) => mode === "full" || !FULL_SIZE_KEYS.includes(key));
+  const rows = [
+    ...issueKeys.map((key) => {
+      const figure = byKey.get(key);
+      return figure ? [key, formatValue(figure), figure.goal!, figure.met ? "met" : "MISSED"] : [key, "not measured", "", ""];
+    }),
+    ...withGoals.filter((figure) => !(ISSUE_GOAL_KEYS as readonly string[]).includes(figure.key)).map((figure) => [figure.key, formatValue(figure), figure.goal!, figure.met ? "met" : "MISSED"]),
+  ];
+  const header = ["figure", "result", "goal", "met?"];
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: string[]) => `  ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join("  ")}`.trimEnd();
+  return ["Goals", line(header), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)];
 }
 
 function formatValue(figure: Figure): string {

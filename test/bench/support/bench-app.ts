@@ -5,6 +5,7 @@ import { createApp, type App } from "../../../src/app.js";
 import { loadConfig } from "../../../src/config/env.js";
 import { createLogger } from "../../../src/log.js";
 import type { TurnReply, TurnRequest, TurnView } from "../../../src/runner/types.js";
+import { benchBotSettings } from "./bench-settings.js";
 import { ANSWER, QUESTION, STEPS_PER_TURN } from "./turn-script.js";
 
 export interface BenchApp {
@@ -19,17 +20,8 @@ export interface BenchApp {
  */
 export async function startBenchApp(modelUrl: string, env: Record<string, string> = {}): Promise<BenchApp> {
   const dir = mkdtempSync(join(tmpdir(), "agent-bot-bench-"));
-  const config = loadConfig({
-    OPENAI_BASE_URL: modelUrl,
-    DATABASE_PATH: join(dir, "bot.sqlite"),
-    CURRENCY_RATES_URL: "http://127.0.0.1:9/unreachable",
-    // Limits are policy, not cost: the checks still run on every turn, but never refuse one here.
-    RATE_LIMIT_PER_USER: "1000000000",
-    MAX_QUEUED_TURNS: "1000000000",
-    // Parts 1–5 compare whole turns with a non-streaming floor; the streaming part turns this on.
-    STREAM_ANSWERS: "false",
-    ...env,
-  });
+  // Parts 1–5 compare whole turns with a non-streaming floor; the streaming part turns streaming on in `env`.
+  const config = loadConfig({ ...benchBotSettings(modelUrl, dir), ...env });
   const app = await createApp(config, createLogger("info", devNull));
   return {
     app,

@@ -11,6 +11,10 @@ import { ANSWER, TOOL_CALLS } from "./turn-script.js";
  * `POST /v1/chat/completions` answers at once; `POST /delay/<ms>/v1/chat/completions` after <ms>;
  * `POST /stream/<n>/v1/chat/completions` streams a text answer of <n> chunks (server-sent events,
  * usage last), written as fast as the socket takes them.
+ *
+ * `POST /bodies/record` starts keeping every chat request body from then on; `GET /bodies` answers
+ * with the bodies kept (a JSON array of strings) and stops keeping them. The benchmark compares the
+ * bot's bodies with the floor's this way.
  */
 export function startBenchModel(): Promise<{ server: Server; origin: string }> {
   const server = createServer((req, res) => handle(req, res));
@@ -31,10 +35,17 @@ export function scriptedResponse(body: Buffer): Buffer {
   return RESPONSES[Math.min(count(body, TOOL_RESULT), RESPONSES.length - 1)]!;
 }
 
+/** Chat request bodies kept since `POST /bodies/record`; undefined when not recording. */
+let recorded: string[] | undefined;
+
 function handle(req: IncomingMessage, res: ServerResponse): void {
   const chunks: Buffer[] = [];
   req.on("data", (chunk: Buffer) => chunks.push(chunk));
   req.on("end", () => {
+    if (req.url === "/bodies/record" || req.url === "/bodies") {
+      answerBodies(req, res);
+      return;
+    }
     if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
       res.writeHead(404, { "content-type": "application/json" }).end('{"error":{"message":"not found"}}');
       return;
@@ -44,13 +55,26 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" }).end(streamedAnswer(streamed));
       return;
     }
-    const payload = scriptedResponse(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    recorded?.push(body.toString("utf8"));
+    const payload = scriptedResponse(body);
     const send = () =>
       res.writeHead(200, { "content-type": "application/json", "content-length": payload.length }).end(payload);
     const delayMs = Number(DELAYED_PATH.exec(req.url)?.[1] ?? 0);
     if (delayMs > 0) setTimeout(send, delayMs);
     else send();
   });
+}
+
+function answerBodies(req: IncomingMessage, res: ServerResponse): void {
+  if (req.method === "POST") {
+    recorded = [];
+    res.writeHead(204).end();
+    return;
+  }
+  const bodies = recorded ?? [];
+  recorded = undefined;
+  res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(bodies));
 }
 
 function count(haystack: Buffer, needle: Buffer): number {

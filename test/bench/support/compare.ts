@@ -16,6 +16,8 @@ interface ArmFigures {
 export interface Comparison {
   floor: ArmFigures;
   subject: ArmFigures;
+  /** A third arm measured in the same blocks, when one was given (the bare loop with the SDK's defaults). */
+  reference?: ArmFigures;
   /** Subject time / floor time over all blocks: how much longer a turn takes with everything that is ours. */
   ratio: number;
   /** The same ratio block by block; its median shrugs off a stall that hit one block. */
@@ -27,16 +29,20 @@ export interface CompareShape extends LoadShape {
   blocks: number;
 }
 
+type ArmName = "floor" | "subject" | "reference";
+
 /**
- * Runs floor and subject in many short alternating blocks (ABBA order), so the machine's drift
- * and other tenants' bursts hit both arms alike; pools each arm's turn latencies.
+ * Runs floor and subject (and `reference`, if given) in many short alternating blocks, each block
+ * in the reverse order of the one before (ABBA), so the machine's drift and other tenants' bursts
+ * hit every arm alike; pools each arm's turn latencies and CPU time.
  */
-export async function compareArms(floor: TurnFn, subject: TurnFn, shape: CompareShape): Promise<Comparison> {
-  const arms = { floor: newArm(floor), subject: newArm(subject) };
+export async function compareArms(floor: TurnFn, subject: TurnFn, shape: CompareShape, reference?: TurnFn): Promise<Comparison> {
+  const arms = { floor: newArm(floor), subject: newArm(subject), reference: newArm(reference ?? floor) };
+  const names: ArmName[] = reference ? ["floor", "subject", "reference"] : ["floor", "subject"];
   const blockRatios: number[] = [];
   for (let block = 0; block < shape.blocks; block++) {
-    const order = block % 2 === 0 ? (["floor", "subject"] as const) : (["subject", "floor"] as const);
-    const wall = { floor: 0, subject: 0 };
+    const order = block % 2 === 0 ? names : [...names].reverse();
+    const wall = { floor: 0, subject: 0, reference: 0 };
     for (const name of order) {
       const arm = arms[name];
       const cpu = process.cpuUsage();
@@ -53,6 +59,7 @@ export async function compareArms(floor: TurnFn, subject: TurnFn, shape: Compare
   return {
     floor: floorFigures,
     subject: subjectFigures,
+    ...(reference ? { reference: figures(arms.reference) } : {}),
     ratio: arms.subject.wallMs / arms.floor.wallMs,
     blockRatioMedian: median(blockRatios),
     blocks: shape.blocks,

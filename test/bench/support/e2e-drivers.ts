@@ -1,19 +1,18 @@
-import { PassThrough } from "node:stream";
-import { SlackAdapter } from "../../../src/platforms/slack/slack-adapter.js";
-import { servicesFor } from "../../../src/start-platforms.js";
 import { FakeDiscord } from "../../fakes/discord/fake-discord.js";
-import { FakeSlack } from "../../fakes/slack/fake-slack.js";
+import type { MessagePayload } from "../../fakes/discord/payloads.js";
+import type { FakeSlack } from "../../fakes/slack/fake-slack.js";
 import { appMention, eventCallback } from "../../fakes/slack/payloads.js";
 import { SignedSlackSender } from "../../fakes/slack/signed-requests.js";
-import { discordAdapter, isAnswerTo } from "../../support/discord-bot.js";
-import { startBenchApp } from "./bench-app.js";
+import { isAnswerTo } from "../../support/discord-bot.js";
 import { ANSWER, QUESTION } from "./turn-script.js";
 
-/** One platform, driven as its users would: an event in, the answer's REST call out. */
+/**
+ * One platform, driven as its users would, from the fakes' side: an event in, the answer's REST
+ * call out, both on the fakes' clock. The bot is another process (started as production starts it).
+ */
 export interface E2eDriver {
   /** Sends one question in conversation `index`; resolves with ms from sending the event to the fake receiving the answer. */
   event(index: number): Promise<number>;
-  close(): Promise<void>;
 }
 
 const ANSWER_TIMEOUT_MS = 30_000;
@@ -39,18 +38,15 @@ class AnswerWaiters {
   }
 }
 
-/** The real discord.js Client and Discord adapter against the fake Discord: a mention in, the reply to it out. */
-export async function startDiscordDriver(modelUrl: string, channels: number): Promise<E2eDriver> {
-  const discord = await FakeDiscord.start();
-  const channelIds = [
-    discord.general.id,
-    ...Array.from({ length: channels - 1 }, (_, i) => discord.world.addTextChannel(discord.guild.id, `bench-${i}`).id),
-  ];
-  const bench = await startBenchApp(modelUrl, { DISCORD_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl });
-  const adapter = discordAdapter(bench.app, bench.app.logger);
-  await adapter.start();
+/** Channels the Discord driver spreads questions over; they must exist before the bot connects, so it knows them. */
+export function addDiscordChannels(discord: FakeDiscord, channels: number): string[] {
+  return [discord.general.id, ...Array.from({ length: channels - 1 }, (_, i) => discord.world.addTextChannel(discord.guild.id, `bench-${i}`).id)];
+}
+
+/** A mention through the fake gateway to the bot's discord.js Client; the reply to it out. */
+export function discordDriver(discord: FakeDiscord, channelIds: string[]): E2eDriver {
   const answers = new AnswerWaiters();
-  const questions = new Map<string, Parameters<typeof isAnswerTo>[1]>();
+  const questions = new Map<string, MessagePayload>();
   discord.onCall((call) => {
     const questionId = call.body?.message_reference?.message_id;
     const question = questionId && questions.get(questionId);
@@ -76,29 +72,14 @@ export async function startDiscordDriver(modelUrl: string, channels: number): Pr
       if (early) answers.arrived(question.id, early.at, early.body.content);
       return (await answered) - sent;
     },
-    async close() {
-      await bench.app.runner.shutdown(1_000);
-      await adapter.stop();
-      await discord.close();
-      await bench.close();
-    },
   };
 }
 
-const SIGNING_SECRET = "bench-signing-secret";
+export const SLACK_USER = { id: "UBENCH", name: "alice" };
 
-/** The real Bolt App (HTTP receiver) and Slack adapter against the fake Web API: a signed app_mention in, the answer's chat.postMessage out. */
-export async function startSlackDriver(modelUrl: string, channels: number): Promise<E2eDriver> {
-  const slack = await FakeSlack.start();
-  slack.addUser({ id: "UBENCH", name: "alice" });
-  const bench = await startBenchApp(modelUrl, {
-    SLACK_BOT_TOKEN: slack.botToken,
-    SLACK_API_URL: slack.apiUrl,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-  });
-  const adapter = new SlackAdapter(servicesFor(bench.app, { streams: { input: new PassThrough(), output: new PassThrough() } }), { clientOptions: { retryConfig: { retries: 0 } }, listen: { port: 0, host: "127.0.0.1" } });
-  await adapter.start();
-  const sender = new SignedSlackSender(adapter.eventsUrl!, SIGNING_SECRET);
+/** A signed app_mention to the bot's Bolt HTTP receiver at `eventsUrl`; the answer's chat.postMessage out. */
+export function slackDriver(slack: FakeSlack, eventsUrl: string, signingSecret: string, channels: number): E2eDriver {
+  const sender = new SignedSlackSender(eventsUrl, signingSecret);
   const answers = new AnswerWaiters();
   slack.onCall((call) => {
     // the answer is the thread reply that is not a tool step (steps start with an emoji marker)
@@ -112,17 +93,10 @@ export async function startSlackDriver(modelUrl: string, channels: number): Prom
       const answered = answers.wait(ts);
       const sent = performance.now();
       const response = await sender.event(
-        eventCallback(appMention({ user: "UBENCH", channel: `CBENCH${index % channels}`, ts, text: `<@${slack.botUserId}> ${QUESTION}` })),
+        eventCallback(appMention({ user: SLACK_USER.id, channel: `CBENCH${index % channels}`, ts, text: `<@${slack.botUserId}> ${QUESTION}` })),
       );
       if (response.status !== 200) throw new Error(`the Slack receiver answered ${response.status}`);
       return (await answered) - sent;
-    },
-    async close() {
-      await bench.app.intake.idle();
-      await bench.app.runner.shutdown(1_000);
-      await adapter.stop();
-      await slack.close();
-      await bench.close();
     },
   };
 }

@@ -1,4 +1,4 @@
-import type OpenAI from "openai";
+import OpenAI from "openai";
 import { createOpenAIClient } from "../../../src/agent/openai-client.js";
 import { systemPrompt } from "../../../src/agent/prompts.js";
 import type { Config } from "../../../src/config/env.js";
@@ -11,7 +11,7 @@ type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 /**
  * The floor: the least code that makes the same three requests per turn with the `openai`
  * client — same system prompt, tool definitions, history length and tool outputs as the real
- * turn, so the request bodies match — but no runner, store, validation, audit or logging.
+ * turn, so the request bodies are the same bytes (the benchmark checks: same-bodies.ts) — but no runner, store, validation, audit or logging.
  */
 export class FloorAgent {
   private readonly client: OpenAI;
@@ -23,8 +23,10 @@ export class FloorAgent {
     baseURL: string,
     tools: Tool[],
     private readonly config: Pick<Config, "OPENAI_MODEL" | "OPENAI_TIMEOUT_MS" | "MEMORY_WINDOW">,
+    client: "bot" | "sdk-default" = "bot",
   ) {
-    this.client = createOpenAIClient({ baseURL, timeoutMs: config.OPENAI_TIMEOUT_MS });
+    this.client =
+      client === "bot" ? createOpenAIClient({ baseURL, timeoutMs: config.OPENAI_TIMEOUT_MS }) : new OpenAI({ apiKey: "not-needed", baseURL });
     this.tools = tools.map((tool) => ({
       type: "function",
       function: { name: tool.name, description: tool.description, parameters: tool.jsonSchema },
@@ -35,7 +37,8 @@ export class FloorAgent {
     const history = this.histories.get(conversation) ?? [];
     const messages: Message[] = [{ role: "system", content: this.system }, ...history, { role: "user", content: question }];
     for (;;) {
-      const response = await this.client.chat.completions.create({ model: this.config.OPENAI_MODEL, messages, tools: this.tools });
+      // the bot's key order (src/agent/model-caller.ts), so the bodies are the same bytes
+      const response = await this.client.chat.completions.create({ messages, tools: this.tools, model: this.config.OPENAI_MODEL, stream: false });
       const message = response.choices[0]!.message;
       const calls = message.tool_calls ?? [];
       if (calls.length === 0) {
