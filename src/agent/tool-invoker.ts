@@ -1,4 +1,4 @@
-import type { Logger } from "../log.js";
+import { lazyChild, type Logger } from "../log.js";
 import type { Tool, ToolContext, ToolRequestInfo } from "../tools/define-tool.js";
 import { displayToolName, shorten } from "../text.js";
 import { deadline, untilAborted } from "../signals.js";
@@ -89,7 +89,7 @@ export async function invokeTool(call: ToolCallRequest, deps: InvokerDeps): Prom
   const ctx: ToolContext = {
     signal: toolSignal,
     request: deps.request,
-    logger: deps.logger.child({ tool: tool.name }),
+    logger: lazyChild(deps.logger, { tool: tool.name }),
     llm: (prompt) => deps.llm(prompt, toolSignal),
   };
   try {

@@ -1,4 +1,4 @@
-import type { Logger } from "../log.js";
+import { lazyChild, type Logger } from "../log.js";
 import { hasVisibleText } from "../text.js";
 import { ChannelBudget } from "../presenter/channel-budget.js";
 import type { ChatSurface, PostedMessage } from "../presenter/surface.js";
@@ -147,7 +147,7 @@ export class MessageIntake {
       question: { location: message, messageId: message.messageId, isDm: message.isDm, askerId: actor.id, text: message.text, placeholder },
       stepStartDelayMs,
       maxAnswerMessages,
-      logger: logger.child({ platform: message.platform, messageId: message.messageId }),
+      logger: lazyChild(logger, { platform: message.platform, messageId: message.messageId }),
       onThreadOpened: (opened: Location) => {
         const thread = threadOf(opened);
         if (!thread || message.isDm) return;

@@ -6,7 +6,7 @@ import { TurnCancelled } from "../agent/tool-invoker.js";
 import { emptyUsage, type AgentResult, type ApprovalRequest, type ApprovalVerdict, type Usage } from "../agent/types.js";
 import { withStoredFilesNamed } from "../attachments/describe.js";
 import type { ReadQuestion, SharedContentReader } from "../attachments/shared-content-reader.js";
-import type { Logger } from "../log.js";
+import { lazyChild, type Logger } from "../log.js";
 import type { ChannelRef } from "../store/channel-settings-repository.js";
 import type { QueueTicket, Store } from "../store/store.js";
 import { conversationKey, type Conversation, type ConversationRef } from "../store/types.js";
@@ -225,7 +225,7 @@ export class TurnRunner {
   private async runTurn(request: TurnRequest, view: TurnView, settings: WorkspaceSettings, controller: AbortController): Promise<TurnReply> {
     const { store, logger: baseLogger, instance } = this.options;
     const turnId = randomUUID();
-    const logger = baseLogger.child({ turnId, platform: request.platform, workspace: request.workspaceId });
+    const logger = lazyChild(baseLogger, { turnId, platform: request.platform, workspace: request.workspaceId });
     // Paused while a call waits for a person's approval: see TurnDeadline.
     const deadline = new TurnDeadline(this.options.turnTimeoutMs, () => controller.abort("timeout" satisfies CancelReason));
     this.running.set(turnId, controller);
