@@ -8,7 +8,8 @@ import type { Store } from "../store/store.js";
 import type { ConversationRef } from "../store/types.js";
 import { threadOf, type Actor, type IncomingMessage, type Location, type SharedContentSource } from "./incoming.js";
 import { KeyedQueue } from "./keyed-queue.js";
-import { RUNNER_TEXT, type TurnRunner } from "./turn-runner.js";
+import { RUNNER_TEXT } from "./turn-replies.js";
+import type { TurnRunner } from "./turn-runner.js";
 import type { SharedContent, TurnReply, TurnRequest, TurnView } from "./types.js";
 
 /** What became of an incoming message. */
