@@ -18,11 +18,9 @@ type Fetch = typeof globalThis.fetch;
  * before the response or mid-body, destroys the socket and rejects what waits on it. Any other
  * body (a form, a stream: file uploads, which the bot never makes) goes through the global fetch.
  */
-export function nodeHttpFetch(): Fetch {
-  const agents = {
-    "http:": new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_SERVER, maxFreeSockets: MAX_IDLE_SOCKETS_PER_SERVER, scheduling: "lifo" }),
-    "https:": new https.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_SERVER, maxFreeSockets: MAX_IDLE_SOCKETS_PER_SERVER, scheduling: "lifo" }),
-  };
+export function nodeHttpFetch(maxSockets = MAX_SOCKETS_PER_SERVER): Fetch {
+  const pool = { keepAlive: true, maxSockets, maxFreeSockets: Math.min(maxSockets, MAX_IDLE_SOCKETS_PER_SERVER), scheduling: "lifo" as const };
+  const agents = { "http:": new http.Agent(pool), "https:": new https.Agent(pool) };
   return ((input: string | URL | Request, init: RequestInit = {}) => {
     const url = typeof input === "string" ? new URL(input) : input instanceof URL ? input : undefined;
     const body = requestBody(init.body);

@@ -187,4 +187,22 @@ describe("the model transport (fetch over node:http with keep-alive)", () => {
     expect(error).toBeInstanceOf(OpenAI.APIConnectionError);
     expect(error).not.toBeInstanceOf(OpenAI.APIConnectionTimeoutError);
   });
+
+  it("opens at most its pool's connections to a server: further requests wait for a free one", async () => {
+    server = await new HandServer().start();
+    const held: ServerResponse[] = [];
+    server.handler = (_request, _body, response) => {
+      response.setHeader("content-type", "application/json");
+      held.push(response);
+      // The second request to arrive frees the first's connection for the third, which ends them all.
+      if (held.length === 2) held[0]!.end(completion("first"));
+      if (held.length === 3) for (const waiting of held.slice(1)) waiting.end(completion("later"));
+    };
+    const client = new OpenAI({ apiKey: "x", baseURL: server.url, maxRetries: 0, fetch: nodeHttpFetch(2) });
+
+    const answers = await Promise.all([1, 2, 3].map(() => client.chat.completions.create(ask)));
+
+    expect(answers.map((answer) => answer.choices[0]!.message.content).sort()).toEqual(["first", "later", "later"]);
+    expect(server.sockets).toHaveLength(2);
+  });
 });
