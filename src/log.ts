@@ -1,4 +1,4 @@
-import { pino, type DestinationStream, type Logger } from "pino";
+import { pino, type DestinationStream, type Level, type Logger } from "pino";
 
 export type { Logger };
 
@@ -60,4 +60,48 @@ function textLines(out: DestinationStream): DestinationStream {
 /** A logger that drops everything, for tests and library use. */
 export function silentLogger(): Logger {
   return pino({ level: "silent" });
+}
+
+const LEVELS: readonly Level[] = ["fatal", "error", "warn", "info", "debug", "trace"];
+
+/**
+ * `parent.child(bindings)` without its cost until it is needed. A pino child with redaction costs
+ * tens of microseconds to make, and the bot made one per turn and per tool call though most
+ * never log. This one makes none for a level that is off, and logs a plain object (the usual
+ * call) through `parent` with the bindings merged in front of it: the same fields, redacted the
+ * same way. Anything else (an Error, a message alone, another property or method of the logger,
+ * a level set on it) makes the real child once and goes through it from then on.
+ */
+export function lazyChild(parent: Logger, bindings: Record<string, unknown>): Logger {
+  let real: Logger | undefined;
+  const child = () => (real ??= parent.child(bindings));
+  const own: Record<string | symbol, unknown> = {
+    child: (more: Record<string, unknown>, options?: object) =>
+      real || options ? child().child(more, options) : lazyChild(parent, { ...bindings, ...more }),
+  };
+  for (const level of LEVELS) {
+    own[level] = (first: unknown, ...rest: unknown[]) => {
+      if (real) return real[level](first as object, ...(rest as [string]));
+      if (!parent.isLevelEnabled(level)) return;
+      if (isPlainObject(first)) return parent[level]({ ...bindings, ...first }, ...(rest as [string]));
+      return child()[level](first as object, ...(rest as [string]));
+    };
+  }
+  return new Proxy(own, {
+    get(target, property) {
+      if (Object.hasOwn(target, property)) return target[property];
+      const logger = child();
+      const value: unknown = Reflect.get(logger, property, logger);
+      return typeof value === "function" ? value.bind(logger) : value;
+    },
+    set(_target, property, value) {
+      return Reflect.set(child(), property, value);
+    },
+  }) as unknown as Logger;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }

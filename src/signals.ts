@@ -5,38 +5,76 @@
 
 /** A signal that aborts when `parent` does or after `timeoutMs`, and the release of its timer. */
 export interface Deadline {
-  signal: AbortSignal;
+  /** Made on first use: work that never reads it costs no AbortController. */
+  readonly signal: AbortSignal;
   /** Whether the time ran out (rather than the parent aborting). */
   readonly expired: boolean;
+  /** untilAborted(work, signal) without making the signal: most tools never read theirs. */
+  until<T>(work: Promise<T>): Promise<T>;
   /** Clears the timer and the parent's listener: call it when the work settles. */
   release(): void;
 }
 
 /**
- * A controller and a strong timer rather than AbortSignal.any([parent, AbortSignal.timeout(ms)]):
- * on Node 20 a timeout signal only referenced by an `any` signal can be garbage collected before
- * it fires, and the composite then never aborts (a wait that hung for 30 s under CI's load). It
- * is also several times cheaper per call and leaves nothing behind once released.
+ * A strong timer rather than AbortSignal.any([parent, AbortSignal.timeout(ms)]): on Node 20 a
+ * timeout signal only referenced by an `any` signal can be garbage collected before it fires,
+ * and the composite then never aborts (a wait that hung for 30 s under CI's load). It is also
+ * several times cheaper per call and leaves nothing behind once released; its controller is only
+ * made when someone reads `signal` (an AbortSignal costs more to make than the rest together).
  */
 export function deadline(parent: AbortSignal, timeoutMs: number, reason: () => unknown = () => new DOMException("the time ran out", "TimeoutError")): Deadline {
-  const controller = new AbortController();
+  let controller: AbortController | undefined;
   let expired = false;
-  if (parent.aborted) {
-    controller.abort(parent.reason);
-    return { signal: controller.signal, expired, release() {} };
+  let ended: { reason: unknown } | undefined;
+  const waiting = new Set<(reason: unknown) => void>();
+  const end = (why: unknown) => {
+    if (ended) return;
+    ended = { reason: why };
+    controller?.abort(why);
+    for (const reject of waiting) reject(why);
+    waiting.clear();
+  };
+  const onParentAbort = () => end(parent.reason);
+  let timer: NodeJS.Timeout | undefined;
+  if (parent.aborted) end(parent.reason);
+  else {
+    parent.addEventListener("abort", onParentAbort, { once: true });
+    timer = setTimeout(() => {
+      expired = true;
+      end(reason());
+    }, timeoutMs);
+    // The work it bounds keeps the process alive if it must; the timer alone should not.
+    timer.unref();
   }
-  const onParentAbort = () => controller.abort(parent.reason);
-  parent.addEventListener("abort", onParentAbort, { once: true });
-  const timer = setTimeout(() => {
-    expired = true;
-    controller.abort(reason());
-  }, timeoutMs);
-  // The work it bounds keeps the process alive if it must; the timer alone should not.
-  timer.unref();
   return {
-    signal: controller.signal,
+    get signal() {
+      if (!controller) {
+        controller = new AbortController();
+        if (ended) controller.abort(ended.reason);
+      }
+      return controller.signal;
+    },
     get expired() {
       return expired;
+    },
+    until<T>(work: Promise<T>): Promise<T> {
+      if (ended) {
+        work.catch(() => undefined);
+        return Promise.reject(ended.reason);
+      }
+      return new Promise<T>((resolve, reject) => {
+        waiting.add(reject);
+        work.then(
+          (value) => {
+            waiting.delete(reject);
+            resolve(value);
+          },
+          (error: unknown) => {
+            waiting.delete(reject);
+            reject(error);
+          },
+        );
+      });
     },
     release() {
       clearTimeout(timer);

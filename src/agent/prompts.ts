@@ -19,8 +19,20 @@ export const LIMIT_REACHED_PROMPT =
 export const FORCED_STOP_ANSWER =
   "Sorry, I couldn't finish working that out within the steps I'm allowed. Could you ask a narrower question?";
 
+/** Instructions by the list of tools they were written for: a channel's list stays the same object while its settings do. */
+const instructionsFor = new WeakMap<readonly Tool[], string>();
+
 /** The text protocol's instructions, after the seeds' conversational ReAct agent (JSON blob actions). */
-export function reactInstructions(tools: Tool[]): string {
+export function reactInstructions(tools: readonly Tool[]): string {
+  let instructions = instructionsFor.get(tools);
+  if (instructions === undefined) {
+    instructions = writeReactInstructions(tools);
+    instructionsFor.set(tools, instructions);
+  }
+  return instructions;
+}
+
+function writeReactInstructions(tools: readonly Tool[]): string {
   const list = tools
     .map((tool) => `- ${tool.name}: ${tool.description}\n  arguments (JSON schema): ${JSON.stringify(tool.jsonSchema)}`)
     .join("\n");

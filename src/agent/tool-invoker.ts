@@ -1,7 +1,7 @@
-import type { Logger } from "../log.js";
+import { lazyChild, type Logger } from "../log.js";
 import type { Tool, ToolContext, ToolRequestInfo } from "../tools/define-tool.js";
 import { displayToolName, shorten } from "../text.js";
-import { deadline, untilAborted } from "../signals.js";
+import { deadline } from "../signals.js";
 import type { ApprovalVerdict, StepEvent, ToolApproval } from "./types.js";
 
 /** Tool output is untrusted text of any size: the model gets at most this much of it. */
@@ -85,21 +85,23 @@ export async function invokeTool(call: ToolCallRequest, deps: InvokerDeps): Prom
 
   const timeoutMs = tool.timeoutMs ?? deps.defaultTimeoutMs;
   const toolDeadline = deadline(deps.signal, timeoutMs, () => new DOMException("the tool timed out", "TimeoutError"));
-  const toolSignal = toolDeadline.signal;
   const ctx: ToolContext = {
-    signal: toolSignal,
+    // Read only by tools that pass it on: the others cost no AbortController.
+    get signal() {
+      return toolDeadline.signal;
+    },
     request: deps.request,
-    logger: deps.logger.child({ tool: tool.name }),
-    llm: (prompt) => deps.llm(prompt, toolSignal),
+    logger: lazyChild(deps.logger, { tool: tool.name }),
+    llm: (prompt) => deps.llm(prompt, toolDeadline.signal),
   };
   try {
-    const value = await untilAborted(tool.run(parsed.value, ctx), toolSignal);
+    const value = await toolDeadline.until(tool.run(parsed.value, ctx));
     const output = capObservation(stringify(value));
     deps.onStep({ type: "tool_finished", seq, tool: tool.name, args, output, durationMs: elapsed(started) });
     return { ok: true, observation: output, returnDirect: tool.returnDirect };
   } catch (error) {
     if (deps.signal.aborted) throw new TurnCancelled("the turn was cancelled", { cause: error });
-    if (toolSignal.aborted) return fail(`${tool.name} took longer than ${formatSeconds(timeoutMs)} and was stopped.`);
+    if (toolDeadline.expired) return fail(`${tool.name} took longer than ${formatSeconds(timeoutMs)} and was stopped.`);
     deps.logger.warn({ err: error, tool: tool.name }, "tool failed");
     return fail(`${tool.name} failed: ${(error as Error)?.message ?? String(error)}`);
   } finally {

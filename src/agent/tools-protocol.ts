@@ -10,8 +10,18 @@ import type { ChatMessage } from "./types.js";
 
 type FunctionTool = OpenAI.Chat.Completions.ChatCompletionFunctionTool;
 
-/** Tool definitions are built once per tool, not once per turn. */
+/** Tool definitions are built once per tool, and their list once per list of tools (a channel's stays the same object while its settings do). */
 const definitions = new WeakMap<Tool, FunctionTool>();
+const definitionLists = new WeakMap<readonly Tool[], FunctionTool[]>();
+
+function toolDefinitions(tools: readonly Tool[]): FunctionTool[] {
+  let list = definitionLists.get(tools);
+  if (!list) {
+    list = tools.map(toolDefinition);
+    definitionLists.set(tools, list);
+  }
+  return list;
+}
 
 function toolDefinition(tool: Tool): FunctionTool {
   let definition = definitions.get(tool);
@@ -38,7 +48,7 @@ export class ToolsProtocolSession implements ProtocolSession {
     /** Set when the answer is shown while it arrives: model calls stream, their text goes here. */
     private readonly onText?: (text: string) => void,
   ) {
-    this.definitions = tools.map(toolDefinition);
+    this.definitions = toolDefinitions(tools);
   }
 
   async decide(signal: AbortSignal): Promise<Decision> {

@@ -1,4 +1,4 @@
-import type { Logger } from "../log.js";
+import { lazyChild, type Logger } from "../log.js";
 import { hasVisibleText } from "../text.js";
 import { ChannelBudget } from "../presenter/channel-budget.js";
 import type { ChatSurface, PostedMessage } from "../presenter/surface.js";
@@ -8,7 +8,8 @@ import type { Store } from "../store/store.js";
 import type { ConversationRef } from "../store/types.js";
 import { threadOf, type Actor, type IncomingMessage, type Location, type SharedContentSource } from "./incoming.js";
 import { KeyedQueue } from "./keyed-queue.js";
-import { RUNNER_TEXT, type TurnRunner } from "./turn-runner.js";
+import { RUNNER_TEXT } from "./turn-replies.js";
+import type { TurnRunner } from "./turn-runner.js";
 import type { SharedContent, TurnReply, TurnRequest, TurnView } from "./types.js";
 
 /** What became of an incoming message. */
@@ -147,7 +148,7 @@ export class MessageIntake {
       question: { location: message, messageId: message.messageId, isDm: message.isDm, askerId: actor.id, text: message.text, placeholder },
       stepStartDelayMs,
       maxAnswerMessages,
-      logger: logger.child({ platform: message.platform, messageId: message.messageId }),
+      logger: lazyChild(logger, { platform: message.platform, messageId: message.messageId }),
       onThreadOpened: (opened: Location) => {
         const thread = threadOf(opened);
         if (!thread || message.isDm) return;

@@ -1,8 +1,8 @@
 import type { Tool, ToolOrigin } from "../tools/define-tool.js";
 import type { ToolRegistry } from "../tools/registry.js";
-import type { ChannelRef, ChannelSettingsRepository } from "../store/channel-settings-repository.js";
-import type { ToolSettingsStore } from "../store/store.js";
-import type { ToolApprovalRepository } from "../store/tool-approval-repository.js";
+import type { ChannelRef, ChannelSettings, ChannelSettingsRepository } from "../store/channel-settings-repository.js";
+import type { ToolSetting, ToolSettingsStore } from "../store/store.js";
+import type { ApprovalSetting, ToolApprovalRepository } from "../store/tool-approval-repository.js";
 import type { WorkspaceRef } from "../store/types.js";
 
 export interface ToolState {
@@ -34,6 +34,20 @@ export interface TurnTools {
   needApproval: ReadonlySet<string>;
 }
 
+/** What decides a channel's tools, as the stores return it (the same objects while nothing changes). */
+interface PolicyInputs {
+  overrides: ReadonlyMap<string, ToolSetting>;
+  approvals: ReadonlyMap<string, ApprovalSetting>;
+  channelSettings: ChannelSettings;
+}
+
+interface TurnToolsFrom {
+  overrides: PolicyInputs["overrides"];
+  approvals: PolicyInputs["approvals"];
+  registrySize: number;
+  tools: TurnTools;
+}
+
 export interface ToolAccessStores {
   settings: ToolSettingsStore;
   approvals: ToolApprovalRepository;
@@ -48,6 +62,8 @@ export interface ToolAccessStores {
  */
 export class ToolAccess {
   private readonly settings: ToolSettingsStore;
+  /** A turn's tools by the channel settings they were worked out from (see forTurn). */
+  private readonly turnTools = new WeakMap<ChannelSettings, TurnToolsFrom>();
 
   constructor(
     private readonly registry: ToolRegistry,
@@ -59,7 +75,10 @@ export class ToolAccess {
 
   /** The workspace's tools and whether each is on there. */
   async states(workspace: WorkspaceRef): Promise<ToolState[]> {
-    const overrides = await this.settings.overrides(workspace);
+    return this.statesFrom(await this.settings.overrides(workspace));
+  }
+
+  private statesFrom(overrides: ReadonlyMap<string, ToolSetting>): ToolState[] {
     return this.registry.list().map((tool) => {
       const override = overrides.get(tool.name);
       return {
@@ -76,8 +95,38 @@ export class ToolAccess {
 
   /** Every tool as a turn in this channel (or a thread of it) sees it. */
   async policies(channel: ChannelRef): Promise<ToolPolicy[]> {
-    const [approvals, channelSettings] = await Promise.all([this.stores.approvals.overrides(channel), this.stores.channels.get(channel)]);
-    return (await this.states(channel)).map((state) => {
+    return this.policiesFrom(await this.inputs(channel));
+  }
+
+  /**
+   * The tools offered to the model for a turn in this channel; a call to any other is refused.
+   * Worked out once while the channel's settings stay the same: the stores return the same cached
+   * objects until a setting changes, and the registry only ever grows.
+   */
+  async forTurn(channel: ChannelRef): Promise<TurnTools> {
+    const inputs = await this.inputs(channel);
+    const known = this.turnTools.get(inputs.channelSettings);
+    if (known && known.overrides === inputs.overrides && known.approvals === inputs.approvals && known.registrySize === this.registry.size) return known.tools;
+    const allowed = this.policiesFrom(inputs).filter((policy) => policy.enabledHere);
+    const tools: TurnTools = {
+      tools: allowed.flatMap((policy) => this.registry.get(policy.name) ?? []),
+      needApproval: new Set(allowed.filter((policy) => policy.needsApproval).map((policy) => policy.name)),
+    };
+    this.turnTools.set(inputs.channelSettings, { overrides: inputs.overrides, approvals: inputs.approvals, registrySize: this.registry.size, tools });
+    return tools;
+  }
+
+  private async inputs(channel: ChannelRef): Promise<PolicyInputs> {
+    const [overrides, approvals, channelSettings] = await Promise.all([
+      this.settings.overrides(channel),
+      this.stores.approvals.overrides(channel),
+      this.stores.channels.get(channel),
+    ]);
+    return { overrides, approvals, channelSettings };
+  }
+
+  private policiesFrom({ overrides, approvals, channelSettings }: PolicyInputs): ToolPolicy[] {
+    return this.statesFrom(overrides).map((state) => {
       const inChannel = channelSettings.tools?.[state.name];
       const approval = approvals.get(state.name);
       return {
@@ -88,15 +137,6 @@ export class ToolAccess {
         approvalSource: approval ? "admin" : "default",
       };
     });
-  }
-
-  /** The tools offered to the model for a turn in this channel; a call to any other is refused. */
-  async forTurn(channel: ChannelRef): Promise<TurnTools> {
-    const allowed = (await this.policies(channel)).filter((policy) => policy.enabledHere);
-    return {
-      tools: allowed.flatMap((policy) => this.registry.get(policy.name) ?? []),
-      needApproval: new Set(allowed.filter((policy) => policy.needsApproval).map((policy) => policy.name)),
-    };
   }
 
   /** The tools offered in a workspace, before any channel's override (the benchmark's floor uses it). */

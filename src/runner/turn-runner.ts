@@ -1,12 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Agent } from "../agent/agent.js";
-import type { AnswerTextSink } from "../agent/answer-text.js";
-import { LlmError } from "../agent/llm-error.js";
-import { TurnCancelled } from "../agent/tool-invoker.js";
 import { emptyUsage, type AgentResult, type ApprovalRequest, type ApprovalVerdict, type Usage } from "../agent/types.js";
 import { withStoredFilesNamed } from "../attachments/describe.js";
 import type { ReadQuestion, SharedContentReader } from "../attachments/shared-content-reader.js";
-import type { Logger } from "../log.js";
+import { lazyChild, type Logger } from "../log.js";
 import type { ChannelRef } from "../store/channel-settings-repository.js";
 import type { QueueTicket, Store } from "../store/store.js";
 import { conversationKey, type Conversation, type ConversationRef } from "../store/types.js";
@@ -20,6 +17,7 @@ import { StepRecorder } from "./step-recorder.js";
 import { TurnDeadline } from "./turn-deadline.js";
 import type { TurnObserver } from "./turn-observer.js";
 import type { TurnReply, TurnRequest, TurnView } from "./types.js";
+import { answerTextFor, describeFailure, errorDetail, finish, RUNNER_TEXT, type CancelReason } from "./turn-replies.js";
 
 export interface TurnRunnerOptions {
   agent: Agent;
@@ -52,9 +50,6 @@ const SAY_RESTARTED_MS = 1_000;
 /** Per user per minute: RATE_LIMIT_PER_USER's window. */
 const RATE_WINDOW_MS = 60_000;
 
-/** Why a running turn was cancelled; decides what the user is told. */
-type CancelReason = "timeout" | "shutdown";
-
 /** A turn as the approval of one of its calls needs it. */
 interface TurnContext {
   turnId: string;
@@ -67,13 +62,6 @@ interface TurnContext {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const startOfUtcDay = (time: number) => time - (time % DAY_MS);
-
-export const RUNNER_TEXT = {
-  timeout: (ms: number) =>
-    `Sorry, that took longer than ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} seconds`}, so I stopped. Please try again, or ask something simpler.`,
-  shutdown: "The bot restarted before I could finish this. Please ask again in a minute.",
-  unexpected: "Sorry, something went wrong on my side. The details are in the bot's log.",
-};
 
 /** A turn that may run: its settings and its place in the conversation's line. */
 interface AdmittedTurn {
@@ -225,7 +213,7 @@ export class TurnRunner {
   private async runTurn(request: TurnRequest, view: TurnView, settings: WorkspaceSettings, controller: AbortController): Promise<TurnReply> {
     const { store, logger: baseLogger, instance } = this.options;
     const turnId = randomUUID();
-    const logger = baseLogger.child({ turnId, platform: request.platform, workspace: request.workspaceId });
+    const logger = lazyChild(baseLogger, { turnId, platform: request.platform, workspace: request.workspaceId });
     // Paused while a call waits for a person's approval: see TurnDeadline.
     const deadline = new TurnDeadline(this.options.turnTimeoutMs, () => controller.abort("timeout" satisfies CancelReason));
     this.running.set(turnId, controller);
@@ -260,7 +248,7 @@ export class TurnRunner {
       );
       logger.debug({ text: result.output }, "turn answer");
     } catch (error) {
-      reply = { turnId, status: "failed", ...this.describeFailure(error, controller.signal) };
+      reply = { turnId, status: "failed", ...describeFailure(error, controller.signal, this.options.turnTimeoutMs) };
       if (opened) await this.recordFailure(turnId, reply, error, steps, usage, request, logger);
       const level = reply.outcome === "error" ? "error" : "warn";
       logger[level]({ err: error, outcome: reply.outcome, tools: steps.toolsUsed, tokens: usage.totalTokens, ms: elapsedMs(started) }, "turn failed");
@@ -383,46 +371,6 @@ export class TurnRunner {
       logger.error({ err: storeError }, "could not record the failed turn");
     }
   }
-
-  private describeFailure(error: unknown, signal: AbortSignal): { outcome: string; text: string } {
-    if (error instanceof TurnCancelled || signal.aborted) {
-      return signal.reason === "shutdown"
-        ? { outcome: "shutdown", text: RUNNER_TEXT.shutdown }
-        : { outcome: "timeout", text: RUNNER_TEXT.timeout(this.options.turnTimeoutMs) };
-    }
-    if (error instanceof LlmError) return { outcome: `llm_${error.failure}`, text: error.userMessage };
-    return { outcome: "error", text: RUNNER_TEXT.unexpected };
-  }
-}
-
-/** The view's answer-text handler, if it has one; a view that throws is logged, never the agent's problem. */
-function answerTextFor(view: TurnView, logger: Logger): AnswerTextSink | undefined {
-  if (!view.answerText) return undefined;
-  let warned = false;
-  return (event) => {
-    try {
-      view.answerText!(event);
-    } catch (error) {
-      if (!warned) logger.warn({ err: error }, "could not show the answer's text as it arrived");
-      warned = true;
-    }
-  };
-}
-
-async function finish(view: TurnView, reply: TurnReply, logger: Logger): Promise<void> {
-  try {
-    await view.finish(reply);
-  } catch (error) {
-    logger.error({ err: error, turnId: reply.turnId }, "could not deliver the reply");
-  }
-}
-
-function errorDetail(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = error.cause instanceof Error ? ` (cause: ${error.cause.message})` : "";
-    return `${error.name}: ${error.message}${cause}`;
-  }
-  return String(error);
 }
 
 const elapsedMs = (start: number) => Math.round(performance.now() - start);

@@ -25,6 +25,11 @@ export class ToolRegistry {
     return this.tools.has(name);
   }
 
+  /** How many tools it has: tools are only ever added, so a change of size is a change. */
+  get size(): number {
+    return this.tools.size;
+  }
+
   list(): Tool[] {
     return [...this.tools.values()];
   }

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineTool } from "../../src/tools/define-tool.js";
 import { resolveSettings, settingsChannelOf } from "../../src/runner/channel-policy.js";
 import { commandHelp } from "../../src/runner/commands/help.js";
 import { parseCommandText } from "../../src/runner/commands/command-text.js";
@@ -80,6 +82,32 @@ describe("per-channel policy", () => {
         { key: "channel:c2:tool:calculator", who: "boss" },
         { key: "channel:c2:prompt", who: "boss" },
       ]);
+    });
+
+    it("works a channel's tools out once while nothing changes, and again after any change that decides them", async () => {
+      t = await startTestApp();
+      const { access } = t.app;
+      const channel = { platform: "test", workspaceId: "w1", channelId: "c1" };
+      const first = await access.forTurn(channel);
+
+      expect(await access.forTurn(channel)).toBe(first);
+      expect(first.tools.map((tool) => tool.name)).toContain("calculator");
+
+      await access.setInChannel(channel, "calculator", false, "boss");
+      const channelOff = await access.forTurn(channel);
+      expect(channelOff.tools.map((tool) => tool.name)).not.toContain("calculator");
+      expect(await access.forTurn(channel)).toBe(channelOff);
+
+      await access.setApprovalRequired(channel, "circumference", true, "boss");
+      expect((await access.forTurn(channel)).needApproval).toEqual(new Set(["circumference"]));
+
+      await access.setEnabled(channel, "hypotenuse", false, "boss");
+      await access.setEnabled(channel, "late_tool", true, "boss");
+      expect((await access.forTurn(channel)).tools.map((tool) => tool.name)).not.toContain("hypotenuse");
+
+      // Then only the registry changes: a tool switched on above arrives (as an MCP server's do).
+      t.app.registry.add(defineTool({ name: "late_tool", description: "added after start", parameters: z.object({}), run: () => "ok" }));
+      expect((await access.forTurn(channel)).tools.map((tool) => tool.name)).toContain("late_tool");
     });
   });
 });

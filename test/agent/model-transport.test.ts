@@ -1,0 +1,208 @@
+import { once } from "node:events";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import OpenAI from "openai";
+import { afterEach, describe, expect, it } from "vitest";
+import { retryDelayMs } from "../../src/agent/model-retry.js";
+import { nodeHttpFetch } from "../../src/agent/model-transport.js";
+import { closeServer } from "../fakes/close-server.js";
+
+type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
+
+/** A model server whose every answer the test writes by hand; it counts the connections it accepted. */
+class HandServer {
+  handler: Handler = (_request, _body, response) => response.end();
+  readonly sockets: Socket[] = [];
+  readonly bodies: { headers: IncomingMessage["headers"]; body: string }[] = [];
+  private server?: Server;
+  url = "";
+
+  async start(): Promise<this> {
+    this.server = createServer(async (request, response) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const body = Buffer.concat(chunks).toString("utf8");
+      this.bodies.push({ headers: request.headers, body });
+      this.handler(request, body, response);
+    });
+    this.server.on("connection", (socket: Socket) => this.sockets.push(socket));
+    this.server.listen(0, "127.0.0.1");
+    await once(this.server, "listening");
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+    return this;
+  }
+
+  close(): Promise<void> {
+    return closeServer(this.server);
+  }
+}
+
+const completion = (content: string) =>
+  JSON.stringify({
+    id: "c1",
+    object: "chat.completion",
+    created: 0,
+    model: "m",
+    choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content, refusal: null } }],
+    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+  });
+
+const chunk = (content: string) =>
+  `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+
+const clientFor = (server: HandServer) => new OpenAI({ apiKey: "sk-test", baseURL: server.url, maxRetries: 0, timeout: 10_000, fetch: nodeHttpFetch() });
+const ask = { model: "m", messages: [{ role: "user" as const, content: "hi" }] };
+
+/** A promise and its resolver, for a server that waits on the test. */
+function gate(): { opened: Promise<void>; open(): void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+describe("the model transport (fetch over node:http with keep-alive)", () => {
+  let server: HandServer;
+  afterEach(() => server.close());
+
+  it("sends the request's method, headers and body, reads JSON answers, and reuses one connection", async () => {
+    server = await new HandServer().start();
+    server.handler = (_request, _body, response) => {
+      response.writeHead(200, { "content-type": "application/json", "x-request-id": "req_1" });
+      response.end(completion("hello"));
+    };
+    const client = clientFor(server);
+
+    const first = await client.chat.completions.create(ask);
+    const second = await client.chat.completions.create({ ...ask, messages: [{ role: "user", content: "naïve ✓" }] });
+
+    expect(first.choices[0]!.message.content).toBe("hello");
+    expect(second.choices[0]!.message.content).toBe("hello");
+    expect(server.bodies[0]!.headers.authorization).toBe("Bearer sk-test");
+    expect(server.bodies[0]!.headers["content-type"]).toBe("application/json");
+    expect(JSON.parse(server.bodies[1]!.body).messages[0].content).toBe("naïve ✓");
+    expect(server.sockets).toHaveLength(1);
+  });
+
+  it("streams server-sent events as they arrive, not when the response ends", async () => {
+    server = await new HandServer().start();
+    const secondPart = gate();
+    server.handler = async (_request, _body, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.write(chunk("Hel"));
+      // The rest only once the client has read the first part.
+      await secondPart.opened;
+      response.end(`${chunk("lo")}data: [DONE]\n\n`);
+    };
+    const stream = await clientFor(server).chat.completions.create({ ...ask, stream: true });
+
+    const parts: string[] = [];
+    for await (const event of stream) {
+      parts.push(event.choices[0]!.delta.content ?? "");
+      secondPart.open();
+    }
+
+    expect(parts).toEqual(["Hel", "lo"]);
+  });
+
+  it("aborting mid-body rejects the reader and closes the connection", async () => {
+    server = await new HandServer().start();
+    const served = gate();
+    let closed: Promise<unknown> = Promise.resolve();
+    server.handler = (_request, _body, response) => {
+      closed = once(response, "close");
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.write(chunk("Hel"));
+      served.open();
+    };
+    const controller = new AbortController();
+    const response = await nodeHttpFetch()(`${server.url}/chat/completions`, { method: "POST", body: "{}", signal: controller.signal });
+    await served.opened;
+
+    const reading = (async () => {
+      for await (const _part of response.body as unknown as AsyncIterable<Uint8Array>) controller.abort();
+    })();
+
+    await expect(reading).rejects.toMatchObject({ name: "AbortError" });
+    await closed;
+    expect(server.sockets[0]!.destroyed).toBe(true);
+  });
+
+  it("aborting before the response rejects the fetch with an AbortError and closes the connection", async () => {
+    server = await new HandServer().start();
+    const received = gate();
+    server.handler = () => received.open();
+    const controller = new AbortController();
+
+    const fetching = nodeHttpFetch()(`${server.url}/chat/completions`, { method: "POST", body: "{}", signal: controller.signal });
+    await received.opened;
+    controller.abort();
+
+    await expect(fetching).rejects.toMatchObject({ name: "AbortError" });
+    await once(server.sockets[0]!, "close");
+  });
+
+  it("a turn's abort through the openai client is a user abort, not a timeout", async () => {
+    server = await new HandServer().start();
+    const received = gate();
+    server.handler = () => received.open();
+    const controller = new AbortController();
+
+    const asking = clientFor(server).chat.completions.create(ask, { signal: controller.signal });
+    await received.opened;
+    controller.abort();
+
+    await expect(asking).rejects.toBeInstanceOf(OpenAI.APIUserAbortError);
+  });
+
+  it("passes error statuses, their bodies and Retry-After through to the client's errors", async () => {
+    server = await new HandServer().start();
+    const answers = [
+      { status: 429, headers: { "content-type": "application/json", "retry-after": "7" }, body: JSON.stringify({ error: { message: "slow down" } }) },
+      { status: 503, headers: { "content-type": "text/plain" }, body: "overloaded" },
+    ];
+    server.handler = (_request, _body, response) => {
+      const next = answers.shift()!;
+      response.writeHead(next.status, next.headers);
+      response.end(next.body);
+    };
+    const client = clientFor(server);
+
+    const limited = await client.chat.completions.create(ask).catch((error: unknown) => error);
+    const overloaded = await client.chat.completions.create(ask).catch((error: unknown) => error);
+
+    expect(limited).toBeInstanceOf(OpenAI.RateLimitError);
+    expect((limited as InstanceType<typeof OpenAI.APIError>).message).toContain("slow down");
+    expect(retryDelayMs(limited, 0, { maxRetries: 1, maxDelayMs: 60_000 })).toBe(7_000);
+    expect(overloaded).toMatchObject({ status: 503 });
+    expect((overloaded as InstanceType<typeof OpenAI.APIError>).message).toContain("overloaded");
+  });
+
+  it("a server that is not there is a connection error", async () => {
+    server = await new HandServer().start();
+    const url = server.url;
+    await server.close();
+
+    const error = await new OpenAI({ apiKey: "x", baseURL: url, maxRetries: 0, fetch: nodeHttpFetch() }).chat.completions.create(ask).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(OpenAI.APIConnectionError);
+    expect(error).not.toBeInstanceOf(OpenAI.APIConnectionTimeoutError);
+  });
+
+  it("opens at most its pool's connections to a server: further requests wait for a free one", async () => {
+    server = await new HandServer().start();
+    const held: ServerResponse[] = [];
+    server.handler = (_request, _body, response) => {
+      response.setHeader("content-type", "application/json");
+      held.push(response);
+      // The second request to arrive frees the first's connection for the third, which ends them all.
+      if (held.length === 2) held[0]!.end(completion("first"));
+      if (held.length === 3) for (const waiting of held.slice(1)) waiting.end(completion("later"));
+    };
+    const client = new OpenAI({ apiKey: "x", baseURL: server.url, maxRetries: 0, fetch: nodeHttpFetch(2) });
+
+    const answers = await Promise.all([1, 2, 3].map(() => client.chat.completions.create(ask)));
+
+    expect(answers.map((answer) => answer.choices[0]!.message.content).sort()).toEqual(["first", "later", "later"]);
+    expect(server.sockets).toHaveLength(2);
+  });
+});
