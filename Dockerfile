@@ -29,4 +29,5 @@ VOLUME ["/data"]
 # PORT: Slack's HTTP events; HEALTH_PORT (if set): /healthz and /metrics
 EXPOSE 3000 9090
 STOPSIGNAL SIGTERM
-CMD ["node", "dist/main.js"]
+# As `npm start`: a young generation of at most 2 x 8 MB instead of V8's 2 x 16 MB (README, Footprint).
+CMD ["node", "--max-semi-space-size=8", "dist/main.js"]
