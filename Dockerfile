@@ -1,20 +1,27 @@
-# The bot in a container: native modules are built in the first stage, the second runs as a
-# non-root user with the SQLite database on a volume.
-FROM node:20-bookworm-slim AS deps
+# The bot in a container: native modules are installed and the bot is built (src/ -> dist/) in the
+# first stage; the second runs the built JavaScript as a non-root user, with the SQLite database on
+# a volume. devDependencies are never installed.
+FROM node:20-bookworm-slim AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
+COPY tsconfig.json ./
+COPY src ./src
+RUN npm run -s build
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production \
     DATABASE_PATH=/data/bot.sqlite
 WORKDIR /app
-COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
 COPY package.json tsconfig.json ./
 COPY migrations ./migrations
+# src/ stays for what runs through tsx: TypeScript plugins (agent-bot/plugin) and the
+# command-line tools (`docker compose exec bot npm run doctor`).
 COPY src ./src
 RUN mkdir -p /data && chown node:node /data
 USER node
@@ -22,4 +29,5 @@ VOLUME ["/data"]
 # PORT: Slack's HTTP events; HEALTH_PORT (if set): /healthz and /metrics
 EXPOSE 3000 9090
 STOPSIGNAL SIGTERM
-CMD ["node", "--import", "tsx", "src/main.ts"]
+# As `npm start`: a young generation of at most 2 x 8 MB instead of V8's 2 x 16 MB (README, Footprint).
+CMD ["node", "--max-semi-space-size=8", "dist/main.js"]

@@ -1,7 +1,7 @@
 import type { Config } from "../config/env.js";
 import type { Logger } from "../log.js";
 import { readMcpConfig } from "./mcp/mcp-config.js";
-import { McpHub } from "./mcp/mcp-hub.js";
+import type { McpHub } from "./mcp/mcp-hub.js";
 import { loadPlugins } from "./plugins/plugin-loader.js";
 import type { ToolRegistry } from "./registry.js";
 
@@ -24,6 +24,7 @@ export async function loadToolExtensions(
 ): Promise<ToolExtensions> {
   const servers = config.MCP_CONFIG ? readMcpConfig(config.MCP_CONFIG) : [];
   await loadPlugins(config.TOOLS_DIR, registry, logger);
-  const mcp = servers.length > 0 ? await McpHub.start(servers, registry, logger) : undefined;
+  // The MCP SDK (about 10 MB with its dependencies) is loaded only when servers are configured.
+  const mcp = servers.length > 0 ? await (await import("./mcp/mcp-hub.js")).McpHub.start(servers, registry, logger) : undefined;
   return { mcp, close: async () => mcp?.close() };
 }

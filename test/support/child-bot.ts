@@ -1,10 +1,11 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-/** tsx's loader, for `node --import` (how `npm start` runs TypeScript). */
+/** tsx's loader, for `node --import` (how the command-line tools and test helpers run TypeScript). */
 export const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
 /** Variables of the developer's own environment that must not leak into the bot under test. */
@@ -18,10 +19,22 @@ export interface ChildBot {
   waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<void>;
 }
 
-/** Starts `src/main.ts` as `npm start` would, in its own process, with a clean environment plus `env`. */
+/**
+ * What `npm start` runs after `node` (its flags and the built dist/main.js), read from package.json
+ * so that the tests start the bot exactly as production does. dist/ is built once per test run
+ * (test/support/build-dist.ts, vitest's globalSetup), as `prestart` builds it before `npm start`.
+ */
+function startArguments(): string[] {
+  const start = (JSON.parse(readFileSync(resolve(PROJECT_ROOT, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start;
+  const [command, ...args] = start.split(/\s+/);
+  if (command !== "node") throw new Error(`npm start runs ${command}, not node: startChildBot does not know how to start it`);
+  return args.map((arg) => (arg.startsWith("-") ? arg : resolve(PROJECT_ROOT, arg)));
+}
+
+/** Starts the built bot as `npm start` would, in its own process, with a clean environment plus `env`. */
 export function startChildBot(env: Record<string, string>, cwd: string): ChildBot {
   const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !SCRUBBED.test(key)));
-  const child = spawn(process.execPath, ["--import", TSX_LOADER, resolve(PROJECT_ROOT, "src/main.ts")], {
+  const child = spawn(process.execPath, startArguments(), {
     cwd,
     env: { ...cleanEnv, ...env },
   });

@@ -38,7 +38,14 @@ interface Thread {
   retireTimer?: NodeJS.Timeout;
 }
 
-const BOOTSTRAP = new URL("./cpu-worker-bootstrap.mjs", import.meta.url);
+/**
+ * The worker's entry. Run as TypeScript (tsx, vitest), a worker starts without the main thread's
+ * loader, so it goes through a bootstrap that registers tsx; built (`npm run build`), every module
+ * is a flat file of dist/, and the worker's own bundle lies beside this one.
+ */
+const WORKER_ENTRY = import.meta.url.endsWith(".ts")
+  ? new URL("./cpu-worker-bootstrap.mjs", import.meta.url)
+  : new URL("./cpu-worker.js", import.meta.url);
 
 /**
  * Runs CPU-bound tasks of built-in tools off the main thread, so that a calculation, however
@@ -57,7 +64,7 @@ export class CpuWorkerPool {
 
   constructor(
     private readonly options: CpuPoolOptions = DEFAULT_CPU_POOL,
-    private readonly entry: URL = BOOTSTRAP,
+    private readonly entry: URL = WORKER_ENTRY,
   ) {}
 
   get size(): number {

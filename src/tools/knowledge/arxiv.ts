@@ -1,4 +1,3 @@
-import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { defineTool } from "../define-tool.js";
 import { clip, fetchText, KnowledgeError, withinBudget, type HttpSettings } from "./http.js";
 import { searchParameters } from "./search-parameters.js";
@@ -27,7 +26,9 @@ const FIELD_PREFIX = /\b(ti|au|abs|co|jr|cat|rn|id|all):/;
  * Reads an arXiv Atom feed. Throws KnowledgeError when the text is not well-formed XML or not
  * an Atom feed, and when arXiv answered with its error entry instead of results.
  */
-function parseArxivFeed(xml: string): ArxivPaper[] {
+async function parseArxivFeed(xml: string): Promise<ArxivPaper[]> {
+  // Loaded on the tool's first run, not with the bot: most bots never search arXiv.
+  const { XMLParser, XMLValidator } = await import("fast-xml-parser");
   const valid = XMLValidator.validate(xml);
   if (valid !== true) {
     throw new KnowledgeError(`${SERVICE} answered with malformed XML.`, { cause: new Error(valid.err.msg) });
@@ -79,7 +80,7 @@ export function createArxivTool(options: ArxivOptions) {
       url.searchParams.set("max_results", String(max_results ?? 3));
       url.searchParams.set("sortBy", "relevance");
       const xml = await fetchText({ service: SERVICE, url, accept: "application/atom+xml" }, options.http, ctx.signal);
-      const papers = parseArxivFeed(xml);
+      const papers = await parseArxivFeed(xml);
       if (papers.length === 0) return `No ${SERVICE} paper matches "${query}".`;
       const blocks = papers.map((paper, i) => {
         const authors =

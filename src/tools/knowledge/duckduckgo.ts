@@ -1,4 +1,3 @@
-import { parse } from "node-html-parser";
 import { fetchText, KnowledgeError, type HttpSettings } from "./http.js";
 import { isWebLink, type SearchResult } from "./search-result.js";
 
@@ -23,7 +22,7 @@ export async function searchDuckDuckGo(
     http,
     signal,
   );
-  return parseDuckDuckGoHtml(html).slice(0, limit);
+  return (await parseDuckDuckGoHtml(html)).slice(0, limit);
 }
 
 /**
@@ -31,7 +30,9 @@ export async function searchDuckDuckGo(
  * and a `.result__snippet`; ads are skipped. An empty list means the page said "no results";
  * any other page (a CAPTCHA, an error page, a broken document) is a KnowledgeError.
  */
-function parseDuckDuckGoHtml(html: string): SearchResult[] {
+async function parseDuckDuckGoHtml(html: string): Promise<SearchResult[]> {
+  // Loaded on the first search that falls back to DuckDuckGo, not with the bot.
+  const { parse } = await import("node-html-parser");
   const root = parse(html);
   const results: SearchResult[] = [];
   for (const block of root.querySelectorAll(".result")) {

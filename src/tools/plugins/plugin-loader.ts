@@ -7,6 +7,15 @@ import type { ToolRegistry } from "../registry.js";
 
 /** Modules tsx can run: plain JavaScript and TypeScript. */
 const PLUGIN_FILE = /^[^._].*\.(js|mjs|ts|mts)$/;
+
+/**
+ * Plugins may be TypeScript, and they import `agent-bot/plugin`, a .ts file of src/. Run from
+ * source (tsx, vitest), the bot's own loader handles both; the built bot (dist/) has none, so
+ * there plugins go through tsx's, which is loaded only when a folder of plugins exists.
+ */
+const importPlugin: (url: string) => Promise<Record<string, unknown>> = import.meta.url.endsWith(".ts")
+  ? (url) => import(url)
+  : async (url) => (await import("tsx/esm/api")).tsImport(url, import.meta.url);
 const LOAD_TIMEOUT_MS = 10_000;
 
 interface PluginProblem {
@@ -66,7 +75,7 @@ type FileOutcome = { tools: Tool[] } | { reason: string; error?: unknown };
 async function loadPluginFile(path: string, registry: ToolRegistry): Promise<FileOutcome> {
   let module: Record<string, unknown>;
   try {
-    module = await withTimeout(import(pathToFileURL(path).href), LOAD_TIMEOUT_MS);
+    module = await withTimeout(importPlugin(pathToFileURL(path).href), LOAD_TIMEOUT_MS);
   } catch (error) {
     return { reason: `it could not be loaded: ${firstLine(error)}`, error };
   }

@@ -4,7 +4,6 @@ import type { CurrencyRateStore } from "../../../store/store.js";
 import { defineTool, type ToolContext } from "../../define-tool.js";
 import { deadline } from "../../../signals.js";
 import { formatNumber } from "../format-number.js";
-import { fetchEcbRates } from "./ecb-rates.js";
 import snapshot from "./ecb-snapshot.json" with { type: "json" };
 
 /** The ECB publishes once per working day; a cached table younger than this is used as is. */
@@ -29,6 +28,8 @@ class EcbRateSource {
     if (cached && Date.now() - cached.fetchedAt < REFRESH_AFTER_MS) return cached;
     try {
       const feed = deadline(ctx.signal, FETCH_TIMEOUT_MS);
+      // The feed's module brings an XML parser: loaded when rates are first fetched, not with the bot.
+      const { fetchEcbRates } = await import("./ecb-rates.js");
       const fresh = await fetchEcbRates(this.options.ratesUrl, feed.signal).finally(() => feed.release());
       await this.options.store.put(CACHE_KEY, fresh).catch((error: unknown) => ctx.logger.warn({ err: error }, "could not cache the currency rates"));
       return fresh;
