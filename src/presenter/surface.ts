@@ -15,6 +15,16 @@ export interface PostedMessage {
   readonly editableUntil?: number;
 }
 
+/**
+ * Messages in one place (a channel, or one thread in it) are read in the order they were posted;
+ * messages in different places have no order between them (Discord's thread and its channel).
+ * Surfaces keep the first (their posts to one place land in the order they are made); the
+ * presenter relies on the second: an answer waits for the steps only where both share a place.
+ */
+export function samePlace(a: Location, b: Location): boolean {
+  return a.channelId === b.channelId && a.threadId === b.threadId;
+}
+
 /** Where a message goes: a channel or thread, optionally as a reply to a message there. */
 export interface Destination {
   location: Location;
@@ -120,6 +130,7 @@ export interface ChatSurface {
   readonly holdsQuickSteps: boolean;
   /** Markdown (what the model and the core write) to the platform's markup, mass mentions defused. */
   render(markdown: string): string;
+  /** Posts to one place show in the order they were made (see samePlace). */
   post(to: Destination, text: string, options: PostOptions): Promise<PostedMessage>;
   /** Replaces a posted message's text; a surface that cannot edit (the terminal) posts it again. */
   edit(message: PostedMessage, text: string, options: PostOptions): Promise<void>;

@@ -10,7 +10,7 @@ import { approvalOutcomeText, approvalRequestText } from "./approval-text.js";
 import type { ChannelBudget } from "./channel-budget.js";
 import { waitingOutRateLimits } from "./rate-limits.js";
 import { formatStepEnded, formatStepStarted, stepTask } from "./step-format.js";
-import type { ChatSurface, Destination, PostedMessage } from "./surface.js";
+import { samePlace, type ChatSurface, type Destination, type PostedMessage } from "./surface.js";
 import { PRESENTER_TEXT } from "./texts.js";
 
 /** The message a turn answers, as the presenter needs it. */
@@ -42,8 +42,11 @@ export interface PresenterOptions {
 /**
  * Renders one turn on any platform, the same way everywhere: a working indicator while it runs,
  * each tool step (held back while quick, then posted once with its result, or posted and edited),
- * then the answer split at the platform's limit, or a refusal or failure. Never throws: a platform
- * that refuses is logged and the turn goes on.
+ * then the answer split at the platform's limit, or a refusal or failure. The answer comes after
+ * the steps where both share a place (Slack's thread, a question asked in a thread, the terminal);
+ * where the steps have a thread of their own (Discord), it is posted as soon as it is ready, and the
+ * turn still ends with every step shown. Never throws: a platform that refuses is logged and the
+ * turn goes on.
  */
 export class TurnPresenter implements TurnView {
   private readonly surface: ChatSurface;
@@ -81,7 +84,7 @@ export class TurnPresenter implements TurnView {
     if (event.type === "tool_started" && delay > 0) {
       const timer = setTimeout(() => {
         this.heldStarts.delete(event.seq);
-        this.enqueue(() => this.showStep(event));
+        this.enqueue((place) => this.showStep(place, event));
       }, delay);
       this.heldStarts.set(event.seq, timer);
       return;
@@ -90,7 +93,7 @@ export class TurnPresenter implements TurnView {
       clearTimeout(this.heldStarts.get(event.seq));
       this.heldStarts.delete(event.seq);
     }
-    this.enqueue(() => this.showStep(event));
+    this.enqueue((place) => this.showStep(place, event));
   }
 
   answerText(event: AnswerTextEvent): void {
@@ -107,9 +110,8 @@ export class TurnPresenter implements TurnView {
     const controls = this.surface.approvals;
     if (!controls) return false;
     const posted = new Promise<PostedMessage | undefined>((resolve) =>
-      this.enqueue(async () => {
+      this.enqueue(async (place) => {
         try {
-          const place = await (this.stepPlace ??= this.openStepPlace());
           resolve(await controls.post(place, this.surface.render(approvalRequestText(prompt)), prompt.id));
         } catch (error) {
           this.options.logger.warn({ err: error }, "could not post a request for approval");
@@ -138,19 +140,32 @@ export class TurnPresenter implements TurnView {
   }
 
   /** Every step shown; a start still held back is dropped (its step never ended). */
-  async stepsShown(): Promise<void> {
+  private async stepsShown(): Promise<void> {
     for (const timer of this.heldStarts.values()) clearTimeout(timer);
     this.heldStarts.clear();
     await this.chain;
   }
 
   async finish(reply: TurnReply): Promise<void> {
-    await this.stepsShown();
+    const stepsShown = this.stepsShown();
     try {
+      await this.stepsBeforeAnswer(stepsShown);
       await this.showReply(reply);
     } finally {
       await this.clearWorking();
     }
+    // Where the answer did not wait for them, the turn still ends with every step shown.
+    await stepsShown;
+  }
+
+  /**
+   * Resolves once the answer may be shown: at once where no step was shown or the steps go to
+   * another place than the answer; else once `shown` (the steps so far) are on screen.
+   */
+  private async stepsBeforeAnswer(shown: Promise<void> = this.chain): Promise<void> {
+    if (!this.stepPlace) return;
+    const [steps, answer] = await Promise.all([this.stepPlace, this.answerDestination()]);
+    if (samePlace(steps.location, answer.location)) await shown;
   }
 
   private async showReply(reply: TurnReply): Promise<void> {
@@ -188,20 +203,22 @@ export class TurnPresenter implements TurnView {
       intervalMs: this.options.streaming!.intervalMs,
       budget: this.options.streaming!.budget,
       logger: this.options.logger,
-      before: () => this.chain,
+      before: () => this.stepsBeforeAnswer(),
       // Typing or a reaction next to an answer that visibly grows says nothing more.
       onVisible: () => void this.clearWorking(),
     });
     return this.answer;
   }
 
-  private enqueue(task: () => Promise<void>): void {
-    this.chain = this.chain.then(task);
+  /** Queues a write where the steps go, after those queued before it. */
+  private enqueue(task: (place: Destination) => Promise<void>): void {
+    // Settled as the first step is queued, so that the answer can tell whether it shares the place.
+    const place = (this.stepPlace ??= this.openStepPlace());
+    this.chain = this.chain.then(() => place).then(task);
   }
 
-  private async showStep(event: StepEvent): Promise<void> {
+  private async showStep(place: Destination, event: StepEvent): Promise<void> {
     await this.attempt("show a tool step", async () => {
-      const place = await (this.stepPlace ??= this.openStepPlace());
       this.options.streaming?.budget.record(place.location.channelId);
       if (event.type === "tool_started") {
         this.posted.set(event.seq, await waitingOutRateLimits(() => this.surface.post(place, this.surface.render(formatStepStarted(event)), STEP)));
@@ -228,6 +245,7 @@ export class TurnPresenter implements TurnView {
   /**
    * Steps go in the question's thread; a top-level question gets a thread of its own where the
    * platform has them, else the steps go next to it (as replies to it when a thread was refused).
+   * Never rejects (a refused thread is logged).
    */
   private async openStepPlace(): Promise<Destination> {
     const { location, messageId } = this.question;

@@ -39,6 +39,8 @@ describe("a tool name the model invented", () => {
     discordBot.model.script(reply.toolCalls({ name: HOSTILE_NAME, args: {} }), reply.text("Done."));
     const question = await discord.dispatchMessage({ author: discord.member, content: `${FakeDiscord.mention(discord.bot)} go`, mentions: [discord.bot] });
     await discord.waitFor((call) => isAnswerTo(call, question));
+    // the answer does not wait for the steps' thread: the turn's end does
+    await discordBot.app.intake.idle();
 
     const stepWrites = discord.calls.filter((call) => call.path.startsWith(`/channels/${question.id}/messages`));
     expect(stepWrites.map((call) => call.status)).toEqual([200, 200]);

@@ -80,6 +80,10 @@ export class DiscordAdapter implements PlatformAdapter {
   }
 
   private receive(link: PlatformLink, message: Message): void {
+    // The core ignores the bot's own messages before anything else, and they are most of what the
+    // gateway sends during a turn (each step and answer comes back as a message): reading one
+    // (permissions, mentions, files) would be wasted.
+    if (message.author.id === message.client.user.id) return;
     let incoming;
     try {
       incoming = incomingMessage(message, this.services.adminUserIds);

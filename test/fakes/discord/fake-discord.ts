@@ -58,6 +58,21 @@ interface CommandOption {
   focused?: boolean;
 }
 
+/** Requests held unanswered (a slow Discord) until `release`; see FakeDiscord.hold. */
+export interface HeldRequests {
+  /** Resolves once a matching request arrived (it is then waiting, unanswered and not yet in `calls`). */
+  readonly arrived: Promise<void>;
+  /** Answers the held requests, and lets later matching ones through at once. */
+  release(): void;
+}
+
+interface HoldRule {
+  method?: string;
+  path: RegExp;
+  arrive: () => void;
+  released: Promise<void>;
+}
+
 export interface InteractionInput {
   user: UserPayload;
   name: string;
@@ -120,6 +135,7 @@ export class FakeDiscord {
   private server?: Server;
   private gateway?: FakeGateway;
   private readonly failures: FailureRule[] = [];
+  private readonly holds: HoldRule[] = [];
   private readonly waiters = new Set<() => void>();
   private readonly callListeners = new Set<(call: RestCall) => void>();
 
@@ -300,6 +316,24 @@ export class FakeDiscord {
     );
   }
 
+  /** Holds matching requests unanswered until `release()` is called: a slow Discord, with no timing involved. */
+  hold(rule: { method?: string; path: RegExp }): HeldRequests {
+    let arrive!: () => void;
+    let release!: () => void;
+    const arrived = new Promise<void>((resolve) => (arrive = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const held: HoldRule = { ...rule, arrive, released };
+    this.holds.push(held);
+    return {
+      arrived,
+      release: () => {
+        const index = this.holds.indexOf(held);
+        if (index !== -1) this.holds.splice(index, 1);
+        release();
+      },
+    };
+  }
+
   /** Requests matching the rule fail with its status and Discord error code. */
   failNext(rule: FailureRule): void {
     this.failures.push({ times: 1, ...rule });
@@ -419,6 +453,11 @@ export class FakeDiscord {
       status: 0,
       at,
     };
+    const held = this.holds.find((rule) => (!rule.method || rule.method === call.method) && rule.path.test(call.path));
+    if (held) {
+      held.arrive();
+      await held.released;
+    }
     const result = await this.respond(call, url.searchParams, req.headers.authorization);
     call.status = result.status;
     this.calls.push(call);

@@ -41,6 +41,7 @@ describe("Discord: faults", () => {
 
     const question = await mentionQuestion(bot, "compute 1/(");
     const answer = await discord.waitFor((call) => isAnswerTo(call, question));
+    await bot.app.intake.idle();
 
     expect(answer.body.content).toBe("That expression is incomplete.");
     const [step] = discord.messagesIn(question.id);
@@ -75,13 +76,14 @@ describe("Discord: faults", () => {
     }
   });
 
-  it("answers a model failure with a short message as the reply, after the steps so far", async () => {
+  it("answers a model failure with a short message as the reply, and the thread keeps the steps so far", async () => {
     bot = await startDiscordBot();
     const { discord } = bot;
     bot.model.script(reply.toolCalls({ name: "calculator", args: { expression: "1+1" } }), reply.status(500, "upstream exploded at 10.0.0.7"));
 
     const question = await mentionQuestion(bot, "what is 1+1, explained?");
     const answer = await discord.waitFor((call) => isAnswerTo(call, question));
+    await bot.app.intake.idle();
 
     expect(answer.body.content.length).toBeLessThan(300);
     expect(answer.body.content).toMatch(/language model/);

@@ -21,6 +21,7 @@ describe("Discord: a mention starts a turn", () => {
       mentions: [discord.bot],
     });
     await discord.waitFor((call) => isAnswerTo(call, question));
+    await bot.app.intake.idle();
 
     const [thread] = discord.threadsIn(discord.general.id);
     const steps = discord.messagesIn(thread!.id);
@@ -43,7 +44,9 @@ describe("Discord: a mention starts a turn", () => {
       content: `${FakeDiscord.mention(discord.bot)} What is the circumference of a circle of radius 7.81?`,
       mentions: [discord.bot],
     });
-    const answer = await discord.waitFor((call) => isAnswerTo(call, question));
+    await discord.waitFor((call) => isAnswerTo(call, question));
+    // the answer does not wait for the steps' thread: the turn's end does
+    await bot.app.intake.idle();
 
     // the model got the question without the mention
     expect(lastUserMessage(bot, 0)).toBe("What is the circumference of a circle of radius 7.81?");
@@ -58,10 +61,9 @@ describe("Discord: a mention starts a turn", () => {
     expect(steps[0]!.content).toContain('{"radius":7.81}');
     expect(steps[0]!.content).toContain("49.0716772491");
     expect(steps[0]!.edited_timestamp).not.toBeNull();
-    // the thread was opened before the step was posted there, and the answer came last
+    // the thread was opened before the step was posted there
     const threadPost = discord.calls.findIndex((call) => isMessagePost(call, thread!.id));
     expect(discord.calls.indexOf(threadCall)).toBeLessThan(threadPost);
-    expect(discord.calls.indexOf(answer)).toBeGreaterThan(threadPost);
 
     // the answer is a reply in the channel that notifies the asker and nobody else
     const posted = discord.messagesIn(discord.general.id).find((m) => m.id !== question.id)!;
@@ -79,6 +81,45 @@ describe("Discord: a mention starts a turn", () => {
     }
     // typing was shown while the turn ran
     expect(discord.calls.some((call) => call.method === "POST" && call.path === `/channels/${discord.general.id}/typing`)).toBe(true);
+  });
+
+  it("posts the answer while a slow step post is still pending, and the thread still shows each step's start then its result, in order", async () => {
+    bot = await startDiscordBot({ STEP_START_DELAY_MS: "0" });
+    const { discord } = bot;
+    // Every post into a thread (not into #general, where the answer goes) waits until released.
+    const slowThread = discord.hold({ method: "POST", path: new RegExp(`^/channels/(?!${discord.general.id}/)\\d+/messages$`) });
+    bot.model.script(
+      reply.toolCalls({ name: "circumference", args: { radius: 7.81 } }),
+      reply.toolCalls({ name: "hypotenuse", args: { adjacent_side: 3, opposite_side: 4 } }),
+      reply.text("About 49.07, and 5."),
+    );
+
+    const question = await discord.dispatchMessage({
+      author: discord.member,
+      content: `${FakeDiscord.mention(discord.bot)} circumference of radius 7.81, and the hypotenuse of 3 and 4?`,
+      mentions: [discord.bot],
+    });
+    await slowThread.arrived;
+    const answer = await discord.waitFor((call) => isAnswerTo(call, question));
+
+    // the answer is in the channel while the thread still shows nothing
+    expect(answer.body.content).toBe("About 49.07, and 5.");
+    const [thread] = discord.threadsIn(discord.general.id);
+    expect(discord.messagesIn(thread!.id)).toEqual([]);
+
+    slowThread.release();
+    await bot.app.intake.idle();
+    const threadWrites = discord.calls.filter((call) => call.path.startsWith(`/channels/${thread!.id}/messages`));
+    expect(threadWrites.map((call) => `${call.method} ${call.body.content.split(" → ")[0]}`)).toEqual([
+      "POST 🔧 `circumference` `{\"radius\":7.81}` …",
+      "PATCH ✅ `circumference` `{\"radius\":7.81}`",
+      "POST 🔧 `hypotenuse` `{\"adjacent_side\":3,\"opposite_side\":4}` …",
+      "PATCH ✅ `hypotenuse` `{\"adjacent_side\":3,\"opposite_side\":4}`",
+    ]);
+    expect(discord.messagesIn(thread!.id).map((m) => m.content)).toEqual([
+      expect.stringMatching(/^✅ `circumference` .* → `49\.0716772491`/),
+      expect.stringMatching(/^✅ `hypotenuse` .* → `5`/),
+    ]);
   });
 
   it("logs in with the guilds, guild messages, message content and direct messages intents", async () => {

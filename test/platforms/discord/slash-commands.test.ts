@@ -48,6 +48,8 @@ describe("Discord: /ask", () => {
     const edit = await discord.waitFor(
       (call) => call.method === "PATCH" && call.path === `/webhooks/${discord.world.application.id}/${interaction.token}/messages/@original`,
     );
+    // the answer does not wait for the steps' thread: the turn's end does
+    await bot.app.intake.idle();
 
     // the first call about this interaction acknowledges it (deferred), before any model work shows
     const first = discord.calls.find((call) => call.path.includes(interaction.token))!;

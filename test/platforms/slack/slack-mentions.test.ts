@@ -29,6 +29,18 @@ describe("Slack over HTTP: a mention becomes a threaded turn", () => {
     expect(thread.every((m) => !m.broadcast)).toBe(true);
   });
 
+  it("keeps the answer after the steps in the thread they share, even when Slack is slow to take a step", async () => {
+    // Slack takes 300 ms over the step's post; the model answers at once meanwhile.
+    h.slack.fail("chat.postMessage", { delayMs: 300 }, { when: (params) => String(params.text).includes("circumference") });
+    h.model.script(reply.toolCalls({ name: "circumference", args: { radius: 7.81 } }), reply.text("About 49.07."));
+    const ts = h.slack.nextTs();
+    await h.mention({ user: "U1", channel: "C1", ts, text: "circumference of radius 7.81?" });
+    await h.slack.waitFor(() => h.slack.thread("C1", ts).length >= 2, { what: "step and answer" });
+    await h.idle();
+
+    expect(h.slack.thread("C1", ts).map((m) => m.text)).toEqual([expect.stringMatching(/^✅ `circumference`/), "About 49.07."]);
+  });
+
   it("posts a quick step once, with its result, when STEP_START_DELAY_MS holds the start back (the default)", async () => {
     await h.close();
     h = await SlackHarness.start({ env: { STEP_START_DELAY_MS: "400" } });
