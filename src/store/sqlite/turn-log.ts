@@ -37,11 +37,14 @@ export class SqliteTurnLog implements TurnLog, TokenUsage {
       .prepare<[string, string, string], number>(`SELECT tokens FROM token_usage_daily WHERE platform = ? AND workspace_id = ? AND day = ?`)
       .pluck();
 
-    this.startTurn = db.transaction((turn: TurnStart) => {
+    const startTurn = db.transaction((turn: TurnStart) => {
       const conversation = conversations.openNow(turn.conversation);
       this.insertTurn.run(turn.id, conversation.id, turn.userId, Date.now(), turn.instance, turn.context?.model ?? null, turn.context?.channelId ?? null);
       return conversation;
     });
+    // IMMEDIATE: it reads before it writes, and a transaction that holds a read snapshot when it
+    // asks for the write lock fails at once (no busy wait) if a checkpoint or another process holds it.
+    this.startTurn = (turn) => startTurn.immediate(turn);
     this.closeTurn = db.transaction((closing: TurnClosing) => {
       const { turnId, end, exchange } = closing;
       for (const step of stepRows(closing.steps)) {
