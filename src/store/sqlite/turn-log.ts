@@ -15,7 +15,10 @@ export class SqliteTurnLog implements TurnLog, TokenUsage {
   private readonly startTurn: (turn: TurnStart) => Conversation;
   private readonly closeTurn: (closing: TurnClosing) => void;
 
-  constructor(db: Db, conversations: SqliteConversations) {
+  constructor(
+    db: Db,
+    private readonly conversations: SqliteConversations,
+  ) {
     this.insertTurn = db.prepare<[string, number, string, number, string, string | null, string | null]>(
       `INSERT INTO turns (id, conversation_id, user_id, status, started_at, instance, model, channel_id) VALUES (?, ?, ?, 'running', ?, ?, ?, ?)`,
     );
@@ -75,7 +78,13 @@ export class SqliteTurnLog implements TurnLog, TokenUsage {
   }
 
   async finish(closing: TurnClosing): Promise<void> {
-    this.closeTurn(closing);
+    try {
+      this.closeTurn(closing);
+    } catch (error) {
+      this.conversations.cache.rolledBack();
+      throw error;
+    }
+    this.conversations.cache.committed();
   }
 
   async tokensToday(workspace: WorkspaceRef, time = Date.now()): Promise<number> {
