@@ -19,7 +19,7 @@ export interface StoreSettings {
  * set (its client is imported only then), else the SQLite file.
  */
 export async function openStore(settings: StoreSettings): Promise<Store> {
-  if (settings.url === undefined) return SqliteStore.open(settings.path);
+  if (settings.url === undefined) return SqliteStore.open(settings.path, { logger: settings.logger });
   const { PostgresStore } = await import("./postgres/postgres-store.js");
   return PostgresStore.open({ url: settings.url, listenUrl: settings.listenUrl, poolSize: settings.poolSize, timeoutMs: settings.timeoutMs, logger: settings.logger });
 }

@@ -2,13 +2,16 @@ import { trimWindow } from "../memory-window.js";
 import { attachmentsJson, messageFromRow, storable } from "../turn-records.js";
 import type { ConversationStore } from "../store.js";
 import type { Conversation, ConversationRef, StoredAttachment, StoredMessage } from "../types.js";
+import { DataVersion } from "./data-version.js";
+import type { Db } from "./database.js";
+import { WindowCache } from "./window-cache.js";
 
 type MessageRow = Parameters<typeof messageFromRow>[0];
-import type { Db } from "./database.js";
 
 /**
  * Per-conversation windowed memory: the last k exchanges (user message + final answer),
- * read newest-first through the (conversation_id, id) index so the cost never grows with history.
+ * read newest-first through the (conversation_id, id) index so the cost never grows with history,
+ * and kept in a cache of recent windows (see WindowCache).
  */
 export class SqliteConversations implements ConversationStore {
   private readonly find;
@@ -16,8 +19,11 @@ export class SqliteConversations implements ConversationStore {
   private readonly selectWindow;
   private readonly clearWindow;
   private readonly insertMessage;
+  /** The turn log tells it when the transaction that appended exchanges commits or rolls back. */
+  readonly cache: WindowCache;
 
   constructor(db: Db) {
+    this.cache = new WindowCache(new DataVersion(db));
     this.find = db.prepare<[string, string, string, string], Conversation>(
       `SELECT id, window_start AS windowStart FROM conversations
        WHERE platform = ? AND workspace_id = ? AND channel_id = ? AND thread_id = ?`,
@@ -53,8 +59,12 @@ export class SqliteConversations implements ConversationStore {
   /** Stores one exchange (the question's files as descriptions only); the turn log calls it inside the transaction that closes the turn. */
   appendExchange(conversationId: number, turnId: string, question: { author: string; text: string; attachments?: StoredAttachment[] }, answer: string): void {
     const now = Date.now();
-    this.insertMessage.run(conversationId, turnId, "user", storable(question.author), storable(question.text), attachmentsJson(question.attachments), now);
-    this.insertMessage.run(conversationId, turnId, "assistant", null, storable(answer), null, now);
+    // The rows as stored, also what the cached window gets (parsed back, as a read would give them).
+    const asked: MessageRow = { role: "user", author: storable(question.author), text: storable(question.text), attachments: attachmentsJson(question.attachments) };
+    const answered: MessageRow = { role: "assistant", author: null, text: storable(answer), attachments: null };
+    this.insertMessage.run(conversationId, turnId, asked.role, asked.author, asked.text, asked.attachments, now);
+    this.insertMessage.run(conversationId, turnId, answered.role, answered.author, answered.text, null, now);
+    this.cache.appended(conversationId, messageFromRow(asked), messageFromRow(answered));
   }
 
   async open(ref: ConversationRef): Promise<Conversation> {
@@ -62,11 +72,17 @@ export class SqliteConversations implements ConversationStore {
   }
 
   async window(where: ConversationRef | Conversation, exchanges: number, tokenBudget: number): Promise<StoredMessage[]> {
-    const conversation = "windowStart" in where ? where : this.openNow(where);
-    return trimWindow(this.selectWindow.all(conversation.id, conversation.windowStart, exchanges * 2).map(messageFromRow), tokenBudget);
+    const { id, windowStart } = "windowStart" in where ? where : this.openNow(where);
+    const count = exchanges * 2;
+    return trimWindow(
+      this.cache.rows(id, windowStart, count, () => this.selectWindow.all(id, windowStart, count).map(messageFromRow)),
+      tokenBudget,
+    );
   }
 
   async clear(ref: ConversationRef): Promise<void> {
-    this.clearWindow.run(this.openNow(ref).id);
+    const { id } = this.openNow(ref);
+    this.clearWindow.run(id);
+    this.cache.drop(id);
   }
 }

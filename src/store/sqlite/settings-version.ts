@@ -13,6 +13,15 @@ export class SettingsVersion {
   private readonly select;
   private readonly increment;
   private seen = -1;
+  /**
+   * Set by the first look in a pass of the event loop: the several settings one turn reads in a
+   * row (workspace, channel, tools, approvals) share that look. Another process's change shows
+   * from the next pass, as it would have had it committed a moment later.
+   */
+  private looked = false;
+  private readonly lookAgain = () => {
+    this.looked = false;
+  };
 
   constructor(
     db: Db,
@@ -24,14 +33,18 @@ export class SettingsVersion {
 
   /** Drops the caches when another process changed a setting since the last look. */
   check(): void {
+    if (this.looked) return;
+    this.looked = true;
+    setImmediate(this.lookAgain);
     const version = this.select.get() ?? 0;
     if (version === this.seen) return;
     this.seen = version;
     for (const cache of this.caches) cache.clear();
   }
 
-  /** Inside the transaction of a change. */
+  /** Inside the transaction of a change; the check that follows it looks again. */
   bump(): void {
     this.increment.run();
+    this.looked = false;
   }
 }

@@ -1,3 +1,4 @@
+import type { Logger } from "../../log.js";
 import type { Store, StoreReport } from "../store.js";
 import { SqliteApprovals } from "./approvals.js";
 import { SqliteConversations } from "./conversations.js";
@@ -8,6 +9,14 @@ import { SqliteBotThreads, SqliteCurrencyRates, SqliteEventClaims } from "./smal
 import { SqliteTurnLog } from "./turn-log.js";
 import { SqliteTurnQueue } from "./turn-queue.js";
 import { SqliteUsageReports } from "./usage-reports.js";
+import { WalCheckpointer } from "./wal-checkpointer.js";
+
+export interface SqliteStoreOptions {
+  /** Told when the checkpoint thread fails (the connection then checkpoints on its own). */
+  logger?: Pick<Logger, "warn">;
+  /** How often the log is checkpointed, and past how many frames a round also starts it over (tests make them small). */
+  checkpoints?: { everyMs?: number; restartAtFrames?: number };
+}
 
 /**
  * The embedded default: one SQLite file through better-sqlite3 (WAL, a busy timeout), which
@@ -32,8 +41,14 @@ export class SqliteStore implements Store {
   readonly usageReports: SqliteUsageReports;
   private readonly pingStatement;
 
-  /** `db` is the raw connection, for the benchmark and the tests that read the file's rows. */
-  constructor(readonly db: Db) {
+  /**
+   * `db` is the raw connection, for the benchmark and the tests that read the file's rows;
+   * `checkpointer` checkpoints its log off the main thread (none for a database in memory).
+   */
+  constructor(
+    readonly db: Db,
+    readonly checkpointer?: WalCheckpointer,
+  ) {
     this.conversations = new SqliteConversations(db);
     this.turns = new SqliteTurnLog(db, this.conversations);
     this.usage = this.turns;
@@ -52,8 +67,11 @@ export class SqliteStore implements Store {
     this.pingStatement = db.prepare("SELECT 1");
   }
 
-  static open(path: string): SqliteStore {
-    return new SqliteStore(openDatabase(path));
+  static open(path: string, options: SqliteStoreOptions = {}): SqliteStore {
+    const db = openDatabase(path);
+    const inMemory = db.memory || path === "";
+    const onFailure = (message: string) => options.logger?.warn({ reason: message }, "the SQLite checkpoint thread failed; checkpointing in the commits again");
+    return new SqliteStore(db, inMemory ? undefined : new WalCheckpointer(db, onFailure, options.checkpoints));
   }
 
   async ping(): Promise<void> {
@@ -71,6 +89,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.checkpointer?.stop();
     if (this.db.open) this.db.close();
   }
 }

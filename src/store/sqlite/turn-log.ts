@@ -15,7 +15,10 @@ export class SqliteTurnLog implements TurnLog, TokenUsage {
   private readonly startTurn: (turn: TurnStart) => Conversation;
   private readonly closeTurn: (closing: TurnClosing) => void;
 
-  constructor(db: Db, conversations: SqliteConversations) {
+  constructor(
+    db: Db,
+    private readonly conversations: SqliteConversations,
+  ) {
     this.insertTurn = db.prepare<[string, number, string, number, string, string | null, string | null]>(
       `INSERT INTO turns (id, conversation_id, user_id, status, started_at, instance, model, channel_id) VALUES (?, ?, ?, 'running', ?, ?, ?, ?)`,
     );
@@ -37,11 +40,14 @@ export class SqliteTurnLog implements TurnLog, TokenUsage {
       .prepare<[string, string, string], number>(`SELECT tokens FROM token_usage_daily WHERE platform = ? AND workspace_id = ? AND day = ?`)
       .pluck();
 
-    this.startTurn = db.transaction((turn: TurnStart) => {
+    const startTurn = db.transaction((turn: TurnStart) => {
       const conversation = conversations.openNow(turn.conversation);
       this.insertTurn.run(turn.id, conversation.id, turn.userId, Date.now(), turn.instance, turn.context?.model ?? null, turn.context?.channelId ?? null);
       return conversation;
     });
+    // IMMEDIATE: it reads before it writes, and a transaction that holds a read snapshot when it
+    // asks for the write lock fails at once (no busy wait) if a checkpoint or another process holds it.
+    this.startTurn = (turn) => startTurn.immediate(turn);
     this.closeTurn = db.transaction((closing: TurnClosing) => {
       const { turnId, end, exchange } = closing;
       for (const step of stepRows(closing.steps)) {
@@ -72,7 +78,13 @@ export class SqliteTurnLog implements TurnLog, TokenUsage {
   }
 
   async finish(closing: TurnClosing): Promise<void> {
-    this.closeTurn(closing);
+    try {
+      this.closeTurn(closing);
+    } catch (error) {
+      this.conversations.cache.rolledBack();
+      throw error;
+    }
+    this.conversations.cache.committed();
   }
 
   async tokensToday(workspace: WorkspaceRef, time = Date.now()): Promise<number> {

@@ -1,0 +1,110 @@
+import type { StoredMessage } from "../types.js";
+import type { DataVersion } from "./data-version.js";
+
+/** Bounds of the cache: conversations, and characters of text across them (a few MB at most). */
+const MAX_CONVERSATIONS = 1_000;
+const MAX_CHARS = 2_000_000;
+
+interface CachedWindow {
+  /** The window_start the rows were read after (a "memory clear" moves it). */
+  windowStart: number;
+  /** Newest first, as the window query returns them. */
+  rows: StoredMessage[];
+  /** The most rows kept: as many as the read asked for. */
+  limit: number;
+  /** True when rows holds every message after windowStart (the read found fewer than it asked for). */
+  complete: boolean;
+  chars: number;
+}
+
+const charsOf = (rows: StoredMessage[]) => rows.reduce((sum, row) => sum + row.text.length, 0);
+
+/**
+ * The newest rows of recently used conversations' memory windows, so a turn reads its window
+ * without SQLite. Appended when a turn's closing transaction commits, dropped when it rolls back or
+ * the window is cleared; everything is dropped as soon as another connection committed anything
+ * (`PRAGMA data_version`), so what another process wrote is read from the file. Callers must not
+ * change the messages they get.
+ */
+export class WindowCache {
+  private readonly entries = new Map<number, CachedWindow>();
+  private chars = 0;
+  private seenVersion = -1;
+  /** Exchanges written by the transaction in progress, applied once it commits. */
+  private pending: { conversationId: number; question: StoredMessage; answer: StoredMessage }[] = [];
+
+  constructor(private readonly version: DataVersion) {}
+
+  /** The newest `count` rows after `windowStart`, newest first, or what `read` returns (then kept). */
+  rows(conversationId: number, windowStart: number, count: number, read: () => StoredMessage[]): StoredMessage[] {
+    const version = this.version.current();
+    if (version !== this.seenVersion) {
+      this.clear();
+      this.seenVersion = version;
+    }
+    const cached = this.entries.get(conversationId);
+    if (cached && cached.windowStart === windowStart && (cached.complete || cached.rows.length >= count)) {
+      // Most recently used last, so the bound drops the least recently used first.
+      this.entries.delete(conversationId);
+      this.entries.set(conversationId, cached);
+      return cached.rows.length > count ? cached.rows.slice(0, count) : cached.rows;
+    }
+    const rows = read();
+    this.drop(conversationId);
+    const entry = { windowStart, rows, limit: count, complete: rows.length < count, chars: charsOf(rows) };
+    this.entries.set(conversationId, entry);
+    this.chars += entry.chars;
+    this.bound();
+    return rows;
+  }
+
+  /** Inside the closing transaction: an exchange to add once it commits. */
+  appended(conversationId: number, question: StoredMessage, answer: StoredMessage): void {
+    this.pending.push({ conversationId, question, answer });
+  }
+
+  /** The closing transaction committed: its exchanges join the cached windows. */
+  committed(): void {
+    for (const { conversationId, question, answer } of this.pending) {
+      const cached = this.entries.get(conversationId);
+      if (!cached) continue;
+      cached.rows.unshift(answer, question);
+      if (cached.rows.length > cached.limit) {
+        cached.rows.length = cached.limit;
+        cached.complete = false;
+      }
+      const chars = charsOf(cached.rows);
+      this.chars += chars - cached.chars;
+      cached.chars = chars;
+    }
+    this.pending = [];
+    this.bound();
+  }
+
+  /** The closing transaction rolled back: the windows it touched are read again. */
+  rolledBack(): void {
+    for (const { conversationId } of this.pending) this.drop(conversationId);
+    this.pending = [];
+  }
+
+  /** The window was cleared (or otherwise changed here outside a turn's closing). */
+  drop(conversationId: number): void {
+    const cached = this.entries.get(conversationId);
+    if (!cached) return;
+    this.chars -= cached.chars;
+    this.entries.delete(conversationId);
+  }
+
+  private clear(): void {
+    this.entries.clear();
+    this.chars = 0;
+  }
+
+  private bound(): void {
+    while (this.entries.size > MAX_CONVERSATIONS || this.chars > MAX_CHARS) {
+      const oldest = this.entries.keys().next();
+      if (oldest.done) return;
+      this.drop(oldest.value);
+    }
+  }
+}

@@ -1,0 +1,100 @@
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openDatabase } from "../../src/store/sqlite/database.js";
+import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import { WalCheckpointer } from "../../src/store/sqlite/wal-checkpointer.js";
+
+/** Rounds only when asked for (nextRound(true)), so each test decides when the thread checkpoints. */
+const ON_REQUEST = { everyMs: 3_600_000 };
+
+describe("SQLite checkpoints from a worker thread", () => {
+  let dir: string;
+  let path: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "agent-bot-checkpoints-"));
+    path = join(dir, "bot.sqlite");
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** `turns` turns' worth of commits: each its own transaction, as the bot writes them. */
+  async function writeTurns(store: SqliteStore, turns: number, from = 0): Promise<void> {
+    for (let i = from; i < from + turns; i++) {
+      const conversation = await store.turns.start({ id: `t${i}`, conversation: { platform: "p", workspaceId: "w", channelId: `c${i % 7}` }, userId: "u", instance: "i" });
+      await store.turns.finish({
+        turnId: `t${i}`,
+        end: { status: "answered", outcome: "answer", iterations: 1, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } },
+        steps: [],
+        workspace: { platform: "p", workspaceId: "w" },
+        exchange: { conversationId: conversation.id, question: { author: "a", text: `question ${i} ${"x".repeat(500)}` }, answer: `answer ${i}` },
+      });
+    }
+  }
+
+  it("turns the main connection's automatic checkpoint off and copies the whole log into the file in its thread", async () => {
+    const store = SqliteStore.open(path, { checkpoints: ON_REQUEST });
+    try {
+      expect(store.db.pragma("wal_autocheckpoint", { simple: true })).toBe(0);
+      await writeTurns(store, 300);
+      const round = await store.checkpointer!.nextRound(true);
+      expect(round.log).toBeGreaterThan(1_000);
+      expect(round.checkpointed).toBe(round.log);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("keeps the log from growing: past the bound a round starts it over, and the file is reused", async () => {
+    const store = SqliteStore.open(path, { checkpoints: { ...ON_REQUEST, restartAtFrames: 100 } });
+    const walSize = () => statSync(`${path}-wal`).size;
+    try {
+      await writeTurns(store, 200);
+      await store.checkpointer!.nextRound(true);
+      const sizeAfterOneRound = walSize();
+      for (let round = 1; round <= 4; round++) {
+        await writeTurns(store, 200, round * 200);
+        const result = await store.checkpointer!.nextRound(true);
+        expect(result.checkpointed).toBe(result.log);
+      }
+      // Five rounds' commits in a log that never started over would take five times the space.
+      expect(walSize()).toBeLessThan(sizeAfterOneRound * 1.5);
+      expect(store.db.prepare("SELECT COUNT(*) FROM turns").pluck().get()).toBe(1_000);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("stops with the store: its connection is closed, so the last close removes the log", async () => {
+    const store = SqliteStore.open(path, { checkpoints: { everyMs: 5 } });
+    await writeTurns(store, 50);
+    await store.checkpointer!.nextRound();
+    await store.close();
+    await store.close();
+    expect(existsSync(`${path}-wal`)).toBe(false);
+    expect(existsSync(`${path}-shm`)).toBe(false);
+  });
+
+  it("hands checkpoints back to the main connection when its thread dies", async () => {
+    const db = openDatabase(path);
+    let failure!: (message: string) => void;
+    const failed = new Promise<string>((resolve) => (failure = resolve));
+    const checkpointer = new WalCheckpointer(db, failure, ON_REQUEST);
+    try {
+      await checkpointer.nextRound(true);
+      expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(0);
+      await checkpointer["worker"].terminate();
+      expect(await failed).toMatch(/stopped/);
+      expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(1_000);
+    } finally {
+      await checkpointer.stop();
+      db.close();
+    }
+  });
+
+  it("has no thread for a database in memory", async () => {
+    const store = SqliteStore.open(":memory:");
+    expect(store.checkpointer).toBeUndefined();
+    await store.close();
+  });
+});

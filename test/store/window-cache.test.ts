@@ -1,0 +1,101 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import type { TurnClosing } from "../../src/store/turn-records.js";
+import type { ConversationRef, StoredAttachment } from "../../src/store/types.js";
+
+const workspace = { platform: "p", workspaceId: "w" };
+const inChannel = (channelId: string): ConversationRef => ({ ...workspace, channelId });
+
+/** Closes one answered turn in `ref` with this question and answer. */
+async function turn(store: SqliteStore, ref: ConversationRef, id: string, question: string, answer: string, attachments?: StoredAttachment[], end?: Partial<TurnClosing["end"]>) {
+  const conversation = await store.turns.start({ id, conversation: ref, userId: "u", instance: "i" });
+  await store.turns.finish({
+    turnId: id,
+    end: { status: "answered", outcome: "answer", iterations: 1, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 }, ...end },
+    steps: [],
+    workspace,
+    exchange: { conversationId: conversation.id, question: { author: "alice", text: question, attachments }, answer },
+  });
+}
+
+const texts = async (store: SqliteStore, ref: ConversationRef, exchanges = 5) =>
+  (await store.conversations.window(await store.turns.start({ id: `read-${Math.random()}`, conversation: ref, userId: "u", instance: "i" }), exchanges, 100_000)).map(
+    (m) => m.text,
+  );
+
+describe("SQLite memory windows cached per conversation", () => {
+  let dir: string;
+  let path: string;
+  const opened: SqliteStore[] = [];
+  const open = () => {
+    const store = SqliteStore.open(path);
+    opened.push(store);
+    return store;
+  };
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "agent-bot-window-cache-"));
+    path = join(dir, "bot.sqlite");
+  });
+  afterEach(async () => {
+    for (const store of opened.splice(0)) await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("gives the same windows as the file, through appends past the window's size, files shared and NUL characters", async () => {
+    const store = open();
+    const ref = inChannel("c");
+    for (let i = 0; i < 12; i++) {
+      const files = i % 3 === 0 ? [{ name: `f${i}.txt`, type: "text/plain", size: i }] : undefined;
+      await turn(store, ref, `t${i}`, `question ${i}\u0000`, `answer ${i}`, files);
+      for (const exchanges of [1, 3, 5]) {
+        const cached = await store.conversations.window(ref, exchanges, 100_000);
+        const fresh = SqliteStore.open(path);
+        try {
+          expect(cached).toEqual(await fresh.conversations.window(ref, exchanges, 100_000));
+        } finally {
+          await fresh.close();
+        }
+      }
+    }
+    expect(await texts(store, ref, 2)).toEqual(["question 10", "answer 10", "question 11", "answer 11"]);
+  });
+
+  it("sees what another process wrote or cleared at once", async () => {
+    const [a, b] = [open(), open()];
+    const ref = inChannel("c");
+    await turn(a, ref, "t1", "q1", "a1");
+    expect(await texts(a, ref)).toEqual(["q1", "a1"]);
+    await turn(b, ref, "t2", "q2", "a2");
+    expect(await texts(a, ref)).toEqual(["q1", "a1", "q2", "a2"]);
+    await turn(a, ref, "t3", "q3", "a3");
+    expect(await texts(b, ref)).toEqual(["q1", "a1", "q2", "a2", "q3", "a3"]);
+    await b.conversations.clear(ref);
+    expect(await texts(a, ref)).toEqual([]);
+    await turn(a, ref, "t4", "q4", "a4");
+    expect(await texts(a, ref)).toEqual(["q4", "a4"]);
+    expect(await texts(b, ref)).toEqual(["q4", "a4"]);
+  });
+
+  it("forgets on clear, and keeps nothing of a closing that rolled back", async () => {
+    const store = open();
+    const [ref, other] = [inChannel("c"), inChannel("d")];
+    await turn(store, ref, "t1", "q1", "a1");
+    expect(await texts(store, ref)).toEqual(["q1", "a1"]);
+    // The exchange is written, then the turn's row refuses the status: the whole closing rolls back.
+    await expect(turn(store, ref, "t2", "q2", "a2", undefined, { status: "bogus" as "answered" })).rejects.toThrow(/CHECK/);
+    await turn(store, other, "t3", "q3", "a3");
+    expect(await texts(store, ref)).toEqual(["q1", "a1"]);
+    await store.conversations.clear(ref);
+    expect(await texts(store, ref)).toEqual([]);
+    expect(await texts(store, other)).toEqual(["q3", "a3"]);
+  });
+
+  it("holds a bounded number of conversations", async () => {
+    const store = open();
+    for (let i = 0; i < 1_100; i++) await store.conversations.window(inChannel(`c${i}`), 5, 1_000);
+    expect(store.conversations.cache["entries"].size).toBeLessThanOrEqual(1_000);
+  });
+});
