@@ -14,9 +14,9 @@ import { build } from "esbuild";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
-// The bot and its calculator's worker thread. The command-line tools (doctor, backup, ...) run
+// The bot and its worker threads (the calculator's, the SQLite checkpoints'). The command-line tools (doctor, backup, ...) run
 // once and briefly, so they stay on tsx: `npm run doctor` works the same in a checkout and an image.
-const ENTRY_POINTS = ["src/main.ts", "src/tools/cpu/cpu-worker.ts"];
+const ENTRY_POINTS = ["src/main.ts", "src/tools/cpu/cpu-worker.ts", "src/store/sqlite/wal-checkpoint-worker.mjs"];
 
 await rm(join(root, "dist"), { recursive: true, force: true });
 await build({

@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads";
+import { workerFile } from "../../worker-file.js";
 import type { Db } from "./database.js";
 
 /** How often the worker copies the log into the file: rarely enough that a page many turns wrote is copied once, often enough to keep the log a few MB at hundreds of turns a second. */
@@ -10,7 +11,7 @@ const STOP_WAIT_MS = 2_000;
 /** SQLite's own default, restored when the worker is gone. */
 const AUTOCHECKPOINT_PAGES = 1_000;
 
-const WORKER = new URL("./wal-checkpoint-worker.mjs", import.meta.url);
+const WORKER = workerFile(import.meta.url, { source: "./wal-checkpoint-worker.mjs", built: "./wal-checkpoint-worker.js" });
 
 /** One round of the worker: frames in the log, and how many of them are now in the file. */
 export interface CheckpointRound {

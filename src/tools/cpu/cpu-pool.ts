@@ -1,5 +1,6 @@
 import { Worker } from "node:worker_threads";
 import type { CpuTaskInput, CpuTaskName, CpuTaskOutput, FromWorker, ToWorker } from "./cpu-tasks.js";
+import { workerFile } from "../../worker-file.js";
 
 export interface CpuPoolOptions {
   /** Threads at most; calls beyond them wait their turn, in order. */
@@ -38,14 +39,8 @@ interface Thread {
   retireTimer?: NodeJS.Timeout;
 }
 
-/**
- * The worker's entry. Run as TypeScript (tsx, vitest), a worker starts without the main thread's
- * loader, so it goes through a bootstrap that registers tsx; built (`npm run build`), every module
- * is a flat file of dist/, and the worker's own bundle lies beside this one.
- */
-const WORKER_ENTRY = import.meta.url.endsWith(".ts")
-  ? new URL("./cpu-worker-bootstrap.mjs", import.meta.url)
-  : new URL("./cpu-worker.js", import.meta.url);
+/** The worker's entry: under tsx or vitest a bootstrap that registers tsx first (a worker starts without the main thread's loader). */
+const WORKER_ENTRY = workerFile(import.meta.url, { source: "./cpu-worker-bootstrap.mjs", built: "./cpu-worker.js" });
 
 /**
  * Runs CPU-bound tasks of built-in tools off the main thread, so that a calculation, however
