@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { openDatabase } from "../../src/store/sqlite/database.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { WalCheckpointer } from "../../src/store/sqlite/wal-checkpointer.js";
@@ -83,12 +83,30 @@ describe("SQLite checkpoints from a worker thread", () => {
     try {
       await checkpointer.nextRound(true);
       expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(0);
-      await checkpointer["worker"].terminate();
+      await checkpointer["worker"]!.terminate();
       expect(await failed).toMatch(/stopped/);
       expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(1_000);
     } finally {
       await checkpointer.stop();
       db.close();
+    }
+  });
+
+  it("starts its thread only once the log holds what SQLite would have checkpointed (1,000 pages): none for a bot without turns", async () => {
+    const store = SqliteStore.open(path, { checkpoints: { everyMs: 5 } });
+    const thread = () => store.checkpointer!["worker"];
+    try {
+      await writeTurns(store, 5);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(thread()).toBeUndefined();
+      expect(store.db.pragma("wal_autocheckpoint", { simple: true })).toBe(0);
+
+      await writeTurns(store, 400, 5);
+      await vi.waitFor(() => expect(thread()).toBeDefined(), { timeout: 10_000 });
+      const round = await store.checkpointer!.nextRound();
+      expect(round.checkpointed).toBe(round.log);
+    } finally {
+      await store.close();
     }
   });
 

@@ -1,3 +1,4 @@
+import { stat } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
 import { workerFile } from "../../worker-file.js";
 import type { Db } from "./database.js";
@@ -8,8 +9,9 @@ const CHECKPOINT_EVERY_MS = 250;
 const RESTART_AT_FRAMES = 4_000;
 /** A stop that takes longer (a checkpoint stuck on the disk) ends the thread instead. */
 const STOP_WAIT_MS = 2_000;
-/** SQLite's own default, restored when the worker is gone. */
+/** SQLite's own default, restored when the worker is gone; also the log's size that starts the worker. */
 const AUTOCHECKPOINT_PAGES = 1_000;
+const START_AT_PAGES = AUTOCHECKPOINT_PAGES;
 
 const WORKER = workerFile(import.meta.url, { source: "./wal-checkpoint-worker.mjs", built: "./wal-checkpoint-worker.js" });
 
@@ -32,8 +34,9 @@ type FromWorker = ({ type: "checkpointed" } & CheckpointRound) | { type: "failed
  * the log stays bounded either way.
  */
 export class WalCheckpointer {
-  private readonly worker: Worker;
-  private readonly stopped: Promise<void>;
+  private worker?: Worker;
+  private stopped: Promise<void> = Promise.resolve();
+  private readonly watch: NodeJS.Timeout;
   private waiting: ((round: CheckpointRound) => void)[] = [];
   private closing = false;
   private fellBack = false;
@@ -41,35 +44,59 @@ export class WalCheckpointer {
   constructor(
     private readonly db: Db,
     private readonly onFailure: (message: string) => void = () => {},
-    { everyMs = CHECKPOINT_EVERY_MS, restartAtFrames = RESTART_AT_FRAMES } = {},
+    private readonly rounds: { everyMs?: number; restartAtFrames?: number } = {},
   ) {
     db.pragma("wal_autocheckpoint = 0");
-    this.worker = new Worker(WORKER, { workerData: { path: db.name, everyMs, restartAtFrames }, execArgv: [] });
-    // Never what keeps the process alive; close() stops it.
-    this.worker.unref();
-    this.worker.on("message", (message: FromWorker) => this.received(message));
-    this.worker.on("error", (error) => this.failed(error.message));
-    this.stopped = new Promise((resolve) => this.worker.once("exit", () => resolve()));
-    void this.stopped.then(() => {
-      if (!this.closing) this.failed("the checkpoint thread stopped");
-    });
+    // The thread (about 10 MB of RSS) starts once the log holds what SQLite's own automatic
+    // checkpoint would have copied: a bot that has had no turns yet does not pay for it.
+    this.watch = setInterval(() => void this.startOnceLogGrows(), rounds.everyMs ?? CHECKPOINT_EVERY_MS);
+    this.watch.unref();
   }
 
   /** Resolves with the next round's result; `now` asks for one at once instead of at the next interval. */
   nextRound(now = false): Promise<CheckpointRound> {
+    const worker = this.start();
     const round = new Promise<CheckpointRound>((resolve) => this.waiting.push(resolve));
-    if (now) this.worker.postMessage("now");
+    if (now) worker.postMessage("now");
     return round;
   }
 
   /** Stops the thread (it closes its connection); bounded: a thread that does not stop in time is ended. */
   async stop(): Promise<void> {
+    clearInterval(this.watch);
     if (this.closing) return this.stopped;
     this.closing = true;
-    this.worker.postMessage("stop");
-    const timer = setTimeout(() => void this.worker.terminate(), STOP_WAIT_MS);
+    const worker = this.worker;
+    if (!worker) return;
+    worker.postMessage("stop");
+    const timer = setTimeout(() => void worker.terminate(), STOP_WAIT_MS);
     await this.stopped;
     clearTimeout(timer);
+  }
+
+  private async startOnceLogGrows(): Promise<void> {
+    const logBytes = await stat(`${this.db.name}-wal`).then(
+      (file) => file.size,
+      () => 0,
+    );
+    if (logBytes >= START_AT_PAGES * Number(this.db.pragma("page_size", { simple: true })) && !this.closing && this.db.open) this.start();
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    clearInterval(this.watch);
+    const { everyMs = CHECKPOINT_EVERY_MS, restartAtFrames = RESTART_AT_FRAMES } = this.rounds;
+    const worker = new Worker(WORKER, { workerData: { path: this.db.name, everyMs, restartAtFrames }, execArgv: [] });
+    this.worker = worker;
+    // Never what keeps the process alive; close() stops it.
+    worker.unref();
+    worker.on("message", (message: FromWorker) => this.received(message));
+    worker.on("error", (error) => this.failed(error.message));
+    this.stopped = new Promise((resolve) => worker.once("exit", () => resolve()));
+    void this.stopped.then(() => {
+      if (!this.closing) this.failed("the checkpoint thread stopped");
+    });
+    return worker;
   }
 
   private received(message: FromWorker): void {
@@ -83,7 +110,8 @@ export class WalCheckpointer {
     if (this.closing || this.fellBack) return;
     this.fellBack = true;
     if (this.db.open) this.db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
-    void this.worker.terminate();
+    clearInterval(this.watch);
+    void this.worker?.terminate();
     this.onFailure(message);
   }
 }
