@@ -110,6 +110,21 @@ describe("SQLite checkpoints from a worker thread", () => {
     }
   });
 
+  it("starts nothing and raises nothing when its connection is closed under it, log full or not", async () => {
+    const db = openDatabase(path);
+    const failures: string[] = [];
+    const checkpointer = new WalCheckpointer(db, (message) => failures.push(message), { everyMs: 1 });
+    db.exec("CREATE TABLE filler (text TEXT)");
+    const insert = db.prepare("INSERT INTO filler VALUES (?)");
+    for (let i = 0; i < 2_000; i++) insert.run("x".repeat(4_000));
+    db.close();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    expect(checkpointer["worker"]).toBeUndefined();
+    expect(failures).toEqual([]);
+    await checkpointer.stop();
+  });
+
   it("has no thread for a database in memory", async () => {
     const store = SqliteStore.open(":memory:");
     expect(store.checkpointer).toBeUndefined();

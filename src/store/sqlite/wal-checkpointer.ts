@@ -37,6 +37,7 @@ export class WalCheckpointer {
   private worker?: Worker;
   private stopped: Promise<void> = Promise.resolve();
   private readonly watch: NodeJS.Timeout;
+  private readonly startAtBytes: number;
   private waiting: ((round: CheckpointRound) => void)[] = [];
   private closing = false;
   private fellBack = false;
@@ -47,9 +48,10 @@ export class WalCheckpointer {
     private readonly rounds: { everyMs?: number; restartAtFrames?: number } = {},
   ) {
     db.pragma("wal_autocheckpoint = 0");
+    this.startAtBytes = START_AT_PAGES * Number(db.pragma("page_size", { simple: true }));
     // The thread (about 10 MB of RSS) starts once the log holds what SQLite's own automatic
     // checkpoint would have copied: a bot that has had no turns yet does not pay for it.
-    this.watch = setInterval(() => void this.startOnceLogGrows(), rounds.everyMs ?? CHECKPOINT_EVERY_MS);
+    this.watch = setInterval(() => void this.startOnceLogGrows().catch((error: unknown) => this.failed(String(error))), rounds.everyMs ?? CHECKPOINT_EVERY_MS);
     this.watch.unref();
   }
 
@@ -75,11 +77,13 @@ export class WalCheckpointer {
   }
 
   private async startOnceLogGrows(): Promise<void> {
+    if (!this.db.open) return clearInterval(this.watch);
     const logBytes = await stat(`${this.db.name}-wal`).then(
       (file) => file.size,
       () => 0,
     );
-    if (logBytes >= START_AT_PAGES * Number(this.db.pragma("page_size", { simple: true })) && !this.closing && this.db.open) this.start();
+    // The store may have closed while the file was looked at.
+    if (logBytes >= this.startAtBytes && !this.closing && this.db.open) this.start();
   }
 
   private start(): Worker {
