@@ -18,59 +18,19 @@ import { componentPayload, interactionPayload } from "./interactions.js";
 import { findRoute } from "./rest-routes.js";
 import { snowflake, snowflakeOnShard } from "./snowflake.js";
 import { World, type FakeGuild, type InteractionRecord } from "./world.js";
-import { readMultipart, type UploadedFile } from "../multipart.js";
+import { readMultipart } from "../multipart.js";
+import { InjectedFaults, RestCallLog, type FailureRule, type HeldRequests, type RestCall } from "./rest-calls.js";
+
+export type { FailureRule, HeldRequests, RestCall } from "./rest-calls.js";
 import { closeServer } from "../close-server.js";
 import type { Answer } from "../fake-http-server.js";
 import { FakeFileHost } from "../file-host.js";
-
-/** One REST request as the fake received it. `path` is relative to /api/v10 and decoded. */
-export interface RestCall {
-  method: string;
-  path: string;
-  /** The path as it arrived, still URL-encoded (e.g. `%40original`). */
-  rawPath: string;
-  query: Record<string, string>;
-  body: any;
-  /** Files uploaded with the call (multipart requests). */
-  files: UploadedFile[];
-  status: number;
-  /** Arrival time, `performance.now()` clock. */
-  at: number;
-}
-
-/** Makes matching requests fail, as Discord would answer them. */
-export interface FailureRule {
-  method?: string;
-  path: RegExp;
-  status: number;
-  code?: number;
-  message?: string;
-  /** How many matching requests fail (default 1). */
-  times?: number;
-  headers?: Record<string, string>;
-  body?: unknown;
-}
 
 interface CommandOption {
   name: string;
   value: string | number | boolean;
   /** For autocomplete: the option being typed. */
   focused?: boolean;
-}
-
-/** Requests held unanswered (a slow Discord) until `release`; see FakeDiscord.hold. */
-export interface HeldRequests {
-  /** Resolves once a matching request arrived (it is then waiting, unanswered and not yet in `calls`). */
-  readonly arrived: Promise<void>;
-  /** Answers the held requests, and lets later matching ones through at once. */
-  release(): void;
-}
-
-interface HoldRule {
-  method?: string;
-  path: RegExp;
-  arrive: () => void;
-  released: Promise<void>;
 }
 
 export interface InteractionInput {
@@ -117,8 +77,11 @@ const CHANNEL_NAMES = ["general", "second", "third"];
  *   const ms = answer.at - sent;
  */
 export class FakeDiscord {
-  readonly calls: RestCall[] = [];
   readonly world: World;
+  /** Every answered REST call, in order. */
+  get calls(): RestCall[] {
+    return this.log.calls;
+  }
   readonly guild: FakeGuild;
   readonly general: ChannelPayload;
   readonly member: UserPayload;
@@ -134,10 +97,8 @@ export class FakeDiscord {
 
   private server?: Server;
   private gateway?: FakeGateway;
-  private readonly failures: FailureRule[] = [];
-  private readonly holds: HoldRule[] = [];
-  private readonly waiters = new Set<() => void>();
-  private readonly callListeners = new Set<(call: RestCall) => void>();
+  private readonly log = new RestCallLog();
+  private readonly faults = new InjectedFaults();
 
   private constructor(
     readonly token: string,
@@ -296,17 +257,16 @@ export class FakeDiscord {
   /** Resolves with the first recorded call (past or future) that matches; rejects after `timeoutMs`. */
   /** Calls `listener` with every REST call as it is answered (cheaper than waitFor for many waits at once); returns an unsubscribe. */
   onCall(listener: (call: RestCall) => void): () => void {
-    this.callListeners.add(listener);
-    return () => this.callListeners.delete(listener);
+    return this.log.onCall(listener);
   }
 
   waitFor(predicate: (call: RestCall) => boolean, timeoutMs = 15_000): Promise<RestCall> {
-    return this.until(() => this.calls.find(predicate), timeoutMs, "a REST call matching the predicate");
+    return this.log.until(() => this.calls.find(predicate), timeoutMs, "a REST call matching the predicate");
   }
 
   /** Resolves once `count` calls match. */
   waitForCount(predicate: (call: RestCall) => boolean, count: number, timeoutMs = 15_000): Promise<RestCall[]> {
-    return this.until(
+    return this.log.until(
       () => {
         const found = this.calls.filter(predicate);
         return found.length >= count ? found : undefined;
@@ -318,25 +278,12 @@ export class FakeDiscord {
 
   /** Holds matching requests unanswered until `release()` is called: a slow Discord, with no timing involved. */
   hold(rule: { method?: string; path: RegExp }): HeldRequests {
-    let arrive!: () => void;
-    let release!: () => void;
-    const arrived = new Promise<void>((resolve) => (arrive = resolve));
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const held: HoldRule = { ...rule, arrive, released };
-    this.holds.push(held);
-    return {
-      arrived,
-      release: () => {
-        const index = this.holds.indexOf(held);
-        if (index !== -1) this.holds.splice(index, 1);
-        release();
-      },
-    };
+    return this.faults.hold(rule);
   }
 
   /** Requests matching the rule fail with its status and Discord error code. */
   failNext(rule: FailureRule): void {
-    this.failures.push({ times: 1, ...rule });
+    this.faults.failNext(rule);
   }
 
   /** The channel's messages, oldest first, as users see them now (edits applied; ephemeral ones included). */
@@ -399,26 +346,6 @@ export class FakeDiscord {
     return record;
   }
 
-  private until<T>(check: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
-    const found = check();
-    if (found !== undefined) return Promise.resolve(found);
-    return new Promise((resolve, reject) => {
-      const waiter = () => {
-        const value = check();
-        if (value === undefined) return;
-        clearTimeout(timer);
-        this.waiters.delete(waiter);
-        resolve(value);
-      };
-      const timer = setTimeout(() => {
-        this.waiters.delete(waiter);
-        const recent = this.calls.slice(-8).map((c) => `${c.method} ${c.path} → ${c.status}`).join("\n  ");
-        reject(new Error(`fake Discord: timed out after ${timeoutMs} ms waiting for ${what}. Last calls:\n  ${recent}`));
-      }, timeoutMs);
-      this.waiters.add(waiter);
-    });
-  }
-
   private listen(): Promise<void> {
     this.server = createServer((req, res) => void this.handle(req, res));
     return new Promise((resolve) => {
@@ -453,24 +380,18 @@ export class FakeDiscord {
       status: 0,
       at,
     };
-    const held = this.holds.find((rule) => (!rule.method || rule.method === call.method) && rule.path.test(call.path));
-    if (held) {
-      held.arrive();
-      await held.released;
-    }
+    await this.faults.passHolds(call);
     const result = await this.respond(call, url.searchParams, req.headers.authorization);
     call.status = result.status;
-    this.calls.push(call);
     send(res, result);
-    for (const listener of this.callListeners) listener(call);
-    for (const waiter of [...this.waiters]) waiter();
+    this.log.record(call);
   }
 
   private async respond(call: RestCall, query: URLSearchParams, authorization: string | undefined) {
     const found = findRoute(call.method, call.path);
     if (!found) return { status: 404, body: { message: "404: Not Found", code: 0 } };
     if (!found.route.public && authorization !== `Bot ${this.token}`) return { status: 401, body: { message: "401: Unauthorized", code: 0 } };
-    const failure = this.takeFailure(call);
+    const failure = this.faults.takeFailure(call);
     if (failure) {
       return {
         status: failure.status,
@@ -492,15 +413,6 @@ export class FakeDiscord {
       if (error instanceof ApiError) return { status: error.status, body: error.body };
       throw error;
     }
-  }
-
-  private takeFailure(call: RestCall): FailureRule | undefined {
-    const index = this.failures.findIndex((rule) => (!rule.method || rule.method === call.method) && rule.path.test(call.path));
-    if (index === -1) return undefined;
-    const rule = this.failures[index]!;
-    rule.times = (rule.times ?? 1) - 1;
-    if (rule.times <= 0) this.failures.splice(index, 1);
-    return rule;
   }
 }
 
