@@ -1,8 +1,8 @@
 import type pg from "pg";
 import { channelSettingsFromRows, TOOL_KEY, type ChannelRef, type ChannelSettingKey, type ChannelSettings, type ChannelSettingsRepository } from "../channel-settings-repository.js";
-import type { ApprovalSetting, ToolApprovalRepository } from "../tool-approval-repository.js";
 import { SettingsCache, workspaceKey } from "../settings-cache.js";
-import type { ToolSetting, ToolSettingsStore, WorkspaceSettingsStore } from "../store.js";
+import type { WorkspaceSettingsStore } from "../store.js";
+import type { ToolFlag, ToolFlagRow } from "../tool-flags.js";
 import type { WorkspaceRef } from "../types.js";
 import { storableJson } from "../turn-records.js";
 import { settingsFromRows, type WorkspaceSettingKey, type WorkspaceSettings } from "../workspace-settings.js";
@@ -18,31 +18,35 @@ async function recordChange(client: Queryable, workspace: WorkspaceRef, key: str
   await client.query(`SELECT pg_notify($1, $2)`, [CHANNELS.settings, workspaceKey(workspace)]);
 }
 
-export class PostgresToolSettings implements ToolSettingsStore {
+/** One kind of per-tool flag (see ToolFlag) per workspace; cached, dropped in every process on change. */
+export class PostgresToolFlags<Setting> {
   constructor(
     private readonly pool: pg.Pool,
-    readonly cache: SettingsCache<ReadonlyMap<string, ToolSetting>>,
+    private readonly flag: ToolFlag<Setting>,
+    readonly cache: SettingsCache<ReadonlyMap<string, Setting>>,
   ) {}
 
-  overrides(workspace: WorkspaceRef): Promise<ReadonlyMap<string, ToolSetting>> {
+  overrides(workspace: WorkspaceRef): Promise<ReadonlyMap<string, Setting>> {
+    const { table, column } = this.flag;
     return this.cache.get(workspace, async () => {
-      const { rows } = await this.pool.query<ToolSetting>(
-        `SELECT tool, enabled, changed_by AS "changedBy", changed_at AS "changedAt" FROM tool_settings WHERE platform = $1 AND workspace_id = $2`,
+      const { rows } = await this.pool.query<ToolFlagRow>(
+        `SELECT tool, ${column} AS value, changed_by AS "changedBy", changed_at AS "changedAt" FROM ${table} WHERE platform = $1 AND workspace_id = $2`,
         [workspace.platform, workspace.workspaceId],
       );
-      return new Map(rows.map((row) => [row.tool, row]));
+      return new Map(rows.map((row) => [row.tool, this.flag.setting(row)]));
     });
   }
 
-  async set(workspace: WorkspaceRef, tool: string, enabled: boolean, changedBy: string): Promise<void> {
+  async set(workspace: WorkspaceRef, tool: string, value: boolean, changedBy: string): Promise<void> {
+    const { table, column, auditPrefix } = this.flag;
     const now = Date.now();
     await inTransaction(this.pool, async (client) => {
       await client.query(
-        `INSERT INTO tool_settings (platform, workspace_id, tool, enabled, changed_by, changed_at) VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (platform, workspace_id, tool) DO UPDATE SET enabled = EXCLUDED.enabled, changed_by = EXCLUDED.changed_by, changed_at = EXCLUDED.changed_at`,
-        [workspace.platform, workspace.workspaceId, tool, enabled, changedBy, now],
+        `INSERT INTO ${table} (platform, workspace_id, tool, ${column}, changed_by, changed_at) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (platform, workspace_id, tool) DO UPDATE SET ${column} = EXCLUDED.${column}, changed_by = EXCLUDED.changed_by, changed_at = EXCLUDED.changed_at`,
+        [workspace.platform, workspace.workspaceId, tool, value, changedBy, now],
       );
-      await recordChange(client, workspace, `tool:${tool}`, String(enabled), changedBy, now);
+      await recordChange(client, workspace, `${auditPrefix}:${tool}`, String(value), changedBy, now);
     });
     this.cache.drop(workspaceKey(workspace));
   }
@@ -86,36 +90,6 @@ export class PostgresWorkspaceSettings implements WorkspaceSettingsStore {
         );
       }
       await recordChange(client, workspace, key, json ?? "null", changedBy, now);
-    });
-    this.cache.drop(workspaceKey(workspace));
-  }
-}
-
-export class PostgresToolApprovals implements ToolApprovalRepository {
-  constructor(
-    private readonly pool: pg.Pool,
-    readonly cache: SettingsCache<ReadonlyMap<string, ApprovalSetting>>,
-  ) {}
-
-  overrides(workspace: WorkspaceRef): Promise<ReadonlyMap<string, ApprovalSetting>> {
-    return this.cache.get(workspace, async () => {
-      const { rows } = await this.pool.query<ApprovalSetting & { tool: string }>(
-        `SELECT tool, required, changed_by AS "changedBy", changed_at AS "changedAt" FROM tool_approval_settings WHERE platform = $1 AND workspace_id = $2`,
-        [workspace.platform, workspace.workspaceId],
-      );
-      return new Map(rows.map(({ tool, ...setting }) => [tool, setting]));
-    });
-  }
-
-  async set(workspace: WorkspaceRef, tool: string, required: boolean, changedBy: string): Promise<void> {
-    const now = Date.now();
-    await inTransaction(this.pool, async (client) => {
-      await client.query(
-        `INSERT INTO tool_approval_settings (platform, workspace_id, tool, required, changed_by, changed_at) VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (platform, workspace_id, tool) DO UPDATE SET required = EXCLUDED.required, changed_by = EXCLUDED.changed_by, changed_at = EXCLUDED.changed_at`,
-        [workspace.platform, workspace.workspaceId, tool, required, changedBy, now],
-      );
-      await recordChange(client, workspace, `approval:${tool}`, String(required), changedBy, now);
     });
     this.cache.drop(workspaceKey(workspace));
   }

@@ -1,7 +1,8 @@
 import type { ChannelSettings } from "../channel-settings-repository.js";
 import type { ApprovalSetting } from "../tool-approval-repository.js";
 import { SqliteChannelSettings } from "./channel-settings.js";
-import { SqliteToolApprovals } from "./tool-approvals.js";
+import { SqliteToolFlags } from "./tool-flags.js";
+import { TOOL_ENABLED, TOOL_NEEDS_APPROVAL } from "../tool-flags.js";
 import { SettingsVersion, type Audit } from "./settings-version.js";
 import { SettingsCache } from "../settings-cache.js";
 import type { ToolSetting, ToolSettingsStore, WorkspaceSettingsStore } from "../store.js";
@@ -21,55 +22,13 @@ export function sqliteSettings(db: Db) {
     `INSERT INTO settings_changes (platform, workspace_id, key, value_json, changed_by, changed_at) VALUES (?, ?, ?, ?, ?, ?)`,
   );
   return {
-    tools: new SqliteToolSettings(db, toolCache, version, audit) as ToolSettingsStore,
+    tools: new SqliteToolFlags(db, TOOL_ENABLED, toolCache, version, audit) as ToolSettingsStore,
     workspaces: new SqliteWorkspaceSettings(db, workspaceCache, version, audit) as WorkspaceSettingsStore,
-    toolApprovals: new SqliteToolApprovals(db, approvalCache, version, audit),
+    toolApprovals: new SqliteToolFlags(db, TOOL_NEEDS_APPROVAL, approvalCache, version, audit),
     channels: new SqliteChannelSettings(db, channelCache, version, audit),
   };
 }
 
-
-class SqliteToolSettings implements ToolSettingsStore {
-  private readonly selectAll;
-  private readonly change: (workspace: WorkspaceRef, tool: string, enabled: boolean, changedBy: string) => void;
-
-  constructor(
-    db: Db,
-    private readonly cache: SettingsCache<ReadonlyMap<string, ToolSetting>>,
-    private readonly version: SettingsVersion,
-    audit: Audit,
-  ) {
-    this.selectAll = db.prepare<[string, string], { tool: string; enabled: number; changedBy: string; changedAt: number }>(
-      `SELECT tool, enabled, changed_by AS changedBy, changed_at AS changedAt
-       FROM tool_settings WHERE platform = ? AND workspace_id = ?`,
-    );
-    const upsert = db.prepare<[string, string, string, number, string, number]>(
-      `INSERT INTO tool_settings (platform, workspace_id, tool, enabled, changed_by, changed_at)
-       VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (platform, workspace_id, tool)
-       DO UPDATE SET enabled = excluded.enabled, changed_by = excluded.changed_by, changed_at = excluded.changed_at`,
-    );
-    this.change = db.transaction((workspace: WorkspaceRef, tool: string, enabled: boolean, changedBy: string) => {
-      const now = Date.now();
-      upsert.run(workspace.platform, workspace.workspaceId, tool, enabled ? 1 : 0, changedBy, now);
-      audit.run(workspace.platform, workspace.workspaceId, `tool:${tool}`, String(enabled), changedBy, now);
-      version.bump();
-    });
-  }
-
-  async overrides(workspace: WorkspaceRef): Promise<ReadonlyMap<string, ToolSetting>> {
-    this.version.check();
-    return this.cache.get(workspace, () => {
-      const rows = this.selectAll.all(workspace.platform, workspace.workspaceId);
-      return new Map(rows.map((row) => [row.tool, { ...row, enabled: row.enabled === 1 }]));
-    });
-  }
-
-  async set(workspace: WorkspaceRef, tool: string, enabled: boolean, changedBy: string): Promise<void> {
-    this.change(workspace, tool, enabled, changedBy);
-    this.version.check();
-  }
-}
 
 class SqliteWorkspaceSettings implements WorkspaceSettingsStore {
   private readonly selectAll;
