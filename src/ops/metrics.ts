@@ -112,8 +112,25 @@ export class BotMetrics implements TurnObserver {
       lines.push("# HELP bot_conversation_queues Conversations with turns waiting or running.", "# TYPE bot_conversation_queues gauge");
       lines.push(`bot_conversation_queues ${this.gauges.activeConversationQueues()}`);
     }
+    lines.push(...memoryGauges());
     return `${lines.join("\n")}\n`;
   }
+}
+
+/**
+ * The process's memory under the names Prometheus's own Node clients use, so existing dashboards
+ * read them: resident memory (what a small VPS runs out of), and V8's heap, reserved and live.
+ * Read at each scrape only.
+ */
+function memoryGauges(): string[] {
+  const memory = process.memoryUsage();
+  const gauge = (name: string, help: string, value: number) => [`# HELP ${name} ${help}`, `# TYPE ${name} gauge`, `${name} ${value}`];
+  return [
+    ...gauge("process_resident_memory_bytes", "Resident memory size in bytes.", memory.rss),
+    ...gauge("nodejs_heap_size_total_bytes", "V8 heap reserved, in bytes.", memory.heapTotal),
+    ...gauge("nodejs_heap_size_used_bytes", "V8 heap in use, in bytes.", memory.heapUsed),
+    ...gauge("nodejs_external_memory_bytes", "Memory of C++ objects bound to JavaScript objects (buffers among them), in bytes.", memory.external),
+  ];
 }
 
 const labelKey = (labels: Labels) => JSON.stringify(Object.entries(labels).sort(([a], [b]) => a.localeCompare(b)));

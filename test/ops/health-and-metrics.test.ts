@@ -35,6 +35,11 @@ describe("the health and metrics endpoint", () => {
     expect(text).toMatch(/bot_tool_duration_seconds_count\{tool="calculator"\} 1/);
     expect(text).toContain('bot_tokens_total{platform="test"} 30');
     expect(text).toContain("bot_turns_in_flight 0");
+    // the process's memory, as a small server's operator watches it
+    const gauge = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, "m").exec(text)?.[1]);
+    expect(gauge("process_resident_memory_bytes")).toBeGreaterThan(gauge("nodejs_heap_size_used_bytes"));
+    expect(gauge("nodejs_heap_size_total_bytes")).toBeGreaterThanOrEqual(gauge("nodejs_heap_size_used_bytes"));
+    expect(gauge("nodejs_heap_size_used_bytes")).toBeGreaterThan(1_000_000);
 
     const healthy = await fetch(`${base}/healthz`);
     expect(healthy.status).toBe(200);

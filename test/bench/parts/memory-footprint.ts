@@ -67,11 +67,13 @@ async function measureStartedBot(note: (message: string) => void, modelUrl: stri
       // a moment for what start-up left to settle (timers, the first GC) before reading RSS
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       const atStartup = started.bot.rss();
+      const heapAtStartup = await heapGauges(started.origin);
       note(`footprint: ${size.turns} Slack turns, ${size.width} at once`);
       const half = await fakes.load("slack", size.turns / 2, size.width);
       const atHalf = started.bot.rss();
       const rest = await fakes.load("slack", size.turns / 2, size.width);
       const atEnd = started.bot.rss();
+      const heapAtEnd = await heapGauges(started.origin);
       const queues = await conversationQueues(started.origin);
       const mb = (rss: ProcessTreeRss) => round(rss.totalMb);
       const end = mb(atEnd);
@@ -85,10 +87,12 @@ async function measureStartedBot(note: (message: string) => void, modelUrl: stri
         size.turns === GOAL_TURNS
           ? { key: endKey, label: `RSS after ${turnsLabel(size.turns)} Slack turns`, value: end, unit: "MB", goal: `≤ ${GOAL.rss10kMb}`, met: end <= GOAL.rss10kMb }
           : { key: endKey, label: `RSS after ${turnsLabel(size.turns)} Slack turns`, value: end, unit: "MB" },
+        { key: `heap_total_mb_after_${turnsLabel(size.turns)}_turns`, label: `V8 heap reserved after ${turnsLabel(size.turns)} Slack turns (of that RSS)`, value: heapAtEnd.totalMb, unit: "MB" },
+        { key: `heap_used_mb_after_${turnsLabel(size.turns)}_turns`, label: `V8 heap in use after ${turnsLabel(size.turns)} Slack turns (no forced GC)`, value: heapAtEnd.usedMb, unit: "MB" },
         { key: "slack_events_per_s", label: `Slack events answered per second, ${size.width} channels at once`, value: round((half.turnsPerS + rest.turnsPerS) / 2) },
         { key: "queue_keys_left", label: "conversation queues left after the turns", value: queues, goal: "= 0", met: queues === 0 },
       ];
-      return { figures, detail: { processesAtStartup: atStartup.processes, processesAtEnd: atEnd.processes, load: [half, rest] } };
+      return { figures, detail: { processesAtStartup: atStartup.processes, processesAtEnd: atEnd.processes, heapAtStartup, heapAtEnd, load: [half, rest] } };
     } finally {
       await started.close();
     }
@@ -113,6 +117,17 @@ async function conversationQueues(origin: string): Promise<number> {
     if (Number(value) === 0 || Date.now() > deadline) return Number(value);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** The bot's own memory gauges from /metrics, in MB: V8's heap reserved and in use, and memory held outside it. */
+async function heapGauges(origin: string): Promise<{ totalMb: number; usedMb: number; externalMb: number }> {
+  const metrics = await (await fetch(`${origin}/metrics`)).text();
+  const mb = (name: string) => {
+    const value = new RegExp(`^${name} (\\d+)$`, "m").exec(metrics)?.[1];
+    if (value === undefined) throw new Error(`the bot's /metrics has no ${name}`);
+    return round(Number(value) / 1024 / 1024);
+  };
+  return { totalMb: mb("nodejs_heap_size_total_bytes"), usedMb: mb("nodejs_heap_size_used_bytes"), externalMb: mb("nodejs_external_memory_bytes") };
 }
 
 async function measureHeap(modelUrl: string, size: (typeof SIZES)["full"]) {
