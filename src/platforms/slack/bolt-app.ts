@@ -4,6 +4,7 @@ import { App as BoltApp, webApi } from "@slack/bolt";
 import type { SlackConfig } from "./config.js";
 import type { Logger } from "../../log.js";
 import type { PlatformServices } from "../platform.js";
+import { clientFetch } from "../../net/keep-alive-fetch.js";
 import { boltLogger } from "./bolt-logger.js";
 
 export type WebClientOptions = NonNullable<ConstructorParameters<typeof webApi.WebClient>[1]>;
@@ -23,7 +24,7 @@ export type SlackMode = "socket" | "http";
 export class SlackConnection {
   readonly bolt: BoltApp;
   readonly mode: SlackMode;
-  /** Options for Web API clients, with SLACK_API_URL applied. */
+  /** Options for Web API clients, with SLACK_API_URL and the shared connection pool applied. */
   readonly clientOptions: WebClientOptions;
   private server?: Server;
 
@@ -36,6 +37,8 @@ export class SlackConnection {
     if (!token) throw new Error("SLACK_BOT_TOKEN is not set.");
     this.clientOptions = {
       retryConfig: webApi.retryPolicies.fiveRetriesInFiveMinutes,
+      // Every Web API call of every client (Bolt's and ours) shares one pool of keep-alive connections.
+      fetch: clientFetch(),
       ...options.clientOptions,
       ...(config.SLACK_API_URL ? { slackApiUrl: config.SLACK_API_URL } : {}),
     };

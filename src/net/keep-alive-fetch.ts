@@ -1,24 +1,36 @@
 import http from "node:http";
 import https from "node:https";
 
-/** At most this many connections per model server; more requests at once wait for a free one. */
+/** At most this many connections per server; more requests at once wait for a free one. */
 const MAX_SOCKETS_PER_SERVER = 128;
 /** Idle connections kept open for the next request, per server. */
 const MAX_IDLE_SOCKETS_PER_SERVER = 32;
 
 type Fetch = typeof globalThis.fetch;
 
+/** The global fetch as Node provides it, seen before anything could replace it. */
+const builtinFetch = globalThis.fetch;
+
 /**
- * The `fetch` the openai client uses to reach the model: `node:http`/`node:https` with a bounded
- * pool of keep-alive connections. It costs about a quarter less CPU per model request than the
- * global fetch (undici's, even with its own Agent), which is most of what a turn costs us with a
- * fast model. It serves what the client sends (string or byte bodies) and what it reads: status,
- * headers, and a body read whole (`json()`, `text()`) or piece by piece (`body` is async iterable,
- * which is how the client reads a stream of server-sent events). Aborting the request's signal,
- * before the response or mid-body, destroys the socket and rejects what waits on it. Any other
- * body (a form, a stream: file uploads, which the bot never makes) goes through the global fetch.
+ * The `fetch` for the clients the bot calls on every turn (the openai client, Slack's Web API
+ * client): `keepAliveFetch()`, unless something replaced the global fetch before the client was
+ * made (a test double, an interceptor), in which case undefined: the client then uses that one.
  */
-export function nodeHttpFetch(maxSockets = MAX_SOCKETS_PER_SERVER): Fetch {
+export function clientFetch(): Fetch | undefined {
+  return globalThis.fetch === builtinFetch ? keepAliveFetch() : undefined;
+}
+
+/**
+ * A `fetch` over `node:http`/`node:https` with a bounded pool of keep-alive connections. It costs
+ * about a quarter less CPU per request than the global fetch (undici's, even with its own Agent),
+ * which is most of what a turn costs us with a fast model. It serves what those clients send
+ * (string, URL-encoded or byte bodies) and what they read: status, headers, and a body read whole
+ * (`json()`, `text()`, `arrayBuffer()`) or piece by piece (`body` is async iterable, which is how
+ * the openai client reads a stream of server-sent events). Redirects are not followed (the caller
+ * sees the 3xx). Aborting the request's signal, before the response or mid-body, destroys the
+ * socket and rejects what waits on it. Any other body (a form, a stream) goes through the global fetch.
+ */
+export function keepAliveFetch(maxSockets = MAX_SOCKETS_PER_SERVER): Fetch {
   const pool = { keepAlive: true, maxSockets, maxFreeSockets: Math.min(maxSockets, MAX_IDLE_SOCKETS_PER_SERVER), scheduling: "lifo" as const };
   const agents = { "http:": new http.Agent(pool), "https:": new https.Agent(pool) };
   return ((input: string | URL | Request, init: RequestInit = {}) => {
@@ -65,7 +77,19 @@ function send(url: URL, init: RequestInit, body: string | Uint8Array | null, age
       response = incoming;
       // The signal stays on until the body is read, closed or destroyed.
       incoming.once("close", release);
-      resolve(new NodeResponse(url, incoming) as unknown as Response);
+      if (/^text\/event-stream\b/i.test(incoming.headers["content-type"] ?? "")) {
+        resolve(new NodeResponse(url, incoming) as unknown as Response);
+        return;
+      }
+      // Any other answer is read whole before the fetch resolves: a caller that never reads a body
+      // (Slack's client on a 429) would otherwise keep its connection out of the pool for good.
+      const chunks: Buffer[] = [];
+      incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+      incoming.once("end", () => resolve(new NodeResponse(url, incoming, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)) as unknown as Response));
+      incoming.once("error", (error) => reject(signal?.aborted ? abortError(signal) : new TypeError("fetch failed", { cause: error })));
+      incoming.once("close", () => {
+        if (!incoming.complete) reject(new TypeError("fetch failed: the connection closed before the answer ended"));
+      });
     });
     request.end(body ?? undefined);
   });
@@ -87,8 +111,9 @@ function abortError(signal: AbortSignal): Error {
 }
 
 /**
- * The part of a fetch Response the openai client reads. `body` is the incoming message itself:
- * async iterable of byte chunks, and destroyed (freeing its socket) when iteration stops early.
+ * The part of a fetch Response the clients read. A stream of server-sent events keeps the incoming
+ * message as its `body`: async iterable of byte chunks, and destroyed (freeing its socket) when
+ * iteration stops early. Any other answer arrives already read (`bytes`).
  */
 class NodeResponse {
   readonly status: number;
@@ -100,16 +125,20 @@ class NodeResponse {
   readonly type = "basic";
   private used = false;
 
+  readonly body: AsyncIterable<Uint8Array>;
+
   constructor(
     url: URL,
-    readonly body: http.IncomingMessage,
+    incoming: http.IncomingMessage,
+    private readonly read?: Buffer,
   ) {
-    this.status = body.statusCode ?? 0;
-    this.statusText = body.statusMessage ?? "";
+    this.body = read ? oneChunk(read) : incoming;
+    this.status = incoming.statusCode ?? 0;
+    this.statusText = incoming.statusMessage ?? "";
     this.ok = this.status >= 200 && this.status < 300;
     this.url = url.href;
     this.headers = new Headers();
-    const raw = body.rawHeaders;
+    const raw = incoming.rawHeaders;
     for (let i = 0; i < raw.length; i += 2) this.headers.append(raw[i]!, raw[i + 1]!);
   }
 
@@ -133,8 +162,13 @@ class NodeResponse {
   private async bytes(): Promise<Buffer> {
     if (this.used) throw new TypeError("Body is unusable: Body has already been read");
     this.used = true;
+    if (this.read) return this.read;
     const chunks: Buffer[] = [];
     for await (const chunk of this.body) chunks.push(chunk as Buffer);
     return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
   }
+}
+
+async function* oneChunk(bytes: Buffer): AsyncIterable<Uint8Array> {
+  yield bytes;
 }

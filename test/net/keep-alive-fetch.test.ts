@@ -1,10 +1,11 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { webApi } from "@slack/bolt";
 import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
 import { retryDelayMs } from "../../src/agent/model-retry.js";
-import { nodeHttpFetch } from "../../src/agent/model-transport.js";
+import { keepAliveFetch } from "../../src/net/keep-alive-fetch.js";
 import { closeServer } from "../fakes/close-server.js";
 
 type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
@@ -50,7 +51,7 @@ const completion = (content: string) =>
 const chunk = (content: string) =>
   `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
 
-const clientFor = (server: HandServer) => new OpenAI({ apiKey: "sk-test", baseURL: server.url, maxRetries: 0, timeout: 10_000, fetch: nodeHttpFetch() });
+const clientFor = (server: HandServer) => new OpenAI({ apiKey: "sk-test", baseURL: server.url, maxRetries: 0, timeout: 10_000, fetch: keepAliveFetch() });
 const ask = { model: "m", messages: [{ role: "user" as const, content: "hi" }] };
 
 /** A promise and its resolver, for a server that waits on the test. */
@@ -60,7 +61,7 @@ function gate(): { opened: Promise<void>; open(): void } {
   return { opened, open };
 }
 
-describe("the model transport (fetch over node:http with keep-alive)", () => {
+describe("the keep-alive fetch the model and Slack clients use", () => {
   let server: HandServer;
   afterEach(() => server.close());
 
@@ -115,7 +116,7 @@ describe("the model transport (fetch over node:http with keep-alive)", () => {
       served.open();
     };
     const controller = new AbortController();
-    const response = await nodeHttpFetch()(`${server.url}/chat/completions`, { method: "POST", body: "{}", signal: controller.signal });
+    const response = await keepAliveFetch()(`${server.url}/chat/completions`, { method: "POST", body: "{}", signal: controller.signal });
     await served.opened;
 
     const reading = (async () => {
@@ -133,7 +134,7 @@ describe("the model transport (fetch over node:http with keep-alive)", () => {
     server.handler = () => received.open();
     const controller = new AbortController();
 
-    const fetching = nodeHttpFetch()(`${server.url}/chat/completions`, { method: "POST", body: "{}", signal: controller.signal });
+    const fetching = keepAliveFetch()(`${server.url}/chat/completions`, { method: "POST", body: "{}", signal: controller.signal });
     await received.opened;
     controller.abort();
 
@@ -182,7 +183,7 @@ describe("the model transport (fetch over node:http with keep-alive)", () => {
     const url = server.url;
     await server.close();
 
-    const error = await new OpenAI({ apiKey: "x", baseURL: url, maxRetries: 0, fetch: nodeHttpFetch() }).chat.completions.create(ask).catch((e: unknown) => e);
+    const error = await new OpenAI({ apiKey: "x", baseURL: url, maxRetries: 0, fetch: keepAliveFetch() }).chat.completions.create(ask).catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(OpenAI.APIConnectionError);
     expect(error).not.toBeInstanceOf(OpenAI.APIConnectionTimeoutError);
@@ -198,11 +199,44 @@ describe("the model transport (fetch over node:http with keep-alive)", () => {
       if (held.length === 2) held[0]!.end(completion("first"));
       if (held.length === 3) for (const waiting of held.slice(1)) waiting.end(completion("later"));
     };
-    const client = new OpenAI({ apiKey: "x", baseURL: server.url, maxRetries: 0, fetch: nodeHttpFetch(2) });
+    const client = new OpenAI({ apiKey: "x", baseURL: server.url, maxRetries: 0, fetch: keepAliveFetch(2) });
 
     const answers = await Promise.all([1, 2, 3].map(() => client.chat.completions.create(ask)));
 
     expect(answers.map((answer) => answer.choices[0]!.message.content).sort()).toEqual(["first", "later", "later"]);
     expect(server.sockets).toHaveLength(2);
+  });
+
+  it("serves Slack's Web API client: form bodies, answers, rate limits with their wait, HTTP errors", async () => {
+    server = await new HandServer().start();
+    let status = 200;
+    server.handler = (_request, _body, response) => {
+      if (status === 429) response.writeHead(429, { "retry-after": "7" }).end();
+      else if (status === 503) response.writeHead(503, "Service Unavailable", { "content-type": "text/plain" }).end("down for maintenance");
+      else response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true, channel: "C1", ts: "1.2" }));
+    };
+    const client = new webApi.WebClient("xoxb-test", {
+      slackApiUrl: `${server.url}/`,
+      fetch: keepAliveFetch(),
+      retryConfig: { retries: 0 },
+      rejectRateLimitedCalls: true,
+    });
+
+    const posted = await client.chat.postMessage({ channel: "C1", text: "naïve ✓ & more" });
+    expect(posted).toMatchObject({ ok: true, ts: "1.2" });
+    const sent = new URLSearchParams(server.bodies[0]!.body);
+    expect(sent.get("text")).toBe("naïve ✓ & more");
+    expect(server.bodies[0]!.headers.authorization).toBe("Bearer xoxb-test");
+
+    status = 429;
+    await expect(client.chat.postMessage({ channel: "C1", text: "again" })).rejects.toMatchObject({ code: "slack_webapi_rate_limited_error", retryAfter: 7 });
+    status = 503;
+    await expect(client.chat.postMessage({ channel: "C1", text: "again" })).rejects.toMatchObject({
+      code: "slack_webapi_http_error",
+      statusCode: 503,
+      statusMessage: "Service Unavailable",
+      body: "down for maintenance",
+    });
+    expect(server.sockets).toHaveLength(1);
   });
 });
