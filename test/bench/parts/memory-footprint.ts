@@ -9,8 +9,8 @@ import type { BenchPart, Figure } from "../types.js";
 import type { FootprintReport } from "./memory-footprint-child.js";
 
 const SIZES = {
-  full: { turns: 10_000, width: 20, heapTurns: 10_000, heapConversations: 1_000, terminalStarts: 5 },
-  quick: { turns: 160, width: 20, heapTurns: 160, heapConversations: 60, terminalStarts: 1 },
+  full: { turns: 10_000, width: 20, restSeconds: 40, heapTurns: 10_000, heapConversations: 1_000, terminalStarts: 5 },
+  quick: { turns: 160, width: 20, restSeconds: 1, heapTurns: 160, heapConversations: 60, terminalStarts: 1 },
 };
 const GOAL = { rssStartupMb: 120, rss10kMb: 150, terminalStartupMs: 500 };
 /** The issue's goal for RSS is after 10,000 turns: other sizes are reported under their own names, without it. */
@@ -75,6 +75,10 @@ async function measureStartedBot(note: (message: string) => void, modelUrl: stri
       const atEnd = started.bot.rss();
       const heapAtEnd = await heapGauges(started.origin);
       const queues = await conversationQueues(started.origin);
+      note(`footprint: idle for ${size.restSeconds} s (V8 gives back the heap it reserved for the load once allocation stops)`);
+      await new Promise((resolve) => setTimeout(resolve, size.restSeconds * 1000));
+      const atRest = started.bot.rss();
+      const heapAtRest = await heapGauges(started.origin);
       const mb = (rss: ProcessTreeRss) => round(rss.totalMb);
       const end = mb(atEnd);
       const startup = mb(atStartup);
@@ -89,10 +93,11 @@ async function measureStartedBot(note: (message: string) => void, modelUrl: stri
           : { key: endKey, label: `RSS after ${turnsLabel(size.turns)} Slack turns`, value: end, unit: "MB" },
         { key: `heap_total_mb_after_${turnsLabel(size.turns)}_turns`, label: `V8 heap reserved after ${turnsLabel(size.turns)} Slack turns (of that RSS)`, value: heapAtEnd.totalMb, unit: "MB" },
         { key: `heap_used_mb_after_${turnsLabel(size.turns)}_turns`, label: `V8 heap in use after ${turnsLabel(size.turns)} Slack turns (no forced GC)`, value: heapAtEnd.usedMb, unit: "MB" },
+        { key: `rss_mb_after_${turnsLabel(size.turns)}_turns_at_rest`, label: `RSS ${size.restSeconds} s after the last of them (V8 heap reserved ${heapAtRest.totalMb} MB)`, value: mb(atRest), unit: "MB" },
         { key: "slack_events_per_s", label: `Slack events answered per second, ${size.width} channels at once`, value: round((half.turnsPerS + rest.turnsPerS) / 2) },
         { key: "queue_keys_left", label: "conversation queues left after the turns", value: queues, goal: "= 0", met: queues === 0 },
       ];
-      return { figures, detail: { processesAtStartup: atStartup.processes, processesAtEnd: atEnd.processes, heapAtStartup, heapAtEnd, load: [half, rest] } };
+      return { figures, detail: { processesAtStartup: atStartup.processes, processesAtEnd: atEnd.processes, heapAtStartup, heapAtEnd, processesAtRest: atRest.processes, heapAtRest, load: [half, rest] } };
     } finally {
       await started.close();
     }
