@@ -65,10 +65,44 @@ describe("SQLite checkpoints from a worker thread", () => {
     }
   });
 
+  it("leaves a quiet bot's few commits in the log: they append, instead of each starting the log over (an fsync on the main thread)", async () => {
+    const store = SqliteStore.open(path, { checkpoints: { everyMs: 5 } });
+    try {
+      await writeTurns(store, 1);
+      // everything copied: the next commit starts the log over, as it should, and holds one turn
+      await store.checkpointer!.nextRound(true);
+      await writeTurns(store, 1, 1);
+      const oneTurn = (await store.checkpointer!.nextRound(true)).log;
+      for (let i = 2; i < 12; i++) {
+        // several of the thread's rounds between two turns, as between a quiet channel's messages
+        await new Promise((resolve) => setTimeout(resolve, 40));
+        await writeTurns(store, 1, i);
+      }
+      // Had a round copied each turn's frames, the next turn would have started the log over.
+      expect((await store.checkpointer!.nextRound(true)).log).toBeGreaterThanOrEqual(oneTurn * 9);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("copies the log once it holds the frames a round waits for", async () => {
+    const store = SqliteStore.open(path, { checkpoints: { everyMs: 5, checkpointAtFrames: 50 } });
+    try {
+      await store.checkpointer!.nextRound(true);
+      const round = store.checkpointer!.nextRound();
+      await writeTurns(store, 30);
+      const result = await round;
+      expect(result.log).toBeGreaterThanOrEqual(50);
+      expect(result.checkpointed).toBe(result.log);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("stops with the store: its connection is closed, so the last close removes the log", async () => {
     const store = SqliteStore.open(path, { checkpoints: { everyMs: 5 } });
     await writeTurns(store, 50);
-    await store.checkpointer!.nextRound();
+    await store.checkpointer!.nextRound(true);
     await store.close();
     await store.close();
     expect(existsSync(`${path}-wal`)).toBe(false);

@@ -15,7 +15,7 @@ export interface SqliteStoreOptions {
   /** Told when the checkpoint thread fails (the connection then checkpoints on its own). */
   logger?: Pick<Logger, "warn">;
   /** How often the log is checkpointed, and past how many frames a round also starts it over (tests make them small). */
-  checkpoints?: { everyMs?: number; restartAtFrames?: number };
+  checkpoints?: { everyMs?: number; checkpointAtFrames?: number; restartAtFrames?: number };
 }
 
 /**

@@ -1,9 +1,11 @@
 // The thread that checkpoints the SQLite file's write-ahead log (see wal-checkpointer.ts). Plain
 // JavaScript: it needs no loader, so it starts in milliseconds and costs no TypeScript compiler.
 import Database from "better-sqlite3";
+import { closeSync, openSync, readSync } from "node:fs";
+import { endianness } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 
-const { path, everyMs, restartAtFrames } = workerData;
+const { path, everyMs, checkpointAtFrames, restartAtFrames } = workerData;
 const db = new Database(path, { fileMustExist: true });
 // RESTART waits for the writer of the moment (a commit takes well under this).
 db.pragma("busy_timeout = 1000");
@@ -11,12 +13,40 @@ const passive = db.prepare("PRAGMA wal_checkpoint(PASSIVE)");
 const restart = db.prepare("PRAGMA wal_checkpoint(RESTART)");
 
 /**
- * A PASSIVE checkpoint copies the log's frames into the file without holding up any writer. A
- * writer starts the log over only once every frame was copied, which a checkpoint racing a busy
- * writer never sees: past `restartAtFrames` the round ends with RESTART, which holds writers off
- * while it copies the few frames written since, so the next commit starts the log over.
+ * Frames in the log not yet copied into the file, read from the wal-index header in the -shm file
+ * (https://www.sqlite.org/walformat.html: mxFrame at byte 16, nBackfill at byte 96, in the
+ * machine's byte order), which SQLite maps shared, so a read sees what its connections wrote.
+ * Infinity when it cannot be read: then every round checkpoints.
  */
-function round() {
+const header = Buffer.alloc(136);
+const littleEndian = endianness() === "LE";
+let shm;
+function framesToCopy() {
+  try {
+    shm ??= openSync(`${path}-shm`, "r");
+    if (readSync(shm, header, 0, header.length, 0) < header.length) return Infinity;
+  } catch {
+    if (shm !== undefined) closeSync(shm);
+    shm = undefined;
+    return Infinity;
+  }
+  const frames = littleEndian ? header.readUInt32LE(16) : header.readUInt32BE(16);
+  const copied = littleEndian ? header.readUInt32LE(96) : header.readUInt32BE(96);
+  return Math.max(0, frames - copied);
+}
+
+/**
+ * A round checkpoints once `checkpointAtFrames` frames wait to be copied, as SQLite's own
+ * automatic checkpoint would: the first commit after a checkpoint that copied everything starts
+ * the log over and waits for an fsync of its header, on the bot's main thread, so copying a quiet
+ * bot's few frames at every round would cost each of its turns that fsync (a few hundred µs here,
+ * milliseconds on an SD card). A PASSIVE checkpoint copies the frames without holding up any
+ * writer. A writer starts the log over only once every frame was copied, which a checkpoint racing
+ * a busy writer never sees: past `restartAtFrames` the round ends with RESTART, which holds writers
+ * off while it copies the few frames written since, so the next commit starts the log over.
+ */
+function round(asked) {
+  if (!asked && framesToCopy() < checkpointAtFrames) return;
   try {
     let result = passive.get();
     if (result.log >= restartAtFrames) result = restart.get();
@@ -26,11 +56,12 @@ function round() {
   }
 }
 
-const timer = setInterval(round, everyMs);
+const timer = setInterval(() => round(false), everyMs);
 parentPort.on("message", (message) => {
-  if (message === "now") round();
+  if (message === "now") round(true);
   if (message === "stop") {
     clearInterval(timer);
+    if (shm !== undefined) closeSync(shm);
     db.close();
     parentPort.close();
   }

@@ -3,13 +3,13 @@ import { Worker } from "node:worker_threads";
 import { workerFile } from "../../worker-file.js";
 import type { Db } from "./database.js";
 
-/** How often the worker copies the log into the file: rarely enough that a page many turns wrote is copied once, often enough to keep the log a few MB at hundreds of turns a second. */
+/** How often the worker looks at the log: often enough to keep it a few MB at hundreds of turns a second. */
 const CHECKPOINT_EVERY_MS = 250;
 /** Past this many frames of log (about 16 MB), a round also waits for writers to start the log over (see the worker). */
 const RESTART_AT_FRAMES = 4_000;
 /** A stop that takes longer (a checkpoint stuck on the disk) ends the thread instead. */
 const STOP_WAIT_MS = 2_000;
-/** SQLite's own default, restored when the worker is gone; also the log's size that starts the worker. */
+/** SQLite's own default, restored when the worker is gone; also the log's size that starts the worker, and what a round waits for before it copies. */
 const AUTOCHECKPOINT_PAGES = 1_000;
 const START_AT_PAGES = AUTOCHECKPOINT_PAGES;
 
@@ -45,7 +45,7 @@ export class WalCheckpointer {
   constructor(
     private readonly db: Db,
     private readonly onFailure: (message: string) => void = () => {},
-    private readonly rounds: { everyMs?: number; restartAtFrames?: number } = {},
+    private readonly rounds: { everyMs?: number; checkpointAtFrames?: number; restartAtFrames?: number } = {},
   ) {
     db.pragma("wal_autocheckpoint = 0");
     this.startAtBytes = START_AT_PAGES * Number(db.pragma("page_size", { simple: true }));
@@ -55,7 +55,7 @@ export class WalCheckpointer {
     this.watch.unref();
   }
 
-  /** Resolves with the next round's result; `now` asks for one at once instead of at the next interval. */
+  /** Resolves with the next round that checkpointed; `now` asks for one at once, whatever the log holds. */
   nextRound(now = false): Promise<CheckpointRound> {
     const worker = this.start();
     const round = new Promise<CheckpointRound>((resolve) => this.waiting.push(resolve));
@@ -89,8 +89,8 @@ export class WalCheckpointer {
   private start(): Worker {
     if (this.worker) return this.worker;
     clearInterval(this.watch);
-    const { everyMs = CHECKPOINT_EVERY_MS, restartAtFrames = RESTART_AT_FRAMES } = this.rounds;
-    const worker = new Worker(WORKER, { workerData: { path: this.db.name, everyMs, restartAtFrames }, execArgv: [] });
+    const { everyMs = CHECKPOINT_EVERY_MS, checkpointAtFrames = AUTOCHECKPOINT_PAGES, restartAtFrames = RESTART_AT_FRAMES } = this.rounds;
+    const worker = new Worker(WORKER, { workerData: { path: this.db.name, everyMs, checkpointAtFrames, restartAtFrames }, execArgv: [] });
     this.worker = worker;
     // Never what keeps the process alive; close() stops it.
     worker.unref();
