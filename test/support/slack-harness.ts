@@ -4,7 +4,7 @@ import type { Logger } from "../../src/log.js";
 import { SlackAdapter, type SlackAdapterOptions } from "../../src/platforms/slack/slack-adapter.js";
 import { servicesFor } from "../../src/start-platforms.js";
 import { FakeSlack, type FakeSlackOptions } from "../fakes/slack/fake-slack.js";
-import type { FakeMessage } from "../fakes/slack/fake-slack.js";
+import type { FakeMessage } from "../fakes/slack/messages.js";
 import { appMention, blockActions, eventCallback, message, slashCommand, type MessageFields } from "../fakes/slack/payloads.js";
 import { SignedSlackSender } from "../fakes/slack/signed-requests.js";
 import { startTestApp, type TestApp } from "./test-app.js";

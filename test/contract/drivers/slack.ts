@@ -1,4 +1,5 @@
-import type { FakeMessage, SlackCall } from "../../fakes/slack/fake-slack.js";
+import type { SlackCall } from "../../fakes/slack/fake-slack.js";
+import type { FakeMessage } from "../../fakes/slack/messages.js";
 import { appMention, message } from "../../fakes/slack/payloads.js";
 import { SlackHarness } from "../../support/slack-harness.js";
 import { fileAnswer } from "../../fakes/file-host.js";

@@ -1,4 +1,4 @@
-import type { FakeMessage } from "../../fakes/slack/fake-slack.js";
+import type { FakeMessage } from "../../fakes/slack/messages.js";
 import { captureLogs, type CapturedLogs } from "../../support/log-capture.js";
 import { SlackHarness } from "../../support/slack-harness.js";
 import { eventually } from "../drivers/driver.js";

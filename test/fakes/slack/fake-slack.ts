@@ -2,10 +2,11 @@ import { readMultipart } from "../multipart.js";
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { WebSocketServer, type WebSocket } from "ws";
 import { closeServer } from "../close-server.js";
 import { answer, type Answer } from "../fake-http-server.js";
 import { FakeFileHost } from "../file-host.js";
+import { ChannelMessages, type FakeMessage } from "./messages.js";
+import { SocketModeServer } from "./socket-mode.js";
 import { streamCall } from "./streams.js";
 
 /** One Web API call as the fake received it, with what it answered. */
@@ -16,24 +17,6 @@ export interface SlackCall {
   at: number;
   status: number;
   response: Record<string, any>;
-}
-
-/** A message as people in Slack would see it now (after any chat.update). */
-export interface FakeMessage {
-  channel: string;
-  ts: string;
-  threadTs?: string;
-  text: string;
-  /** Every text the message had, first to last. */
-  versions: string[];
-  broadcast: boolean;
-  user: string;
-  /** Streamed natively (chat.startStream): its text is Markdown, and tool steps show as tasks. */
-  streamed?: { open: boolean; lastWriteAt: number; recipientUser?: string; recipientTeam?: string; tasks: Map<string, { title: string; status: string; output?: string }[]> };
-  /** Block Kit blocks as they are now (chat.update replaces them when it sends blocks). */
-  blocks: any[];
-  /** The blocks the message was posted with (its buttons, even once an update took them away). */
-  postedBlocks: any[];
 }
 
 /** A message only one user sees (chat.postEphemeral). */
@@ -67,10 +50,7 @@ export interface FakeSlackOptions {
   botUserId?: string;
   botId?: string;
   teamId?: string;
-  /**
-   * Longest chat.postMessage/chat.update text accepted before msg_too_long. Slack asks for at most
-   * 4,000 characters per message (and truncates far longer ones), so the fake holds to that.
-   */
+  /** Longest chat.postMessage/chat.update text accepted before msg_too_long (default 4,000: see ChannelMessages). */
   maxTextLength?: number;
   /**
    * The app has the files:read scope (default true). Without it, as with a wrong token, Slack
@@ -101,13 +81,10 @@ export class FakeSlack {
   readonly calls: SlackCall[] = [];
   /** Bodies posted to response_url endpoints (slash command answers), in order. */
   readonly responses: { path: string; body: any }[] = [];
-  readonly messages: FakeMessage[] = [];
   readonly ephemerals: FakeEphemeral[] = [];
   /** Files shared through the upload flow (files.getUploadURLExternal, the upload, files.completeUploadExternal). */
   readonly files: { id: string; name: string; channel?: string; threadTs?: string; text: string; note?: string }[] = [];
   private readonly uploads = new Map<string, { name: string; bytes?: Buffer }>();
-  /** Socket Mode acknowledgements received, in order. */
-  readonly acks: { envelopeId: string; payload?: unknown }[] = [];
   readonly users = new Map<string, FakeUser>();
   /** assistant.threads.setStatus calls that were accepted, in order. */
   readonly statuses: { channel: string; threadTs: string; status: string }[] = [];
@@ -120,18 +97,13 @@ export class FakeSlack {
   /** Slack's file host, on the fake's own server: point SLACK_FILES_URL at `files.baseUrl`. */
   readonly filesHost = new FakeFileHost("/files-pri/", () => this.baseUrl);
 
-  private readonly maxTextLength: number;
+  /** The channels' messages (chat.postMessage, chat.update, chat.delete, reactions). */
+  private readonly chat: ChannelMessages;
   private readonly options: FakeSlackOptions;
   private readonly faults: FaultRule[] = [];
   private readonly callListeners = new Set<(call: SlackCall) => void>();
-  private readonly reactions = new Map<string, Set<string>>();
-  private readonly pendingAcks = new Map<string, (payload: unknown) => void>();
-  private readonly sockets = new Set<WebSocket>();
-  private readonly wss = new WebSocketServer({ noServer: true });
+  private readonly socketMode = new SocketModeServer();
   private server?: Server;
-  private pinger?: NodeJS.Timeout;
-  private tsCounter = 0;
-  private readonly tsBase = Math.floor(Date.now() / 1000);
 
   private constructor(options: FakeSlackOptions) {
     this.botToken = options.botToken ?? "xoxb-fake-bot-token";
@@ -139,7 +111,7 @@ export class FakeSlack {
     this.botUserId = options.botUserId ?? "UBOT";
     this.botId = options.botId ?? "BBOT";
     this.teamId = options.teamId ?? "T1";
-    this.maxTextLength = options.maxTextLength ?? 4_000;
+    this.chat = new ChannelMessages({ userId: this.botUserId, botId: this.botId }, options.maxTextLength ?? 4_000);
     this.options = options;
     const filesScope = options.filesScope ?? true;
     this.filesHost.gate = (request) =>
@@ -194,23 +166,28 @@ export class FakeSlack {
     return this.calls.filter((call) => call.method === method);
   }
 
+  /** Every message posted and not deleted, as it is now, in the order posted. */
+  get messages(): FakeMessage[] {
+    return this.chat.messages;
+  }
+
   /** Replies in a thread, oldest first (the root itself excluded). */
   thread(channel: string, threadTs: string): FakeMessage[] {
-    return this.messages.filter((message) => message.channel === channel && message.threadTs === threadTs);
+    return this.chat.thread(channel, threadTs);
   }
 
   /** Messages posted at the top of a channel. */
   topLevel(channel: string): FakeMessage[] {
-    return this.messages.filter((message) => message.channel === channel && message.threadTs === undefined);
+    return this.chat.topLevel(channel);
   }
 
   reactionsOn(channel: string, ts: string): string[] {
-    return [...(this.reactions.get(`${channel}/${ts}`) ?? [])];
+    return this.chat.reactionsOn(channel, ts);
   }
 
   /** A ts as Slack would give one: increasing, unique. */
   nextTs(): string {
-    return `${this.tsBase}.${String(++this.tsCounter).padStart(6, "0")}`;
+    return this.chat.nextTs();
   }
 
   /** Polls until `check` returns something truthy, and returns it. */
@@ -225,7 +202,12 @@ export class FakeSlack {
   }
 
   get socketConnections(): number {
-    return this.sockets.size;
+    return this.socketMode.connections;
+  }
+
+  /** Socket Mode acknowledgements received, in order. */
+  get acks(): { envelopeId: string; payload?: unknown }[] {
+    return this.socketMode.acks;
   }
 
   /**
@@ -233,55 +215,25 @@ export class FakeSlack {
    * client and resolves with the acknowledgement's payload.
    */
   async sendEnvelope(payload: unknown, type = "events_api", { timeoutMs = 5_000 } = {}): Promise<unknown> {
-    await this.waitFor(() => this.sockets.size > 0, { timeoutMs, what: "a Socket Mode connection" });
-    const envelopeId = randomUUID();
-    const acked = new Promise<unknown>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`FakeSlack: envelope ${envelopeId} was not acknowledged`)), timeoutMs);
-      this.pendingAcks.set(envelopeId, (ack) => {
-        clearTimeout(timer);
-        resolve(ack);
-      });
-    });
-    const envelope = { envelope_id: envelopeId, type, payload, accepts_response_payload: type !== "events_api", retry_attempt: 0, retry_reason: "" };
-    for (const socket of this.sockets) socket.send(JSON.stringify(envelope));
-    return acked;
+    await this.waitFor(() => this.socketMode.connections > 0, { timeoutMs, what: "a Socket Mode connection" });
+    return this.socketMode.send(payload, type, timeoutMs);
   }
 
   async close(): Promise<void> {
-    clearInterval(this.pinger);
     this.filesHost.close();
-    for (const socket of this.sockets) socket.terminate();
-    this.wss.close();
+    this.socketMode.close();
     await closeServer(this.server);
   }
 
   private listen(): Promise<void> {
     this.server = createServer((req, res) => void this.handle(req, res));
-    this.server.on("upgrade", (req, socket, head) => {
-      if (!req.url?.startsWith("/socket")) return socket.destroy();
-      this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws));
-    });
-    // Slack pings Socket Mode clients; without pings they reconnect after 30 s.
-    this.pinger = setInterval(() => this.sockets.forEach((socket) => socket.ping()), 10_000).unref();
+    this.socketMode.attach(this.server);
     return new Promise((resolve) => {
       this.server!.listen(0, "127.0.0.1", () => {
         this.baseUrl = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
         resolve();
       });
     });
-  }
-
-  private accept(socket: WebSocket): void {
-    this.sockets.add(socket);
-    socket.on("close", () => this.sockets.delete(socket));
-    socket.on("message", (data) => {
-      const message = JSON.parse(data.toString()) as { envelope_id?: string; payload?: unknown };
-      if (!message.envelope_id) return;
-      this.acks.push({ envelopeId: message.envelope_id, payload: message.payload });
-      this.pendingAcks.get(message.envelope_id)?.(message.payload);
-      this.pendingAcks.delete(message.envelope_id);
-    });
-    socket.send(JSON.stringify({ type: "hello", num_connections: this.sockets.size, connection_info: { app_id: "A1" }, debug_info: { host: "fake-slack" } }));
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -342,11 +294,11 @@ export class FakeSlack {
       case "apps.connections.open":
         return { ok: true, url: `${this.baseUrl.replace(/^http/, "ws")}/socket?ticket=${randomUUID()}` };
       case "chat.postMessage":
-        return this.postMessage(params);
+        return this.chat.post(params);
       case "chat.update":
-        return this.updateMessage(params);
+        return this.chat.update(params);
       case "chat.delete":
-        return this.deleteMessage(params);
+        return this.chat.remove(params);
       case "chat.startStream":
       case "chat.appendStream":
       case "chat.stopStream":
@@ -362,7 +314,7 @@ export class FakeSlack {
       }
       case "reactions.add":
       case "reactions.remove":
-        return this.react(method === "reactions.add", params);
+        return this.chat.react(method === "reactions.add", params);
       case "users.info":
         return this.userInfo(String(params.user ?? ""));
       case "files.getUploadURLExternal": {
@@ -377,27 +329,6 @@ export class FakeSlack {
     }
   }
 
-  private postMessage(params: Record<string, any>): Record<string, any> {
-    if (!params.channel) return { ok: false, error: "channel_not_found" };
-    const text = typeof params.text === "string" ? params.text : "";
-    if (text.trim() === "") return { ok: false, error: "no_text" };
-    if (text.length > this.maxTextLength) return { ok: false, error: "msg_too_long" };
-    const threadTs = params.thread_ts ? String(params.thread_ts) : undefined;
-    const message: FakeMessage = {
-      channel: String(params.channel),
-      ts: this.nextTs(),
-      threadTs,
-      text,
-      versions: [text],
-      broadcast: threadTs !== undefined && isTrue(params.reply_broadcast),
-      user: this.botUserId,
-      blocks: blocksOf(params.blocks) ?? [],
-      postedBlocks: blocksOf(params.blocks) ?? [],
-    };
-    this.messages.push(message);
-    return { ok: true, channel: message.channel, ts: message.ts, message: { type: "message", text, user: this.botUserId, bot_id: this.botId, ts: message.ts, thread_ts: threadTs } };
-  }
-
   private completeUpload(params: Record<string, any>): Record<string, any> {
     const entries = (typeof params.files === "string" ? JSON.parse(params.files) : params.files) as { id: string; title?: string }[];
     const shared = [];
@@ -410,38 +341,6 @@ export class FakeSlack {
       shared.push({ id: entry.id, title: entry.title ?? upload.name });
     }
     return { ok: true, files: shared };
-  }
-
-  private updateMessage(params: Record<string, any>): Record<string, any> {
-    const message = this.messages.find((m) => m.channel === params.channel && m.ts === params.ts);
-    if (!message) return { ok: false, error: "message_not_found" };
-    const text = typeof params.text === "string" ? params.text : "";
-    if (text.length > this.maxTextLength) return { ok: false, error: "msg_too_long" };
-    message.text = text;
-    message.versions.push(text);
-    message.blocks = blocksOf(params.blocks) ?? message.blocks;
-    return { ok: true, channel: message.channel, ts: message.ts, text };
-  }
-
-  private deleteMessage(params: Record<string, any>): Record<string, any> {
-    const index = this.messages.findIndex((m) => m.channel === params.channel && m.ts === params.ts);
-    if (index === -1) return { ok: false, error: "message_not_found" };
-    this.messages.splice(index, 1);
-    return { ok: true, channel: params.channel, ts: params.ts };
-  }
-
-  private react(add: boolean, params: Record<string, any>): Record<string, any> {
-    const key = `${params.channel}/${params.timestamp}`;
-    const names = this.reactions.get(key) ?? new Set<string>();
-    this.reactions.set(key, names);
-    const name = String(params.name ?? "");
-    if (add) {
-      if (names.has(name)) return { ok: false, error: "already_reacted" };
-      names.add(name);
-    } else if (!names.delete(name)) {
-      return { ok: false, error: "no_reaction" };
-    }
-    return { ok: true };
   }
 
   private userInfo(id: string): Record<string, any> {
@@ -474,16 +373,6 @@ function parseBody(raw: string, contentType: string | undefined): Record<string,
   if (raw === "") return {};
   if (contentType?.includes("application/json")) return JSON.parse(raw);
   return Object.fromEntries(new URLSearchParams(raw));
-}
-
-/** Blocks as the Web API client sends them: a JSON string in a form, an array in JSON. */
-function blocksOf(value: unknown): any[] | undefined {
-  if (value === undefined || value === null || value === "") return undefined;
-  return typeof value === "string" ? JSON.parse(value) : (value as any[]);
-}
-
-function isTrue(value: unknown): boolean {
-  return value === true || value === "true" || value === "1";
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

@@ -1,4 +1,5 @@
-import type { FakeMessage, FakeSlackOptions } from "./fake-slack.js";
+import type { FakeSlackOptions } from "./fake-slack.js";
+import type { FakeMessage } from "./messages.js";
 
 /** What of the fake Slack the stream methods use. */
 export interface StreamingSlack {
