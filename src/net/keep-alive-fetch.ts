@@ -3,6 +3,12 @@ import https from "node:https";
 
 /** At most this many connections per server; more requests at once wait for a free one. */
 const MAX_SOCKETS_PER_SERVER = 128;
+/**
+ * A connection silent this long fails its request, as undici's fetch (what the clients would use
+ * otherwise) fails after 300 s without headers or body data: a caller without a deadline of its
+ * own (Bolt's client makes some calls without one) must not wait forever. Callers set shorter ones.
+ */
+const SILENT_CONNECTION_MS = 300_000;
 /** Idle connections kept open for the next request, per server. */
 const MAX_IDLE_SOCKETS_PER_SERVER = 32;
 
@@ -30,8 +36,8 @@ export function clientFetch(): Fetch | undefined {
  * sees the 3xx). Aborting the request's signal, before the response or mid-body, destroys the
  * socket and rejects what waits on it. Any other body (a form, a stream) goes through the global fetch.
  */
-export function keepAliveFetch(maxSockets = MAX_SOCKETS_PER_SERVER): Fetch {
-  const pool = { keepAlive: true, maxSockets, maxFreeSockets: Math.min(maxSockets, MAX_IDLE_SOCKETS_PER_SERVER), scheduling: "lifo" as const };
+export function keepAliveFetch(maxSockets = MAX_SOCKETS_PER_SERVER, silentMs = SILENT_CONNECTION_MS): Fetch {
+  const pool = { keepAlive: true, maxSockets, maxFreeSockets: Math.min(maxSockets, MAX_IDLE_SOCKETS_PER_SERVER), scheduling: "lifo" as const, timeout: silentMs };
   const agents = { "http:": new http.Agent(pool), "https:": new https.Agent(pool) };
   return ((input: string | URL | Request, init: RequestInit = {}) => {
     const url = typeof input === "string" ? new URL(input) : input instanceof URL ? input : undefined;
@@ -69,6 +75,12 @@ function send(url: URL, init: RequestInit, body: string | Uint8Array | null, age
     };
     const release = () => signal?.removeEventListener("abort", onAbort);
     signal?.addEventListener("abort", onAbort, { once: true });
+    // The agent's timeout only reports a silent connection; the request ends here, body and all.
+    request.on("timeout", () => {
+      const error = new Error(`no data from ${url.host} for too long`);
+      if (response) response.destroy(error);
+      request.destroy(error);
+    });
     request.on("error", (error) => {
       release();
       reject(error.name === "AbortError" ? error : new TypeError("fetch failed", { cause: error }));

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from "node:net";
 import { webApi } from "@slack/bolt";
 import OpenAI from "openai";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { retryDelayMs } from "../../src/agent/model-retry.js";
 import { keepAliveFetch } from "../../src/net/keep-alive-fetch.js";
 import { closeServer } from "../fakes/close-server.js";
@@ -238,5 +238,21 @@ describe("the keep-alive fetch the model and Slack clients use", () => {
       body: "down for maintenance",
     });
     expect(server.sockets).toHaveLength(1);
+  });
+
+  it("fails a request whose server goes silent, before its answer or in the middle of its body, and gives the connection up", async () => {
+    server = await new HandServer().start();
+    let part = 0;
+    server.handler = (_request, _body, response) => {
+      // the first request never gets an answer; the second gets its headers and half a body
+      if (++part === 2) response.writeHead(200, { "content-type": "application/json" }).write('{"ok":');
+    };
+    const fetchWithShortSilence = keepAliveFetch(4, 150);
+
+    const started = Date.now();
+    await expect(fetchWithShortSilence(`${server.url}/api/auth.test`, { method: "POST", body: "a=1" })).rejects.toThrow(/fetch failed/);
+    await expect(fetchWithShortSilence(`${server.url}/api/auth.test`, { method: "POST", body: "a=1" })).rejects.toThrow(/fetch failed/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await vi.waitFor(() => expect(server.sockets.every((socket) => socket.destroyed)).toBe(true));
   });
 });
