@@ -49,7 +49,8 @@ const coreConfigSchema = z.object({
   MAX_TOOL_CALLS_PER_STEP: positiveInt(8),
   /**
    * A tool step is posted as "running" only if the tool takes longer than this; quicker steps are
-   * posted once, with their result (half the chat API calls). 0 posts every step at its start.
+   * posted once, with their result (half the chat API calls). The working indicator (typing, the
+   * ⏳ reaction) also waits this long, so a quicker answer makes no call for it. 0 shows both at once.
    */
   STEP_START_DELAY_MS: z.coerce
     .number({ message: "a whole number of ms, 0 or more" })

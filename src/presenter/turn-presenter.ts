@@ -28,7 +28,7 @@ export interface Question {
 export interface PresenterOptions {
   surface: ChatSurface;
   question: Question;
-  /** STEP_START_DELAY_MS, for surfaces that hold quick steps back. */
+  /** STEP_START_DELAY_MS, for surfaces that hold quick steps back (and the working indicator). */
   stepStartDelayMs: number;
   /** Answers longer than this many messages send the rest as a file. */
   maxAnswerMessages: number;
@@ -55,6 +55,8 @@ export class TurnPresenter implements TurnView {
   private readonly heldStarts = new Map<number, NodeJS.Timeout>();
   private readonly posted = new Map<number, PostedMessage>();
   private stopWorking?: () => Promise<void>;
+  /** The working indicator's timer, while it waits for the step delay. */
+  private workingSoon?: NodeJS.Timeout;
   private thread?: Promise<Location | undefined>;
   /** The platform refused to open a thread (a missing permission): steps then reply to the question. */
   private threadRefused = false;
@@ -68,14 +70,26 @@ export class TurnPresenter implements TurnView {
     this.question = options.question;
   }
 
-  /** Called when the turn is queued: the working indicator, and the answer's thread where answers go in threads. */
+  /**
+   * Called when the turn is queued: the working indicator, and the answer's thread where answers go
+   * in threads. Like a quick step, the indicator waits for the step delay on chat platforms: an
+   * answer that comes sooner costs no typing call, or no reaction added and taken back (Slack's
+   * reactions are among its most rate-limited calls).
+   */
   begin(): void {
+    const delay = this.surface.holdsQuickSteps ? this.options.stepStartDelayMs : 0;
+    if (delay > 0) this.workingSoon = setTimeout(() => this.startWorking(), delay);
+    else this.startWorking();
+    if (this.answersInNewThread()) this.thread = this.openThread();
+  }
+
+  private startWorking(): void {
+    this.workingSoon = undefined;
     try {
       this.stopWorking = this.surface.startWorking({ location: this.question.location, messageId: this.question.messageId, isDm: this.question.isDm });
     } catch (error) {
       this.options.logger.debug({ err: error }, "could not show the working indicator");
     }
-    if (this.answersInNewThread()) this.thread = this.openThread();
   }
 
   step(event: StepEvent): void {
@@ -284,6 +298,8 @@ export class TurnPresenter implements TurnView {
   }
 
   private async clearWorking(): Promise<void> {
+    clearTimeout(this.workingSoon);
+    this.workingSoon = undefined;
     const stop = this.stopWorking;
     this.stopWorking = undefined;
     if (stop) await this.attempt("clear the working indicator", stop);

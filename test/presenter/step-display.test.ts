@@ -43,16 +43,17 @@ describe("showing tool steps", () => {
     await t.app.runner.submit(request("go"), presenterOn(surface));
 
     expect(surface.transcript).toEqual([
-      "working",
       "thread q1",
       expect.stringMatching(/^post step ✅ `circumference` `\{"radius":1\}` → `6\.28318530718` _\(\d+ ms\)_$/),
+      // the turn outlasted the step delay: now the working indicator is worth showing
+      "working",
       'post step 🔧 `slow_lookup` `{"key":"k"}` …',
       expect.stringMatching(/^edit step m2 ✅ `slow_lookup` `\{"key":"k"\}` → `value of k`/),
       "post answer done",
       "done working",
     ]);
     // the steps went into the thread opened on the question, the answer next to the question
-    expect(surface.calls[2]!.to).toEqual({ location: { channelId: "thread-of-q1", parentChannelId: "c1" } });
+    expect(surface.calls[1]!.to).toEqual({ location: { channelId: "thread-of-q1", parentChannelId: "c1" } });
     expect(surface.calls.at(-2)!.to).toEqual({ location: { channelId: "c1" }, replyTo: "q1" });
     // the audit keeps both ends of every step whatever the platform was shown
     const audit = t.store.db.prepare("SELECT tool, input, output FROM turn_steps ORDER BY seq").all();
@@ -60,6 +61,15 @@ describe("showing tool steps", () => {
       { tool: "circumference", input: '{"radius":1}', output: "6.28318530718" },
       { tool: "slow_lookup", input: '{"key":"k"}', output: "value of k" },
     ]);
+  });
+
+  it("makes no working-indicator call for an answer that comes within the step delay", async () => {
+    t = await startTestApp();
+    t.model.script(reply.toolCalls({ name: "circumference", args: { radius: 1 } }), reply.text("done"));
+    const surface = new RecordingSurface();
+    await t.app.runner.submit(request("go"), presenterOn(surface, 300));
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(surface.transcript.map((line) => line.split(" ").slice(0, 3).join(" "))).toEqual(["thread q1", "post step ✅", "post answer done"]);
   });
 
   it("shows every start at once on a surface that holds no step back (the terminal)", async () => {
