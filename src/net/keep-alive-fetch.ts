@@ -30,11 +30,12 @@ export function clientFetch(): Fetch | undefined {
  * A `fetch` over `node:http`/`node:https` with a bounded pool of keep-alive connections. It costs
  * about a quarter less CPU per request than the global fetch (undici's, even with its own Agent),
  * which is most of what a turn costs us with a fast model. It serves what those clients send
- * (string, URL-encoded or byte bodies) and what they read: status, headers, and a body read whole
+ * (string or byte bodies) and what they read: status, headers, and a body read whole
  * (`json()`, `text()`, `arrayBuffer()`) or piece by piece (`body` is async iterable, which is how
  * the openai client reads a stream of server-sent events). Redirects are not followed (the caller
  * sees the 3xx). Aborting the request's signal, before the response or mid-body, destroys the
- * socket and rejects what waits on it. Any other body (a form, a stream) goes through the global fetch.
+ * socket and rejects what waits on it. Any other body (a form, URLSearchParams, a stream), whose
+ * content type fetch would add itself, goes through the global fetch.
  */
 export function keepAliveFetch(maxSockets = MAX_SOCKETS_PER_SERVER, silentMs = SILENT_CONNECTION_MS): Fetch {
   const pool = { keepAlive: true, maxSockets, maxFreeSockets: Math.min(maxSockets, MAX_IDLE_SOCKETS_PER_SERVER), scheduling: "lifo" as const, timeout: silentMs };
@@ -53,7 +54,6 @@ function requestBody(body: RequestInit["body"]): string | Uint8Array | null | un
   if (typeof body === "string") return body;
   if (body instanceof Uint8Array) return body;
   if (body instanceof ArrayBuffer) return new Uint8Array(body);
-  if (body instanceof URLSearchParams) return body.toString();
   return undefined;
 }
 

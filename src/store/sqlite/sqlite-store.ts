@@ -9,13 +9,12 @@ import { SqliteBotThreads, SqliteCurrencyRates, SqliteEventClaims } from "./smal
 import { SqliteTurnLog } from "./turn-log.js";
 import { SqliteTurnQueue } from "./turn-queue.js";
 import { SqliteUsageReports } from "./usage-reports.js";
-import { WalCheckpointer } from "./wal-checkpointer.js";
+import { WalCheckpointer, type CheckpointRounds } from "./wal-checkpointer.js";
 
 export interface SqliteStoreOptions {
   /** Told when the checkpoint thread fails (the connection then checkpoints on its own). */
   logger?: Pick<Logger, "warn">;
-  /** How often the log is checkpointed, and past how many frames a round also starts it over (tests make them small). */
-  checkpoints?: { everyMs?: number; checkpointAtFrames?: number; restartAtFrames?: number };
+  checkpoints?: CheckpointRounds;
 }
 
 /**

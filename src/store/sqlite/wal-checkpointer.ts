@@ -12,8 +12,17 @@ const STOP_WAIT_MS = 2_000;
 /** SQLite's own default, restored when the worker is gone; also the log's size that starts the worker, and what a round waits for before it copies. */
 const AUTOCHECKPOINT_PAGES = 1_000;
 const START_AT_PAGES = AUTOCHECKPOINT_PAGES;
+const WAL_HEADER_BYTES = 32;
+const WAL_FRAME_HEADER_BYTES = 24;
 
 const WORKER = workerFile(import.meta.url, { source: "./wal-checkpoint-worker.mjs", built: "./wal-checkpoint-worker.js" });
+
+/** How often the thread looks at the log, how many frames wait before it copies, past how many it starts the log over (tests make them small). */
+export interface CheckpointRounds {
+  everyMs?: number;
+  checkpointAtFrames?: number;
+  restartAtFrames?: number;
+}
 
 /** One round of the worker: frames in the log, and how many of them are now in the file. */
 export interface CheckpointRound {
@@ -45,10 +54,12 @@ export class WalCheckpointer {
   constructor(
     private readonly db: Db,
     private readonly onFailure: (message: string) => void = () => {},
-    private readonly rounds: { everyMs?: number; checkpointAtFrames?: number; restartAtFrames?: number } = {},
+    private readonly rounds: CheckpointRounds = {},
   ) {
     db.pragma("wal_autocheckpoint = 0");
-    this.startAtBytes = START_AT_PAGES * Number(db.pragma("page_size", { simple: true }));
+    // The log file: a 32-byte header, then frames of a 24-byte header and a page. Sized in frames,
+    // so that the thread's first round finds the frames it waits for (see the worker).
+    this.startAtBytes = WAL_HEADER_BYTES + START_AT_PAGES * (WAL_FRAME_HEADER_BYTES + Number(db.pragma("page_size", { simple: true })));
     // The thread (about 10 MB of RSS) starts once the log holds what SQLite's own automatic
     // checkpoint would have copied: a bot that has had no turns yet does not pay for it.
     this.watch = setInterval(() => void this.startOnceLogGrows().catch((error: unknown) => this.failed(String(error))), rounds.everyMs ?? CHECKPOINT_EVERY_MS);
