@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { benchParts } from "./registry.js";
+import { buildBenchBot } from "./support/built-bot.js";
 import { jsonReport, textReport, type PartOutcome } from "./report.js";
 import type { BenchOptions } from "./types.js";
 
@@ -46,6 +47,8 @@ async function main(): Promise<void> {
     note: (message) => process.stderr.write(`[bench] ${message}\n`),
   };
 
+  options.note("building the bot as npm run build does (the parts run that JavaScript)");
+  buildBenchBot();
   const started = performance.now();
   const outcomes: PartOutcome[] = [];
   for (const part of parts) {

@@ -1,11 +1,11 @@
 import type OpenAI from "openai";
-import { createOpenAIClient } from "../../../src/agent/openai-client.js";
 import { systemPrompt } from "../../../src/agent/prompts.js";
 import { silentLogger } from "../../../src/log.js";
 import { ChannelBudget } from "../../../src/presenter/channel-budget.js";
 import type { ChatSurface } from "../../../src/presenter/surface.js";
 import { TurnPresenter } from "../../../src/presenter/turn-presenter.js";
 import { startBenchApp } from "../support/bench-app.js";
+import { loadedBot } from "../support/built-bot.js";
 import { STREAM_WORD } from "../support/bench-model.js";
 import { discordFirstText, slackFirstText, type FirstTextDriver } from "../support/first-text.js";
 import { startModelProcess } from "../support/model-process.js";
@@ -47,7 +47,7 @@ export const streamingPart: BenchPart = {
     const url = model.baseUrl().replace(/\/v1$/, `/stream/${size.chunks}/v1`);
     const bench = await startBenchApp(url, { STREAM_ANSWERS: "true" });
     const budget = new ChannelBudget(5, 5_000);
-    const client = createOpenAIClient({ baseURL: url, timeoutMs: 60_000 });
+    const client = loadedBot().createOpenAIClient({ baseURL: url, timeoutMs: 60_000 });
     const expected = STREAM_WORD.repeat(size.chunks).trim();
     let turn = 0;
     const botTurn = async () => {

@@ -1,11 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { devNull, tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp, type App } from "../../../src/app.js";
-import { loadConfig } from "../../../src/config/env.js";
-import { createLogger } from "../../../src/log.js";
+import type { App } from "../../../src/app.js";
 import type { TurnReply, TurnRequest, TurnView } from "../../../src/runner/types.js";
 import { benchBotSettings } from "./bench-settings.js";
+import { builtBot } from "./built-bot.js";
 import { ANSWER, QUESTION, STEPS_PER_TURN } from "./turn-script.js";
 
 export interface BenchApp {
@@ -16,9 +15,11 @@ export interface BenchApp {
 
 /**
  * The real app as `npm start` builds it (createApp, SQLite file, info-level JSON logging), with
- * the model at `modelUrl` and logs written to the null device instead of stderr.
+ * the model at `modelUrl` and logs written to the null device instead of stderr. Its code is the
+ * bundle `npm run build` makes (built-bot.ts), as production runs it.
  */
 export async function startBenchApp(modelUrl: string, env: Record<string, string> = {}): Promise<BenchApp> {
+  const { createApp, loadConfig, createLogger } = await builtBot();
   const dir = mkdtempSync(join(tmpdir(), "agent-bot-bench-"));
   // Parts 1–5 compare whole turns with a non-streaming floor; the streaming part turns streaming on in `env`.
   const config = loadConfig({ ...benchBotSettings(modelUrl, dir), ...env });

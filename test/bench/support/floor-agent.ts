@@ -1,9 +1,9 @@
 import OpenAI from "openai";
-import { createOpenAIClient } from "../../../src/agent/openai-client.js";
 import { systemPrompt } from "../../../src/agent/prompts.js";
 import type { Config } from "../../../src/config/env.js";
 import type { Tool } from "../../../src/tools/define-tool.js";
 import { formatNumber } from "../../../src/tools/builtin/format-number.js";
+import { loadedBot } from "./built-bot.js";
 import { ANSWER } from "./turn-script.js";
 
 type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -26,7 +26,7 @@ export class FloorAgent {
     client: "bot" | "sdk-default" = "bot",
   ) {
     this.client =
-      client === "bot" ? createOpenAIClient({ baseURL, timeoutMs: config.OPENAI_TIMEOUT_MS }) : new OpenAI({ apiKey: "not-needed", baseURL });
+      client === "bot" ? loadedBot().createOpenAIClient({ baseURL, timeoutMs: config.OPENAI_TIMEOUT_MS }) : new OpenAI({ apiKey: "not-needed", baseURL });
     this.tools = tools.map((tool) => ({
       type: "function",
       function: { name: tool.name, description: tool.description, parameters: tool.jsonSchema },

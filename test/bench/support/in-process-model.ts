@@ -1,4 +1,5 @@
 import { scriptedResponse } from "./bench-model.js";
+import { builtBot } from "./built-bot.js";
 
 /**
  * Runs `build` while the global fetch answers from the turn script in-process, with no socket.
@@ -7,6 +8,7 @@ import { scriptedResponse } from "./bench-model.js";
  * without the network stack's noise.
  */
 export async function withInProcessModel<T>(build: () => Promise<T>): Promise<T> {
+  await builtBot(); // loaded with the real fetch in place: it must know which fetch is the built-in one
   const realFetch = globalThis.fetch;
   globalThis.fetch = async (_input, init) => {
     const body = typeof init?.body === "string" ? Buffer.from(init.body) : Buffer.from(init?.body as Uint8Array);
