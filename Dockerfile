@@ -29,5 +29,6 @@ VOLUME ["/data"]
 # PORT: Slack's HTTP events; HEALTH_PORT (if set): /healthz and /metrics
 EXPOSE 3000 9090
 STOPSIGNAL SIGTERM
-# As `npm start`: a young generation of at most 2 x 8 MB instead of V8's 2 x 16 MB (README, Footprint).
-CMD ["node", "--max-semi-space-size=8", "dist/main.js"]
+# As `npm start`: a young generation of at most 2 x 8 MB instead of V8's 2 x 16 MB, and an old
+# generation that grows by 20% past what survived its last collection, not up to 4x (README, Footprint).
+CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=20", "dist/main.js"]
