@@ -13,8 +13,12 @@ COPY src ./src
 RUN npm run -s build
 
 FROM node:20-bookworm-slim
+# The MALLOC_ pair: glibc returns freed memory of at least 128 KB to the system instead of raising
+# its thresholds after the first large free; about 20 MB less RSS after a load (README, Footprint).
 ENV NODE_ENV=production \
-    DATABASE_PATH=/data/bot.sqlite
+    DATABASE_PATH=/data/bot.sqlite \
+    MALLOC_TRIM_THRESHOLD_=131072 \
+    MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
