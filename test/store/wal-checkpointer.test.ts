@@ -92,8 +92,10 @@ describe("SQLite checkpoints from a worker thread", () => {
       const round = store.checkpointer!.nextRound();
       await writeTurns(store, 30);
       const result = await round;
-      expect(result.log).toBeGreaterThanOrEqual(50);
-      expect(result.checkpointed).toBe(result.log);
+      // The thread's rounds run while this thread writes: it copied what the log held when its
+      // round began (at least the 50 frames it waits for); commits made during the copy stay for the next.
+      expect(result.checkpointed).toBeGreaterThanOrEqual(50);
+      expect(result.log).toBeGreaterThanOrEqual(result.checkpointed);
     } finally {
       await store.close();
     }
