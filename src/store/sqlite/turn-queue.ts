@@ -9,6 +9,9 @@ import type { Db } from "./database.js";
 const FIRST_POLL_MS = 5;
 const MAX_POLL_MS = 100;
 
+/** An admission, and whether the place it gave had none before it in its conversation. */
+type Admitted = QueueAdmission & { first?: boolean };
+
 /**
  * The turn queue in the file: places are handed out in IMMEDIATE transactions (the write lock
  * orders them), and a turn behind another process's turn polls until that place is gone. Within
@@ -22,7 +25,7 @@ export class SqliteTurnQueue implements TurnQueue {
   private readonly headBefore;
   private readonly selectRate;
   private readonly saveRate;
-  private readonly admit: (entry: QueueEntry, key: string, now: number) => QueueAdmission & { first?: boolean };
+  private readonly admit: (entry: QueueEntry, key: string, now: number) => Admitted;
   /**
    * Places that had no place before them when taken. Ids only grow, so nothing can come before
    * them later: their wait needs no look at the file (one read transaction less per turn).
@@ -41,7 +44,7 @@ export class SqliteTurnQueue implements TurnQueue {
       `INSERT INTO rate_windows (key, period, current, previous, updated_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (key) DO UPDATE SET period = excluded.period, current = excluded.current, previous = excluded.previous, updated_at = excluded.updated_at`,
     );
-    const admit = db.transaction((entry: QueueEntry, key: string, now: number): QueueAdmission & { first?: boolean } => {
+    const admit = db.transaction((entry: QueueEntry, key: string, now: number): Admitted => {
       const depth = this.depth.get(key)!;
       if (depth >= entry.maxDepth) return { refused: "queue_full" };
       if (entry.rate) {
