@@ -51,9 +51,7 @@ export interface AppOptions {
 const MAX_ANSWER_MESSAGES = 5;
 
 export async function createApp(config: Config, logger: Logger, options: AppOptions = {}): Promise<App> {
-  const store =
-    options.store ??
-    (await openStore(storeSettingsOf(config, logger)));
+  const store = options.store ?? (await openStore(storeSettingsOf(config, logger)));
   const lease = new InstanceLease(store, config.INSTANCE_ID ?? (config.SHARDS ? `shard-${config.SHARDS}` : "main"), config.INSTANCE_LEASE_MS, logger);
   try {
     await lease.start();
@@ -66,7 +64,11 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     ...builtinTools({ currency: { store: store.currencyRates, ratesUrl: config.CURRENCY_RATES_URL }, knowledge: config }),
     ...(options.extraTools ?? []),
   ]);
-  const access = new ToolAccess(registry, { settings: store.toolSettings, approvals: store.toolApprovals, channels: store.channelSettings }, config.DEFAULT_TOOLS);
+  const access = new ToolAccess(
+    registry,
+    { settings: store.toolSettings, approvals: store.toolApprovals, channels: store.channelSettings },
+    config.DEFAULT_TOOLS,
+  );
   const models = config.OPENAI_MODELS.length > 0 ? config.OPENAI_MODELS : [config.OPENAI_MODEL];
   const policies = new ChannelPolicies(store.workspaceSettings, store.channelSettings, access, {
     memoryWindow: config.MEMORY_WINDOW,

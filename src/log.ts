@@ -76,8 +76,7 @@ export function lazyChild(parent: Logger, bindings: Record<string, unknown>): Lo
   let real: Logger | undefined;
   const child = () => (real ??= parent.child(bindings));
   const own: Record<string | symbol, unknown> = {
-    child: (more: Record<string, unknown>, options?: object) =>
-      real || options ? child().child(more, options) : lazyChild(parent, { ...bindings, ...more }),
+    child: (more: Record<string, unknown>, options?: object) => (real || options ? child().child(more, options) : lazyChild(parent, { ...bindings, ...more })),
   };
   for (const level of LEVELS) {
     own[level] = (first: unknown, ...rest: unknown[]) => {

@@ -57,9 +57,7 @@ export class Agent {
         continue;
       }
       const cap = this.settings.maxToolCallsPerStep;
-      const results = await Promise.all(
-        decision.calls.map((call, index) => (index < cap ? invokeTool(call, deps) : tooManyCallsResult(cap))),
-      );
+      const results = await Promise.all(decision.calls.map((call, index) => (index < cap ? invokeTool(call, deps) : tooManyCallsResult(cap))));
       const direct = results.filter((result) => result.ok && result.returnDirect);
       if (direct.length > 0) {
         return { output: cleanAnswer(direct.map((result) => result.observation).join("\n\n")), outcome: "direct", iterations, usage };
@@ -82,9 +80,7 @@ export class Agent {
       ...run.history.map((message): ChatMessage => ({ role: message.role, content: message.text })),
       userMessage(run),
     ];
-    return react
-      ? new ReactProtocolSession(caller, messages, run.logger, onText)
-      : new ToolsProtocolSession(caller, messages, run.tools, run.logger, onText);
+    return react ? new ReactProtocolSession(caller, messages, run.logger, onText) : new ToolsProtocolSession(caller, messages, run.tools, run.logger, onText);
   }
 }
 
@@ -103,4 +99,3 @@ function shownText(sink: AnswerTextSink | undefined): { onText?: (text: string) 
     },
   };
 }
-

@@ -23,9 +23,7 @@ export class ModelCaller {
   ) {}
 
   async complete(params: CompletionParams, signal: AbortSignal): Promise<Message> {
-    const response = await this.withRetries(signal, () =>
-      this.client.chat.completions.create({ ...params, model: this.model, stream: false }, { signal }),
-    );
+    const response = await this.withRetries(signal, () => this.client.chat.completions.create({ ...params, model: this.model, stream: false }, { signal }));
     if (response.usage) addUsage(this.usage, response.usage);
     const message = response.choices?.[0]?.message;
     if (!message) throw toLlmError(new Error("the model's response had no choices"));
@@ -39,10 +37,7 @@ export class ModelCaller {
    */
   async stream(params: CompletionParams, signal: AbortSignal, onText: (text: string) => void): Promise<Message> {
     const stream = await this.withRetries(signal, () =>
-      this.client.chat.completions.create(
-        { ...params, model: this.model, stream: true, stream_options: { include_usage: true } },
-        { signal },
-      ),
+      this.client.chat.completions.create({ ...params, model: this.model, stream: true, stream_options: { include_usage: true } }, { signal }),
     );
     return readStream(stream, this.usage, onText, signal, this.limits);
   }

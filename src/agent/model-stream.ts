@@ -16,8 +16,7 @@ export interface StreamLimits {
 const MAX_CALL_INDEX = 128;
 
 const STALLED = "The language model stopped sending its answer part-way through. Please try again in a moment.";
-const INTERRUPTED =
-  "The language model stopped answering part-way through. Please try again in a moment.";
+const INTERRUPTED = "The language model stopped answering part-way through. Please try again in a moment.";
 
 /**
  * Reads a streamed chat completion into one message: text deltas go to `onText` as they arrive;
@@ -62,9 +61,9 @@ export async function readStream(
   } finally {
     clearTimeout(idle);
   }
-  const toolCalls = calls.filter((call) => call.name !== "").map(
-    (call, index): ToolCall => ({ id: call.id || `call_${index}`, type: "function", function: { name: call.name, arguments: call.arguments } }),
-  );
+  const toolCalls = calls
+    .filter((call) => call.name !== "")
+    .map((call, index): ToolCall => ({ id: call.id || `call_${index}`, type: "function", function: { name: call.name, arguments: call.arguments } }));
   return {
     role: "assistant",
     content: sawContent ? content : null,
@@ -74,7 +73,10 @@ export async function readStream(
 }
 
 /** A tool call arrives in pieces: its id and name first, its arguments in fragments, all under one index. */
-function mergeToolCall(calls: { id: string; name: string; arguments: string }[], part: OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta.ToolCall): void {
+function mergeToolCall(
+  calls: { id: string; name: string; arguments: string }[],
+  part: OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta.ToolCall,
+): void {
   // A huge or missing index is a broken stream, not a reason to allocate a huge array.
   const index = Number.isInteger(part.index) && part.index >= 0 && part.index < MAX_CALL_INDEX ? part.index : calls.length;
   for (let i = calls.length; i <= index; i++) calls.push({ id: "", name: "", arguments: "" });

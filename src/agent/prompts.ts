@@ -16,8 +16,7 @@ export const LIMIT_REACHED_PROMPT =
   "You have reached the limit of tool use for this question. Do not call any more tools. " +
   "Give the best final answer you can from the information gathered above, and say briefly if something is missing.";
 
-export const FORCED_STOP_ANSWER =
-  "Sorry, I couldn't finish working that out within the steps I'm allowed. Could you ask a narrower question?";
+export const FORCED_STOP_ANSWER = "Sorry, I couldn't finish working that out within the steps I'm allowed. Could you ask a narrower question?";
 
 /** Instructions by the list of tools they were written for: a channel's list stays the same object while its settings do. */
 const instructionsFor = new WeakMap<readonly Tool[], string>();
@@ -33,9 +32,7 @@ export function reactInstructions(tools: readonly Tool[]): string {
 }
 
 function writeReactInstructions(tools: readonly Tool[]): string {
-  const list = tools
-    .map((tool) => `- ${tool.name}: ${tool.description}\n  arguments (JSON schema): ${JSON.stringify(tool.jsonSchema)}`)
-    .join("\n");
+  const list = tools.map((tool) => `- ${tool.name}: ${tool.description}\n  arguments (JSON schema): ${JSON.stringify(tool.jsonSchema)}`).join("\n");
   const names = tools.map((tool) => tool.name).join(", ");
   return [
     tools.length > 0 ? `You can use these tools:\n${list}` : "You have no tools available.",
@@ -64,7 +61,7 @@ const FORMAT_EXAMPLES: Record<ExpectedForm, { example: string; other: string }> 
   },
   final: {
     example: '{"action": "Final Answer", "action_input": "<your answer to the user>"}',
-    other: 'To use a tool instead, write its name as the action and its arguments as the action_input.',
+    other: "To use a tool instead, write its name as the action and its arguments as the action_input.",
   },
   either: {
     example: '{"action": "<tool name or Final Answer>", "action_input": <the tool\'s arguments, or your answer as a string>}',

@@ -35,8 +35,7 @@ export function findActionBlob(text: string): BlobFind {
     const action = strict.ok ? asAction(strict.value) : undefined;
     if (action) return { kind: "blob", start: fenceBefore(text, from), end, ...action };
     if (!strict.ok && ACTION_KEY.test(candidate)) {
-      const read =
-        candidate.length <= repairBudget ? readModelJson(candidate, "finished") : { ok: false as const, problem: "it is too long to repair" };
+      const read = candidate.length <= repairBudget ? readModelJson(candidate, "finished") : { ok: false as const, problem: "it is too long to repair" };
       repairBudget -= candidate.length;
       const repaired = read.ok ? asAction(read.value) : undefined;
       if (repaired) return { kind: "blob", start: fenceBefore(text, from), end, ...repaired };

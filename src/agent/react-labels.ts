@@ -22,8 +22,7 @@ export interface Segment {
 }
 
 const LEADING_WORD = /(final[ _-]?answer|action[ _-]?input|action|thoughts?|observations?|ai)(?![a-z])/iy;
-const INLINE_LABEL =
-  /(?<=[\s*])(Thought|Action[ _]?[Ii]nput|Action|Observation|Final[ _]?[Aa]nswer)\*{0,2}[ \t]{0,3}\d{0,2}\*{0,2}[ \t]{0,3}:/g;
+const INLINE_LABEL = /(?<=[\s*])(Thought|Action[ _]?[Ii]nput|Action|Observation|Final[ _]?[Aa]nswer)\*{0,2}[ \t]{0,3}\d{0,2}\*{0,2}[ \t]{0,3}:/g;
 
 export function findSegments(text: string): Segment[] {
   const found: Omit<Segment, "end">[] = [];

@@ -1,16 +1,7 @@
 import { scanJson } from "./json-scan.js";
 import { findActionBlob, type BlobFind } from "./react-blob.js";
 import { findSegments, type Segment } from "./react-labels.js";
-import {
-  FINAL_NAME,
-  finalText,
-  finalValue,
-  jsonLooking,
-  readActionInput,
-  splitFirstLine,
-  toolName,
-  withoutPartialObservation,
-} from "./react-values.js";
+import { FINAL_NAME, finalText, finalValue, jsonLooking, readActionInput, splitFirstLine, toolName, withoutPartialObservation } from "./react-values.js";
 import { unwrapJsonString } from "./tolerant-json.js";
 
 /**
@@ -23,9 +14,7 @@ import { unwrapJsonString } from "./tolerant-json.js";
  * A pure function of the whole text, and linear in it: only the first MAX_READ_CHARS are read,
  * and nothing in the parser backtracks over a long run of one character.
  */
-export type AgentOutput =
-  | { kind: "action"; tool: string; input: unknown }
-  | { kind: "final"; output: string };
+export type AgentOutput = { kind: "action"; tool: string; input: unknown } | { kind: "final"; output: string };
 
 /** What the model should have written instead: picks the example shown with the error. */
 export type ExpectedForm = "action" | "final" | "either";
@@ -46,7 +35,6 @@ export class OutputParseError extends Error {
  * tokens, more than any action or chat answer needs; past it, a local model is usually looping.
  */
 export const MAX_READ_CHARS = 65_536;
-
 
 export function parseAgentOutput(text: string): AgentOutput {
   const body = withoutReasoning(text.slice(0, MAX_READ_CHARS), text).trim();

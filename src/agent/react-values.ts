@@ -13,11 +13,7 @@ const TOOL_NAME = /^[A-Za-z0-9_-]+/;
 const NO_TOOL = /^(?:none|null|nothing|no)$/i;
 const EMPTY_INPUT = /^(?:none|null|n\/a|no input)?$/i;
 
-export type ToolName =
-  | { kind: "tool"; tool: string }
-  | { kind: "call"; tool: string; args: string }
-  | { kind: "final"; rest: string }
-  | { kind: "none" };
+export type ToolName = { kind: "tool"; tool: string } | { kind: "call"; tool: string; args: string } | { kind: "final"; rest: string } | { kind: "none" };
 
 /**
  * The tool an "Action:" line names: "calculator", "`calculator`", "[calculator]", "**calculator**",
@@ -127,7 +123,10 @@ export function finalValue(value: unknown): string {
 /** A last line that is the start of "Observation", written before a stop or a length limit cut it. */
 export function withoutPartialObservation(text: string): string {
   const lineBreak = text.lastIndexOf("\n");
-  const last = text.slice(lineBreak + 1).trim().toLowerCase();
+  const last = text
+    .slice(lineBreak + 1)
+    .trim()
+    .toLowerCase();
   if (lineBreak === -1 || last.length < 3 || !"observation:".startsWith(last)) return text;
   return text.slice(0, lineBreak);
 }

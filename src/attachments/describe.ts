@@ -25,7 +25,12 @@ export const formatSeconds = (ms: number) => (ms < 1000 ? `${ms} ms` : `${Math.r
  * new line or reorder the text around it), no brackets (it cannot close the note), not too long.
  */
 export function displayName(name: string): string {
-  const flat = name.replace(/[\p{Cc}\p{Cf}]/gu, " ").replace(/\s+/g, " ").replace(/\[/g, "(").replace(/\]/g, ")").trim();
+  const flat = name
+    .replace(/[\p{Cc}\p{Cf}]/gu, " ")
+    .replace(/\s+/g, " ")
+    .replace(/\[/g, "(")
+    .replace(/\]/g, ")")
+    .trim();
   const characters = [...(flat || "file")];
   return characters.length <= MAX_NAME_CHARS ? characters.join("") : `${characters.slice(0, MAX_NAME_CHARS - 1).join("")}…`;
 }
@@ -63,8 +68,16 @@ export function quoteHeading(what: string, message: QuotedMessage): string {
  */
 export function withStoredFilesNamed(message: StoredMessage): { role: StoredMessage["role"]; text: string } {
   if (!message.attachments?.length) return { role: message.role, text: message.text };
-  const named = message.attachments.map((file) => [displayName(file.name), file.type, file.size === undefined ? undefined : formatSize(file.size)].filter(Boolean).join(", "));
+  const named = message.attachments.map((file) =>
+    [displayName(file.name), file.type, file.size === undefined ? undefined : formatSize(file.size)].filter(Boolean).join(", "),
+  );
   const note = `[files shared with this message, not kept: ${named.join("; ")}]`;
-  return { role: message.role, text: message.text === "" ? note : `${message.text}
-${note}` };
+  return {
+    role: message.role,
+    text:
+      message.text === ""
+        ? note
+        : `${message.text}
+${note}`,
+  };
 }

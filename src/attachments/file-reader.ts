@@ -64,7 +64,8 @@ export function readFiles(files: readonly AttachmentDescriptor[], reading: FileR
         }
         if (images >= settings.maxImages) return noted(`not shown: at most ${settings.maxImages} images are shown per question`);
         // Room for the largest image it may turn out to be; what it does not need is given back once it is read.
-        if (!reading.imageMemory.take(settings.maxImageBytes)) return noted("not shown: the bot holds as many images as it may right now; ask again in a moment");
+        if (!reading.imageMemory.take(settings.maxImageBytes))
+          return noted("not shown: the bot holds as many images as it may right now; ask again in a moment");
         images++;
         const outcome = await fetchChecked(file, kind, { maxBytes: settings.maxImageBytes, overflow: "fail", timeoutMs: settings.timeoutMs }, reading);
         reading.imageMemory.give(settings.maxImageBytes - (outcome.kind === "image" ? outcome.image.data.length : 0));

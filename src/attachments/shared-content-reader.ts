@@ -74,11 +74,20 @@ export class SharedContentReader {
     }
   }
 
-  private async readWithin(question: string, shared: SharedContent, settings: AttachmentSettings, signal: AbortSignal, turn: ReadingTurn): Promise<ReadQuestion> {
+  private async readWithin(
+    question: string,
+    shared: SharedContent,
+    settings: AttachmentSettings,
+    signal: AbortSignal,
+    turn: ReadingTurn,
+  ): Promise<ReadQuestion> {
     const { logger, signal: turnSignal } = turn;
     const chain = await followReplyChain(shared, settings.maxReplyChain, signal, logger);
     const own: Part[] = [{ text: question, files: shared.attachments }, ...forwardedParts(shared.forwarded)];
-    const quoted = chain.map((message, i) => [quotePart(i === 0 ? "The message this replies to" : "An earlier message it follows", message), ...forwardedParts(message.forwarded)]);
+    const quoted = chain.map((message, i) => [
+      quotePart(i === 0 ? "The message this replies to" : "An earlier message it follows", message),
+      ...forwardedParts(message.forwarded),
+    ]);
     // Files compete for the limits in order of importance: the question's own, then the replied-to message's, then earlier ones.
     const byImportance = [...own, ...quoted.flat()];
     const files = byImportance.flatMap((part) => part.files);
@@ -100,9 +109,17 @@ export class SharedContentReader {
 }
 
 /** The question's text, the oldest quoted message first and the question last, and its images in that order. */
-function compose(own: Part[], quoted: Part[][], files: AttachmentDescriptor[], outcomes: FileOutcome[], maxTextBytes: number): { text: string; images: ImageInput[] } {
+function compose(
+  own: Part[],
+  quoted: Part[][],
+  files: AttachmentDescriptor[],
+  outcomes: FileOutcome[],
+  maxTextBytes: number,
+): { text: string; images: ImageInput[] } {
   const rendered = withinTextBudget(files, outcomes, maxTextBytes);
-  const inOrder = [...[...quoted].reverse().flat(), ...own.slice(1), own[0]!].filter((part) => part.heading === undefined || part.text !== "" || part.files.length > 0);
+  const inOrder = [...[...quoted].reverse().flat(), ...own.slice(1), own[0]!].filter(
+    (part) => part.heading === undefined || part.text !== "" || part.files.length > 0,
+  );
   const images: ImageInput[] = [];
   const blocks = inOrder.map((part) => {
     const lines = [part.heading, part.text, ...part.files.map((file) => rendered.get(file)!(images))];
@@ -115,7 +132,11 @@ function compose(own: Part[], quoted: Part[][], files: AttachmentDescriptor[], o
  * Each file's lines, given the images shown so far (an image is numbered as it is placed). Text
  * files share MAX_TEXT_ATTACHMENT_BYTES in order of importance; what does not fit is cut.
  */
-function withinTextBudget(files: AttachmentDescriptor[], outcomes: FileOutcome[], maxTextBytes: number): Map<AttachmentDescriptor, (images: ImageInput[]) => string> {
+function withinTextBudget(
+  files: AttachmentDescriptor[],
+  outcomes: FileOutcome[],
+  maxTextBytes: number,
+): Map<AttachmentDescriptor, (images: ImageInput[]) => string> {
   let left = maxTextBytes;
   const rendered = new Map<AttachmentDescriptor, (images: ImageInput[]) => string>();
   files.forEach((file, i) => {

@@ -19,7 +19,10 @@ const coreConfigSchema = z.object({
     .default("")
     .transform((text, context) => {
       const prices: Record<string, { input: number; output: number }> = {};
-      for (const entry of text.split(",").map((part) => part.trim()).filter(Boolean)) {
+      for (const entry of text
+        .split(",")
+        .map((part) => part.trim())
+        .filter(Boolean)) {
         const match = /^([^=\s]+)\s*=\s*(\d+(?:\.\d+)?)\s*\/\s*(\d+(?:\.\d+)?)$/.exec(entry);
         if (!match) {
           context.addIssue({ code: "custom", message: 'a comma-separated list of MODEL=IN/OUT prices per million tokens, e.g. "gpt-4o-mini=0.15/0.60"' });
@@ -95,7 +98,12 @@ const coreConfigSchema = z.object({
     .regex(/^[\w.-]{1,64}$/, { message: 'letters, digits, ".", "-" or "_"' })
     .optional(),
   /** Port of the /healthz and /metrics endpoint; off when unset. */
-  HEALTH_PORT: z.coerce.number({ message: "a port number" }).int({ message: "a port number" }).min(1, { message: "a port number" }).max(65535, { message: "a port number" }).optional(),
+  HEALTH_PORT: z.coerce
+    .number({ message: "a port number" })
+    .int({ message: "a port number" })
+    .min(1, { message: "a port number" })
+    .max(65535, { message: "a port number" })
+    .optional(),
   DATABASE_PATH: z.string().trim().min(1).default("./data/bot.sqlite"),
   /** PostgreSQL instead of the SQLite file, for several processes on several hosts: postgres://user:password@host:5432/db. */
   DATABASE_URL: z
@@ -201,7 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = processEnvironment()): Confi
   const lines = parsed.error.issues.map((issue) => {
     const name = String(issue.path[0] ?? "configuration");
     // DATABASE_URL may hold a password.
-    const secret = /(_KEY|_TOKEN|_SECRET)$/.test(name) || name.startsWith("DATABASE_") && name.endsWith("_URL");
+    const secret = /(_KEY|_TOKEN|_SECRET)$/.test(name) || (name.startsWith("DATABASE_") && name.endsWith("_URL"));
     const got = secret ? undefined : env[name];
     const expected = issue.message.replace(/^Invalid (input|option): expected /i, "");
     return `${name} must be ${expected}${got === undefined ? "" : ` (got "${got}")`}`;

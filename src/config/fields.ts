@@ -71,7 +71,6 @@ export const idList = z
       .filter(Boolean),
   );
 
-
 /** A number of tokens per day; empty, 0 or "unlimited" means no limit (undefined). */
 export const tokenBudget = z
   .string()

@@ -9,12 +9,7 @@ import { deadline } from "../signals.js";
 /** Why a fetch failed; callers turn it into words for their audience (the model, the log). */
 export type FetchFailure =
   /** The address (or a redirect's) is not one the caller allows. */
-  | "not_allowed"
-  | "redirected"
-  | "http_status"
-  | "too_large"
-  | "timeout"
-  | "unreachable";
+  "not_allowed" | "redirected" | "http_status" | "too_large" | "timeout" | "unreachable";
 
 /** An expected failure. The message is for the log; `failure` and `status` are for deciding what to say. */
 export class BoundedFetchError extends Error {

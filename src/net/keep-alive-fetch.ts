@@ -38,7 +38,13 @@ export function clientFetch(): Fetch | undefined {
  * content type fetch would add itself, goes through the global fetch.
  */
 export function keepAliveFetch(maxSockets = MAX_SOCKETS_PER_SERVER, silentMs = SILENT_CONNECTION_MS): Fetch {
-  const pool = { keepAlive: true, maxSockets, maxFreeSockets: Math.min(maxSockets, MAX_IDLE_SOCKETS_PER_SERVER), scheduling: "lifo" as const, timeout: silentMs };
+  const pool = {
+    keepAlive: true,
+    maxSockets,
+    maxFreeSockets: Math.min(maxSockets, MAX_IDLE_SOCKETS_PER_SERVER),
+    scheduling: "lifo" as const,
+    timeout: silentMs,
+  };
   const agents = { "http:": new http.Agent(pool), "https:": new https.Agent(pool) };
   return ((input: string | URL | Request, init: RequestInit = {}) => {
     const url = typeof input === "string" ? new URL(input) : input instanceof URL ? input : undefined;

@@ -5,7 +5,7 @@ import { backupDatabase, defaultBackupPath } from "./backup.js";
 loadDotEnv();
 try {
   const config = loadConfig();
-  if (config.DATABASE_URL) throw new ConfigError("The bot keeps its data in PostgreSQL (DATABASE_URL): back it up with pg_dump (see README, \"Backups\").");
+  if (config.DATABASE_URL) throw new ConfigError('The bot keeps its data in PostgreSQL (DATABASE_URL): back it up with pg_dump (see README, "Backups").');
   const target = process.argv[2] ?? defaultBackupPath();
   const { pages } = await backupDatabase(config.DATABASE_PATH, target);
   process.stdout.write(`Backed up ${config.DATABASE_PATH} to ${target} (${pages} pages).\n`);

@@ -57,18 +57,22 @@ async function checkModel(config: Config): Promise<Verdict> {
     return { item: "model", ok: false, detail: "set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a local OpenAI-compatible server)" };
   }
   const endpoint = config.OPENAI_BASE_URL ?? "https://api.openai.com/v1";
-  return attempt("model", async () => {
-    const client = createOpenAIClient({
-      apiKey: config.OPENAI_API_KEY,
-      baseURL: config.OPENAI_BASE_URL,
-      timeoutMs: CHECK_TIMEOUT_MS,
-    });
-    const models: string[] = [];
-    for await (const model of client.models.list()) models.push(model.id);
-    const listed = models.includes(config.OPENAI_MODEL);
-    const note = listed ? `${config.OPENAI_MODEL} is available` : `${config.OPENAI_MODEL} is not in its list (some servers list no models; check the name)`;
-    return `${endpoint} answers with ${models.length} model(s); ${note}`;
-  }, (error) => `${endpoint} did not answer: ${(error as Error).message}`);
+  return attempt(
+    "model",
+    async () => {
+      const client = createOpenAIClient({
+        apiKey: config.OPENAI_API_KEY,
+        baseURL: config.OPENAI_BASE_URL,
+        timeoutMs: CHECK_TIMEOUT_MS,
+      });
+      const models: string[] = [];
+      for await (const model of client.models.list()) models.push(model.id);
+      const listed = models.includes(config.OPENAI_MODEL);
+      const note = listed ? `${config.OPENAI_MODEL} is available` : `${config.OPENAI_MODEL} is not in its list (some servers list no models; check the name)`;
+      return `${endpoint} answers with ${models.length} model(s); ${note}`;
+    },
+    (error) => `${endpoint} did not answer: ${(error as Error).message}`,
+  );
 }
 
 async function attempt(item: string, check: () => Promise<string>, explain = (error: unknown) => (error as Error).message): Promise<Verdict> {

@@ -29,10 +29,7 @@ async function healthReport(sources: HealthSources): Promise<HealthReport> {
   let database: HealthReport["database"] = "ok";
   let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
-      sources.store.ping(),
-      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("no answer")), PING_TIMEOUT_MS))),
-    ]);
+    await Promise.race([sources.store.ping(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("no answer")), PING_TIMEOUT_MS)))]);
   } catch {
     database = "unreachable";
   } finally {

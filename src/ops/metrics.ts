@@ -8,7 +8,10 @@ const TOOL_BUCKETS = [0.005, 0.025, 0.1, 0.25, 1, 2.5, 5, 15, 30];
 
 class Counter {
   private readonly values = new Map<string, { labels: Labels; value: number }>();
-  constructor(readonly name: string, readonly help: string) {}
+  constructor(
+    readonly name: string,
+    readonly help: string,
+  ) {}
 
   inc(labels: Labels, by = 1): void {
     const key = labelKey(labels);
@@ -26,7 +29,11 @@ class Counter {
 
 class Histogram {
   private readonly series = new Map<string, { labels: Labels; counts: number[]; sum: number; count: number }>();
-  constructor(readonly name: string, readonly help: string, private readonly buckets: number[]) {}
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    private readonly buckets: number[],
+  ) {}
 
   observe(labels: Labels, value: number): void {
     const key = labelKey(labels);

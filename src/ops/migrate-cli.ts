@@ -20,7 +20,9 @@ try {
     if (!existsSync(config.DATABASE_PATH)) throw new ConfigError(`There is no SQLite database at ${config.DATABASE_PATH} (DATABASE_PATH) to copy.`);
     const { copySqliteFileToPostgres } = await import("../store/postgres/copy-from-sqlite.js");
     const copied = await copySqliteFileToPostgres(config.DATABASE_PATH, { url: config.DATABASE_URL, poolSize: 2, timeoutMs: config.DATABASE_TIMEOUT_MS });
-    const counts = Object.entries(copied).map(([table, rows]) => `${table} ${rows}`).join(", ");
+    const counts = Object.entries(copied)
+      .map(([table, rows]) => `${table} ${rows}`)
+      .join(", ");
     process.stdout.write(`Copied ${config.DATABASE_PATH} into ${redactUrl(config.DATABASE_URL)}: ${counts}.\n`);
   } else {
     const store = await openStore(storeSettingsOf(config, silentLogger(), { poolSize: 1 }));

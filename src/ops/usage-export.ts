@@ -49,7 +49,17 @@ export class UsageExport {
         for (const row of summary.byModel) lines.push({ ...base, group: "model", ...row, cost: costOf(row, this.prices) });
       }
     }
-    const cells = lines.map((line) => [line.period, line.platform, line.workspace, line.group, line.key, line.turns, line.promptTokens, line.completionTokens, line.cost?.toFixed(6) ?? ""]);
+    const cells = lines.map((line) => [
+      line.period,
+      line.platform,
+      line.workspace,
+      line.group,
+      line.key,
+      line.turns,
+      line.promptTokens,
+      line.completionTokens,
+      line.cost?.toFixed(6) ?? "",
+    ]);
     return [CSV_HEADER, ...cells].map((row) => row.map(csvCell).join(",")).join("\n");
   }
 

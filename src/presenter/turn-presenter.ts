@@ -272,10 +272,7 @@ export class TurnPresenter implements TurnView {
   private async openThread(): Promise<Location | undefined> {
     if (!this.surface.openThread) return undefined;
     try {
-      const thread = await this.surface.openThread(
-        { location: this.question.location, messageId: this.question.messageId },
-        threadTitle(this.question.text),
-      );
+      const thread = await this.surface.openThread({ location: this.question.location, messageId: this.question.messageId }, threadTitle(this.question.text));
       if (thread) this.options.onThreadOpened(thread);
       return thread;
     } catch (error) {
@@ -320,7 +317,12 @@ const isInThread = (location: Location) => location.threadId !== undefined || lo
 
 /** Platforms cap thread names (Discord: 100 characters); the first line of the question, cut at a word. */
 export function threadTitle(question: string, max = 100): string {
-  const line = question.split("\n").find((l) => l.trim() !== "")?.replace(/\s+/g, " ").trim() ?? "";
+  const line =
+    question
+      .split("\n")
+      .find((l) => l.trim() !== "")
+      ?.replace(/\s+/g, " ")
+      .trim() ?? "";
   if (line === "") return "Tool steps";
   if (line.length <= max) return line;
   const room = line.slice(0, max - 1);

@@ -18,14 +18,7 @@ export type Admission<Place> =
   /** `text` undefined: refused silently (ignored users, repeated notices in a flood). */
   | { admitted: false; outcome: RefusalOutcome; text?: string };
 
-type RefusalOutcome =
-  | "ignored_user"
-  | "channel_not_allowed"
-  | "too_long"
-  | "rate_limited"
-  | "budget_exhausted"
-  | "user_budget_exhausted"
-  | "queue_full";
+type RefusalOutcome = "ignored_user" | "channel_not_allowed" | "too_long" | "rate_limited" | "budget_exhausted" | "user_budget_exhausted" | "queue_full";
 
 /** A place in line, or why there is none (counted in the database, so the limits hold across processes). */
 type PlaceResult<Place> = { place: Place } | { refused: "queue_full" | "rate_limited" };

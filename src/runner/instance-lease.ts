@@ -52,7 +52,8 @@ export class InstanceLease {
     }
     const dead = (await this.store.instances.othersOnHost(this.run)).filter((other) => !processExists(other.pid)).map((other) => other.id);
     const reaped = await this.store.instances.reap({ leaseMs: this.leaseMs, dead });
-    if (reaped.turns > 0) this.logger.warn({ turns: reaped.turns, processes: reaped.runs }, "marked turns left running by stopped bot processes as interrupted");
+    if (reaped.turns > 0)
+      this.logger.warn({ turns: reaped.turns, processes: reaped.runs }, "marked turns left running by stopped bot processes as interrupted");
   }
 }
 

@@ -13,11 +13,7 @@ import type { TurnRunner } from "./turn-runner.js";
 import type { SharedContent, TurnReply, TurnRequest, TurnView } from "./types.js";
 
 /** What became of an incoming message. */
-export type Receipt =
-  | { status: "ignored"; reason: string }
-  | { status: "duplicate" }
-  | { status: "hinted" }
-  | TurnReply;
+export type Receipt = { status: "ignored"; reason: string } | { status: "duplicate" } | { status: "hinted" } | TurnReply;
 
 export interface PlatformInbox {
   /**
@@ -69,7 +65,8 @@ export class MessageIntake {
   /** Connects a platform's surface; its adapter gets the inbox. */
   connect(surface: ChatSurface, connection: ConnectOptions): PlatformInbox {
     const interval = this.options.streamEditIntervalMs;
-    const streaming = interval === undefined ? undefined : { intervalMs: interval, budget: new ChannelBudget(CHANNEL_WRITES_PER_WINDOW, CHANNEL_WRITES_PER_WINDOW * interval) };
+    const streaming =
+      interval === undefined ? undefined : { intervalMs: interval, budget: new ChannelBudget(CHANNEL_WRITES_PER_WINDOW, CHANNEL_WRITES_PER_WINDOW * interval) };
     return {
       receive: (message, extras = {}) => {
         const receipt = this.receive({ surface, streaming }, connection, message, extras.placeholder).catch((error): Receipt => {
@@ -218,5 +215,4 @@ function turnRequest(message: IncomingMessage, actor: Actor, continuesChannel: b
   };
 }
 
-const placeKey = (message: IncomingMessage) =>
-  JSON.stringify([message.platform, message.workspaceId, message.channelId, message.threadId ?? ""]);
+const placeKey = (message: IncomingMessage) => JSON.stringify([message.platform, message.workspaceId, message.channelId, message.threadId ?? ""]);

@@ -2,7 +2,7 @@ import type { ChatSurface } from "../presenter/surface.js";
 import type { ToolAccess, ToolState } from "./tool-access.js";
 import type { ApprovalDesk } from "./approvals/approval-desk.js";
 import type { ApprovalAnswer, ApprovalPress } from "./approvals/approval-types.js";
-import { BotCommands, type CommandResult } from "./commands/bot-commands.js";
+import type { BotCommands, CommandResult } from "./commands/bot-commands.js";
 import type { BotCommand, CommandGroup } from "./commands/catalog.js";
 import { parseCommandText } from "./commands/command-text.js";
 import { commandHelp } from "./commands/help.js";
@@ -69,7 +69,11 @@ export class PlatformLinks {
       runCommand: async (command, from) => {
         if (command.kind === "help") return { ok: true, text: help() };
         const where = { ...conversationOf(from, false), parentChannelId: from.parentChannelId };
-        const result = await commands.execute(command, where, { userId: from.actor.id, role: from.actor.operator ? "admin" : from.actor.role, isDm: from.isDm });
+        const result = await commands.execute(command, where, {
+          userId: from.actor.id,
+          role: from.actor.operator ? "admin" : from.actor.role,
+          isDm: from.isDm,
+        });
         return result.denied ? { ...result, text: `${result.text} ${connection.roleNames[result.denied]}` } : result;
       },
     };

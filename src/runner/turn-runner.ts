@@ -129,7 +129,9 @@ export class TurnRunner {
             conversation: request,
             instance,
             maxDepth: limits.maxQueuedTurns,
-            rate: request.operator ? undefined : { key: JSON.stringify([request.platform, request.userId]), limit: limits.ratePerUserPerMinute, windowMs: RATE_WINDOW_MS },
+            rate: request.operator
+              ? undefined
+              : { key: JSON.stringify([request.platform, request.userId]), limit: limits.ratePerUserPerMinute, windowMs: RATE_WINDOW_MS },
           });
           return "ticket" in entered ? { place: entered.ticket } : entered;
         },
@@ -200,7 +202,10 @@ export class TurnRunner {
     // Turns still queued behind them answer "restarted" without touching the store, which closes next.
     while (this.line.busy && Date.now() < deadline) await sleep(10);
     if (this.line.busy) {
-      this.options.logger.warn({ turns: this.running.size, conversations: this.line.activeConversations }, "shutdown grace over; leaving turns that did not stop");
+      this.options.logger.warn(
+        { turns: this.running.size, conversations: this.line.activeConversations },
+        "shutdown grace over; leaving turns that did not stop",
+      );
     }
   }
 
@@ -226,7 +231,13 @@ export class TurnRunner {
     try {
       const channel = settingsChannelOf(request);
       const policy = await this.options.policies.forTurn(channel, settings);
-      const conversation = await store.turns.start({ id: turnId, conversation: request, userId: request.userId, instance, context: { model: policy.model, channelId: channel.channelId } });
+      const conversation = await store.turns.start({
+        id: turnId,
+        conversation: request,
+        userId: request.userId,
+        instance,
+        context: { model: policy.model, channelId: channel.channelId },
+      });
       opened = true;
       logger.debug({ user: request.userId, text: request.text, model: policy.model }, "turn started");
       const context: TurnContext = { turnId, request, channel, view, controller, deadline };
@@ -240,7 +251,12 @@ export class TurnRunner {
         steps: steps.records(),
         workspace: request,
         // Memory keeps what the person wrote and a description of the files, never their content.
-        exchange: { conversationId: conversation.id, question: { author: request.userName ?? request.userId, text: request.text, attachments: read.files }, answer: result.output, alsoIn: thread },
+        exchange: {
+          conversationId: conversation.id,
+          question: { author: request.userName ?? request.userId, text: request.text, attachments: read.files },
+          answer: result.output,
+          alsoIn: thread,
+        },
       });
       logger.info(
         { outcome: result.outcome, iterations: result.iterations, tools: steps.toolsUsed, tokens: usage.totalTokens, ms: elapsedMs(started) },
@@ -359,7 +375,15 @@ export class TurnRunner {
   }
 
   /** The failed turn's row, steps and tokens; a store that fails here too is only logged (the user still hears). */
-  private async recordFailure(turnId: string, reply: TurnReply, error: unknown, steps: StepRecorder, usage: Usage, request: TurnRequest, logger: Logger): Promise<void> {
+  private async recordFailure(
+    turnId: string,
+    reply: TurnReply,
+    error: unknown,
+    steps: StepRecorder,
+    usage: Usage,
+    request: TurnRequest,
+    logger: Logger,
+  ): Promise<void> {
     try {
       await this.options.store.turns.finish({
         turnId,

@@ -21,5 +21,11 @@ export interface StoreSettings {
 export async function openStore(settings: StoreSettings): Promise<Store> {
   if (settings.url === undefined) return SqliteStore.open(settings.path, { logger: settings.logger });
   const { PostgresStore } = await import("./postgres/postgres-store.js");
-  return PostgresStore.open({ url: settings.url, listenUrl: settings.listenUrl, poolSize: settings.poolSize, timeoutMs: settings.timeoutMs, logger: settings.logger });
+  return PostgresStore.open({
+    url: settings.url,
+    listenUrl: settings.listenUrl,
+    poolSize: settings.poolSize,
+    timeoutMs: settings.timeoutMs,
+    logger: settings.logger,
+  });
 }

@@ -15,8 +15,7 @@ export interface RateCounter {
 /** The counter with one more turn, or undefined when the limit is reached (nothing changes then). */
 export function takeTurn(stored: RateCounter | undefined, now: number, windowMs: number, limit: number): RateCounter | undefined {
   const period = Math.floor(now / windowMs);
-  const [current, previous] =
-    stored?.period === period ? [stored.current, stored.previous] : stored?.period === period - 1 ? [0, stored.current] : [0, 0];
+  const [current, previous] = stored?.period === period ? [stored.current, stored.previous] : stored?.period === period - 1 ? [0, stored.current] : [0, 0];
   const elapsed = (now - period * windowMs) / windowMs;
   if (current + Math.ceil(previous * (1 - elapsed)) >= limit) return undefined;
   return { period, current: current + 1, previous };

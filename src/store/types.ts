@@ -33,5 +33,4 @@ export interface Conversation {
 }
 
 /** One string per conversation, the same in every process: the turn queue's key. */
-export const conversationKey = (ref: ConversationRef): string =>
-  JSON.stringify([ref.platform, ref.workspaceId, ref.channelId, ref.threadId ?? ""]);
+export const conversationKey = (ref: ConversationRef): string => JSON.stringify([ref.platform, ref.workspaceId, ref.channelId, ref.threadId ?? ""]);

@@ -17,11 +17,7 @@ export interface ToolExtensions {
  * reported instead of replacing a built-in. A bad plugin or a server that fails to start is
  * logged and skipped; only an unreadable MCP_CONFIG file throws (McpConfigError).
  */
-export async function loadToolExtensions(
-  config: Pick<Config, "TOOLS_DIR" | "MCP_CONFIG">,
-  registry: ToolRegistry,
-  logger: Logger,
-): Promise<ToolExtensions> {
+export async function loadToolExtensions(config: Pick<Config, "TOOLS_DIR" | "MCP_CONFIG">, registry: ToolRegistry, logger: Logger): Promise<ToolExtensions> {
   const servers = config.MCP_CONFIG ? readMcpConfig(config.MCP_CONFIG) : [];
   await loadPlugins(config.TOOLS_DIR, registry, logger);
   // The MCP SDK (about 10 MB with its dependencies) is loaded only when servers are configured.

@@ -15,10 +15,7 @@ describe("native tool calls whose arguments are broken", () => {
 
   it("repairs fenced, single-quoted arguments with a trailing comma, and runs the tool", async () => {
     t = await startTestApp();
-    t.model.script(
-      reply.toolCalls({ name: "circumference", args: null, rawArguments: "```json\n{'radius': 7.81,}\n```" }),
-      reply.text("About 49.07."),
-    );
+    t.model.script(reply.toolCalls({ name: "circumference", args: null, rawArguments: "```json\n{'radius': 7.81,}\n```" }), reply.text("About 49.07."));
     const sink = new RecordingSink();
     const result = await t.app.runner.submit(request("radius 7.81?"), sink);
 
@@ -29,10 +26,7 @@ describe("native tool calls whose arguments are broken", () => {
 
   it("repairs arguments that only lack their closing brace, and the schema still checks them", async () => {
     t = await startTestApp();
-    t.model.script(
-      reply.toolCalls({ name: "circumference", args: null, rawArguments: '{"radius": "seven"' }),
-      reply.text("I need a number."),
-    );
+    t.model.script(reply.toolCalls({ name: "circumference", args: null, rawArguments: '{"radius": "seven"' }), reply.text("I need a number."));
     const sink = new RecordingSink();
     await t.app.runner.submit(request("radius seven?"), sink);
 
@@ -64,10 +58,7 @@ describe("the repair of native arguments, in the log", () => {
 
   it("is logged at debug level with the repairs made", async () => {
     model = await FakeOpenAI.start();
-    model.script(
-      reply.toolCalls({ name: "circumference", args: null, rawArguments: "{'radius': 1,}" }),
-      reply.text("About 6.28."),
-    );
+    model.script(reply.toolCalls({ name: "circumference", args: null, rawArguments: "{'radius': 1,}" }), reply.text("About 6.28."));
     const logs = captureLogs("debug");
     const agent = new Agent(createOpenAIClient({ baseURL: model.url, timeoutMs: 5_000 }), {
       model: "fake-model",

@@ -10,9 +10,7 @@ const fullJitter = () => 1;
 
 describe("the wait before retrying a model call", () => {
   it("backs off exponentially, up to the cap, with up to a quarter of jitter", () => {
-    expect([0, 1, 2, 3, 4, 5].map((attempt) => retryDelayMs(apiError(503), attempt, policy, noJitter))).toEqual([
-      500, 1_000, 2_000, 4_000, 8_000, 10_000,
-    ]);
+    expect([0, 1, 2, 3, 4, 5].map((attempt) => retryDelayMs(apiError(503), attempt, policy, noJitter))).toEqual([500, 1_000, 2_000, 4_000, 8_000, 10_000]);
     expect(retryDelayMs(apiError(429), 0, policy, fullJitter)).toBe(375);
     expect(retryDelayMs(new OpenAI.APIConnectionError({ message: "refused" }), 1, policy, noJitter)).toBe(1_000);
   });

@@ -28,9 +28,7 @@ describe("a text-protocol turn whose model writes what cannot be read", () => {
     ]);
     const correction = lastMessage(t, 1);
     expect(correction.role).toBe("user");
-    expect(correction.content).toContain(
-      'Observation: your last reply could not be read: it has an "Action Input:" but no "Action:" line naming the tool.',
-    );
+    expect(correction.content).toContain('Observation: your last reply could not be read: it has an "Action Input:" but no "Action:" line naming the tool.');
     expect(correction.content).toContain('```json\n{"action": "<tool name>", "action_input": {"<argument>": "<value>"}}\n```');
     // the unreadable reply stays in the history, so the model sees what it wrote
     expect(t.model.chatRequests[1]!.body.messages.at(-2)).toMatchObject({ role: "assistant", content: expect.stringContaining("Action Input: 7.81") });
@@ -38,7 +36,7 @@ describe("a text-protocol turn whose model writes what cannot be read", () => {
     expect(sink.replies.map((r) => r.text)).toEqual(["It is about 49.07."]);
   });
 
-  it("never answers the user with the literal \"\" of a Final Answer blob that has no input", async () => {
+  it('never answers the user with the literal "" of a Final Answer blob that has no input', async () => {
     t = await startTestApp({ AGENT_PROTOCOL: "react" });
     t.model.script(reply.text('{"action": "Final Answer"}'), reply.text('{"action": "Final Answer", "action_input": "Hello!"}'));
     const result = await t.app.runner.submit(request("hi"), new RecordingSink());

@@ -27,10 +27,7 @@ describe("a turn with the text ReAct protocol", () => {
 
   it("sends unreadable output back to the model as an observation within the limit", async () => {
     t = await startTestApp({ AGENT_PROTOCOL: "react" });
-    t.model.script(
-      reply.text('```json\n{"action": "calculator", "action_input": {"expression":\n```'),
-      reply.text("Final Answer: 4"),
-    );
+    t.model.script(reply.text('```json\n{"action": "calculator", "action_input": {"expression":\n```'), reply.text("Final Answer: 4"));
     const result = await t.app.runner.submit(request("2+2"), new RecordingSink());
 
     expect(result.text).toBe("4");

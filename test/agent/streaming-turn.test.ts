@@ -13,7 +13,10 @@ class StreamingSink extends RecordingSink {
   /** The text as a reader would have seen it at the end: deltas since the last retraction. */
   get shown(): string {
     const last = this.text.findLastIndex((event) => event.type === "retracted");
-    return this.text.slice(last + 1).map((event) => (event.type === "delta" ? event.text : "")).join("");
+    return this.text
+      .slice(last + 1)
+      .map((event) => (event.type === "delta" ? event.text : ""))
+      .join("");
   }
 }
 
@@ -106,7 +109,7 @@ describe("what of a text-protocol reply is shown while it arrives", () => {
   };
 
   it("decodes a Final Answer blob's string as it comes, escapes split across deltas included", () => {
-    expect(shownOf('{"action": "Final', ' Answer", "action_input": "a\\', 'nb \\u00', 'e9', ' c"}')).toBe("a\nb é c");
+    expect(shownOf('{"action": "Final', ' Answer", "action_input": "a\\', "nb \\u00", "e9", ' c"}')).toBe("a\nb é c");
     expect(shownOf("```json\n", '{"action":"Final Answer","action_input":"done"}\n```')).toBe("done");
   });
 

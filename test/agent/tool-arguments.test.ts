@@ -9,7 +9,12 @@ describe("reading a native tool call's arguments", () => {
     ["a missing closing brace after a string", '{"query": "Alan Turing"', { query: "Alan Turing" }, ["closed 1 bracket left open"]],
     ["arguments sent as a JSON string", '"{\\"radius\\": 2}"', { radius: 2 }, ["decoded arguments sent as a JSON string"]],
     ["Python literals", '{"timezone": None}', { timezone: null }, ["fixed JSON syntax"]],
-    ["fence, single quotes and a trailing comma together", "```json\n{'radius': 3,}\n```", { radius: 3 }, ["removed a markdown code fence", "single quotes", "trailing comma"]],
+    [
+      "fence, single quotes and a trailing comma together",
+      "```json\n{'radius': 3,}\n```",
+      { radius: 3 },
+      ["removed a markdown code fence", "single quotes", "trailing comma"],
+    ],
   ])("repairs %s and names the repair", (_name, raw, args, repairs) => {
     expect(readToolArguments(raw)).toEqual({ ok: true, args, repairs });
   });

@@ -53,7 +53,9 @@ describe("a turn with native tool calling", () => {
     expect(result.text).toBe("both done");
     expect(log).toEqual(["start slow_a", "start slow_b", "end slow_b", "end slow_a"]);
     const toolMessages = lastMessages(t, 1).filter((m: any) => m.role === "tool");
-    const callIds = lastMessages(t, 1).find((m: any) => m.tool_calls).tool_calls.map((c: any) => c.id);
+    const callIds = lastMessages(t, 1)
+      .find((m: any) => m.tool_calls)
+      .tool_calls.map((c: any) => c.id);
     expect(toolMessages.map((m: any) => [m.tool_call_id, m.content])).toEqual([
       [callIds[0], "slow_a done"],
       [callIds[1], "slow_b done"],
@@ -97,14 +99,7 @@ describe("a turn with native tool calling", () => {
     expect(result.text).toBe("About 43.98.");
     expect(lastMessages(t, 1).at(-1).content).toMatch(/^Error: the arguments for circumference are not valid JSON/);
     expect(lastMessages(t, 2).at(-1).content).toMatch(/^Error: invalid arguments for circumference: .*radius/s);
-    expect(sink.steps.map((s) => s.type)).toEqual([
-      "tool_started",
-      "tool_failed",
-      "tool_started",
-      "tool_failed",
-      "tool_started",
-      "tool_finished",
-    ]);
+    expect(sink.steps.map((s) => s.type)).toEqual(["tool_started", "tool_failed", "tool_started", "tool_failed", "tool_started", "tool_finished"]);
   });
 
   it("stops a tool that takes too long and lets the model answer anyway", async () => {

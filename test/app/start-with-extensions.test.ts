@@ -15,10 +15,7 @@ describe("npm start with plugins and an MCP server", () => {
   it("loads the good plugins and the MCP tools, reports bad plugins by file name, answers, and exits cleanly", async () => {
     const notes = notesServer();
     if (notes.kind !== "stdio") throw new Error("the notes server runs over stdio");
-    writeFileSync(
-      join(scratch.dir, "mcp.json"),
-      JSON.stringify({ mcpServers: { notes: { command: notes.command, args: notes.args } } }),
-    );
+    writeFileSync(join(scratch.dir, "mcp.json"), JSON.stringify({ mcpServers: { notes: { command: notes.command, args: notes.args } } }));
     scratch.model.script(reply.toolCalls({ name: "notes__add", args: { a: 5, b: 8 } }), (req) => ({
       kind: "message",
       content: `5 + 8 = ${req.body.messages.at(-1).content}`,

@@ -75,7 +75,9 @@ describe("the benchmark, run small", () => {
   }, 300_000);
 
   it.skipIf(!availability.available)(
-    availability.available ? "measures the PostgreSQL store and 1 against 3 processes" : `measures the PostgreSQL store (not run: ${availability.available ? "" : availability.reason})`,
+    availability.available
+      ? "measures the PostgreSQL store and 1 against 3 processes"
+      : `measures the PostgreSQL store (not run: ${availability.available ? "" : availability.reason})`,
     async () => {
       const { code, stdout, stderr } = await quickJson();
       expect(code, stderr).toBe(0);

@@ -31,9 +31,7 @@ export function jsonReport(outcomes: PartOutcome[], mode: "full" | "quick", seco
     seconds: round(seconds),
     machine: describeMachine(),
     figures,
-    goals: Object.fromEntries(
-      outcomes.flatMap(({ result }) => result.figures.filter((f) => f.goal).map((f) => [f.key, { goal: f.goal, met: f.met }])),
-    ),
+    goals: Object.fromEntries(outcomes.flatMap(({ result }) => result.figures.filter((f) => f.goal).map((f) => [f.key, { goal: f.goal, met: f.met }]))),
     parts: Object.fromEntries(outcomes.map(({ part, result, seconds: s }) => [part.id, { seconds: round(s), ...result.detail }])),
   };
 }
@@ -44,10 +42,7 @@ export function textReport(outcomes: PartOutcome[], mode: "full" | "quick", seco
   const lines = [
     `agent-bot benchmark (${mode}) on ${machine.cpus} × ${machine.cpu_model}, ${machine.memory_gb} GB, Node ${machine.node}: ${seconds.toFixed(0)} s`,
   ];
-  const rows = outcomes.flatMap(({ part, result }) => [
-    { title: part.title },
-    ...result.figures.map((figure) => ({ figure })),
-  ]);
+  const rows = outcomes.flatMap(({ part, result }) => [{ title: part.title }, ...result.figures.map((figure) => ({ figure }))]);
   const labelWidth = Math.max(...rows.map((row) => ("figure" in row ? row.figure.label.length : 0)));
   for (const row of rows) {
     if ("title" in row) {
@@ -80,7 +75,9 @@ function goalsTable(outcomes: PartOutcome[], mode: "full" | "quick"): string[] {
       const figure = byKey.get(key);
       return figure ? [key, formatValue(figure), figure.goal!, figure.met ? "met" : "MISSED"] : [key, "not measured", "", ""];
     }),
-    ...withGoals.filter((figure) => !(ISSUE_GOAL_KEYS as readonly string[]).includes(figure.key)).map((figure) => [figure.key, formatValue(figure), figure.goal!, figure.met ? "met" : "MISSED"]),
+    ...withGoals
+      .filter((figure) => !(ISSUE_GOAL_KEYS as readonly string[]).includes(figure.key))
+      .map((figure) => [figure.key, formatValue(figure), figure.goal!, figure.met ? "met" : "MISSED"]),
   ];
   const header = ["figure", "result", "goal", "met?"];
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));

@@ -34,7 +34,10 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const wanted = args.only?.split(",").map((id) => id.trim()).filter(Boolean);
+  const wanted = args.only
+    ?.split(",")
+    .map((id) => id.trim())
+    .filter(Boolean);
   const unknown = wanted?.filter((id) => !benchParts.some((part) => part.id === id)) ?? [];
   if (unknown.length > 0) {
     process.stderr.write(`unknown part: ${unknown.join(", ")}\n${USAGE}\n`);

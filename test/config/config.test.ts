@@ -32,16 +32,7 @@ describe("configuration from the environment", () => {
       DISCORD_CDN_URL: "https://cdn.discordapp.com/",
       SLACK_FILES_URL: "https://files.slack.com/",
     });
-    expect(config.DEFAULT_TOOLS).toEqual([
-      "calculator",
-      "circumference",
-      "hypotenuse",
-      "get_time",
-      "convert_currency",
-      "wikipedia",
-      "arxiv",
-      "web_search",
-    ]);
+    expect(config.DEFAULT_TOOLS).toEqual(["calculator", "circumference", "hypotenuse", "get_time", "convert_currency", "wikipedia", "arxiv", "web_search"]);
   });
 
   it("reads lists, 'all', booleans and numbers", () => {
@@ -86,7 +77,9 @@ describe("configuration from the environment", () => {
 
     const message = configError({ APPROVAL_BY: "anyone", MODEL_PRICES: "gpt-4o-mini=cheap" });
     expect(message).toContain('APPROVAL_BY must be asker or admin (got "anyone")');
-    expect(message).toContain('MODEL_PRICES must be a comma-separated list of MODEL=IN/OUT prices per million tokens, e.g. "gpt-4o-mini=0.15/0.60" (got "gpt-4o-mini=cheap")');
+    expect(message).toContain(
+      'MODEL_PRICES must be a comma-separated list of MODEL=IN/OUT prices per million tokens, e.g. "gpt-4o-mini=0.15/0.60" (got "gpt-4o-mini=cheap")',
+    );
   });
 
   it("never repeats a secret's value in an error", () => {

@@ -18,9 +18,7 @@ describe("configuration of the knowledge tools, plugins and MCP servers", () => 
   });
 
   it("names each bad variable and what it expects", () => {
-    expect(() =>
-      loadConfig({ WIKIPEDIA_LANG: "en/../../x", WIKIPEDIA_API_URL: "ftp://{lang}.example.org", SEARXNG_URL: "not a url" }),
-    ).toThrowError(
+    expect(() => loadConfig({ WIKIPEDIA_LANG: "en/../../x", WIKIPEDIA_API_URL: "ftp://{lang}.example.org", SEARXNG_URL: "not a url" })).toThrowError(
       /WIKIPEDIA_LANG must be a Wikipedia language code such as en, de or zh-yue \(got "en\/..\/..\/x"\)\n\s+WIKIPEDIA_API_URL must be an http\(s\) URL, optionally with \{lang\}/,
     );
     expect(() => loadConfig({ SEARXNG_URL: "not a url" })).toThrowError(/SEARXNG_URL must be a URL/);

@@ -79,7 +79,9 @@ describe.each([discordDriver, slackDriver, terminalDriver])("admins in control o
     expect(shredded).toEqual(["notes.txt"]);
     expect(request.text()).toMatch(/^✅ Approved by .*shred/);
     expect(request.hasControls()).toBe(false);
-    expect(auditOf(d)).toEqual([{ tool: "shred", args: '{"file":"notes.txt"}', status: "approved", decidedBy: expect.any(String), decidedAt: expect.any(Number) }]);
+    expect(auditOf(d)).toEqual([
+      { tool: "shred", args: '{"file":"notes.txt"}', status: "approved", decidedBy: expect.any(String), decidedAt: expect.any(Number) },
+    ]);
   });
 
   it("denied by an admin: the tool does not run, the model is told, and the turn goes on", async () => {
@@ -107,33 +109,39 @@ describe.each([discordDriver, slackDriver, terminalDriver])("admins in control o
     expect(auditOf(d)[0]).toMatchObject({ status: "timed_out", decidedBy: null });
   });
 
-  it.skipIf(!platform.can.members)("tells a stranger pressing Approve privately that they may not, and changes nothing (not on the terminal: it has no one else)", async () => {
-    const { d, shredded } = await startWithShred();
-    const question = await d.ask("please shred notes.txt");
-    const request = await d.approval();
+  it.skipIf(!platform.can.members)(
+    "tells a stranger pressing Approve privately that they may not, and changes nothing (not on the terminal: it has no one else)",
+    async () => {
+      const { d, shredded } = await startWithShred();
+      const question = await d.ask("please shred notes.txt");
+      const request = await d.approval();
 
-    expect(await request.press("approve", "stranger")).toBe("Only the person who asked, or an admin, can approve or deny this.");
-    expect(request.hasControls()).toBe(true);
-    expect(shredded).toEqual([]);
+      expect(await request.press("approve", "stranger")).toBe("Only the person who asked, or an admin, can approve or deny this.");
+      expect(request.hasControls()).toBe(true);
+      expect(shredded).toEqual([]);
 
-    expect(await request.press("approve", "admin")).toBe("");
-    await d.seen(question);
-    expect(shredded).toEqual(["notes.txt"]);
-  });
+      expect(await request.press("approve", "admin")).toBe("");
+      await d.seen(question);
+      expect(shredded).toEqual(["notes.txt"]);
+    },
+  );
 
-  it.skipIf(!platform.can.restarts)("after a restart a late press finds the request expired, and nothing runs (not on the terminal: it does not restart under you)", async () => {
-    const { d, shredded } = await startWithShred();
-    const question = await d.ask("please shred notes.txt");
-    const request = await d.approval();
+  it.skipIf(!platform.can.restarts)(
+    "after a restart a late press finds the request expired, and nothing runs (not on the terminal: it does not restart under you)",
+    async () => {
+      const { d, shredded } = await startWithShred();
+      const question = await d.ask("please shred notes.txt");
+      const request = await d.approval();
 
-    await d.restart();
-    expect((await d.seen(question)).answer).toEqual(["⚠️ The bot restarted before I could finish this. Please ask again in a minute."]);
-    expect(request.text()).toMatch(/^⌛ The bot stopped before a decision: .*shred.* did not run\.$/);
+      await d.restart();
+      expect((await d.seen(question)).answer).toEqual(["⚠️ The bot restarted before I could finish this. Please ask again in a minute."]);
+      expect(request.text()).toMatch(/^⌛ The bot stopped before a decision: .*shred.* did not run\.$/);
 
-    expect(await request.press("approve", "asker")).toMatch(/^This request expired/);
-    expect(shredded).toEqual([]);
-    expect(auditOf(d)[0]).toMatchObject({ status: "expired", decidedBy: null });
-  });
+      expect(await request.press("approve", "asker")).toMatch(/^This request expired/);
+      expect(shredded).toEqual([]);
+      expect(auditOf(d)[0]).toMatchObject({ status: "expired", decidedBy: null });
+    },
+  );
 
   it("an MCP tool its server marks destructive (and not read-only) waits for approval by default, until an admin says otherwise", async () => {
     const d = (driver = await platform.start({ DEFAULT_TOOLS: "notes__add_note,notes__delete_notes,notes__count_words" }));

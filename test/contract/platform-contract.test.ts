@@ -183,9 +183,7 @@ describe.each([discordDriver, slackDriver, terminalDriver])("the platform contra
     const d = await start({ MAX_QUESTION_CHARS: "40" });
     const question = await d.ask("Please tell me everything there is to know about circles.");
 
-    expect((await d.seen(question)).answer).toEqual([
-      "Your message is too long for me (57 characters; the limit is 40). Could you shorten it?",
-    ]);
+    expect((await d.seen(question)).answer).toEqual(["Your message is too long for me (57 characters; the limit is 40). Could you shorten it?"]);
     expect(d.model.chatRequests).toHaveLength(0);
   });
 

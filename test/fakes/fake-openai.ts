@@ -46,7 +46,9 @@ let callCounter = 0;
 
 /** Helpers that build what the fake answers. */
 export const reply = {
-  text: (content: string, usage?: Usage): Responder => () => ({ kind: "message", content, usage }),
+  text:
+    (content: string, usage?: Usage): Responder =>
+    () => ({ kind: "message", content, usage }),
   toolCalls:
     (...calls: { name: string; args: unknown; rawArguments?: string }[]): Responder =>
     () => ({
@@ -58,20 +60,24 @@ export const reply = {
         arguments: call.rawArguments ?? JSON.stringify(call.args),
       })),
     }),
-  status: (status: number, message = "fake error", headers?: Record<string, string>): Responder => () => ({
-    kind: "http",
-    status,
-    body: { error: { message, type: "server_error", code: null } },
-    headers,
-  }),
+  status:
+    (status: number, message = "fake error", headers?: Record<string, string>): Responder =>
+    () => ({
+      kind: "http",
+      status,
+      body: { error: { message, type: "server_error", code: null } },
+      headers,
+    }),
   hang: (): Responder => () => ({ kind: "hang" }),
   /** Text sent in pieces when the request streams (as one message when it does not). */
-  streamed: (pieces: string[], shape: Omit<StreamShape, "pieces"> & { usage?: Usage } = {}): Responder => () => ({
-    kind: "message",
-    content: pieces.join(""),
-    usage: shape.usage,
-    stream: { ...shape, pieces },
-  }),
+  streamed:
+    (pieces: string[], shape: Omit<StreamShape, "pieces"> & { usage?: Usage } = {}): Responder =>
+    () => ({
+      kind: "message",
+      content: pieces.join(""),
+      usage: shape.usage,
+      stream: { ...shape, pieces },
+    }),
   delayed:
     (ms: number, responder: Responder): Responder =>
     async (request) => {

@@ -34,7 +34,11 @@ describe("Discord direct messages keep the servers' rules", () => {
       const question = await discord.dispatchMessage({ author: user, channelId: dm.id, content: "spend some tokens" });
       answers.push((await discord.waitFor((call) => isAnswerTo(call, question))).body.content);
     }
-    const inServer = await discord.dispatchMessage({ author: discord.member, content: `${FakeDiscord.mention(discord.bot)} and here?`, mentions: [discord.bot] });
+    const inServer = await discord.dispatchMessage({
+      author: discord.member,
+      content: `${FakeDiscord.mention(discord.bot)} and here?`,
+      mentions: [discord.bot],
+    });
     await discord.waitFor((call) => isAnswerTo(call, inServer));
 
     expect(answers[0]).toBe("an answer");

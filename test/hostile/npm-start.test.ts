@@ -28,7 +28,10 @@ describe("npm start, against a model that misbehaves", () => {
   });
 
   it("reads a text-protocol reply of 200,000 blanks after 'Action' quickly and answers in time", async () => {
-    scratch.model.script(reply.text(`Thought: I will use a tool.\nAction:${" ".repeat(200_000)}`), reply.text('```json\n{"action": "Final Answer", "action_input": "Recovered."}\n```'));
+    scratch.model.script(
+      reply.text(`Thought: I will use a tool.\nAction:${" ".repeat(200_000)}`),
+      reply.text('```json\n{"action": "Final Answer", "action_input": "Recovered."}\n```'),
+    );
     const bot = startChildBot(env({ AGENT_PROTOCOL: "react", TURN_TIMEOUT_MS: "10000" }), scratch.dir);
     const started = performance.now();
     bot.process.stdin.end("hi\n");

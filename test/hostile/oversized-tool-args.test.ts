@@ -38,7 +38,9 @@ describe("tool arguments and outputs of megabytes", () => {
     const ended = sink.steps.filter((step) => step.type !== "tool_started");
     expect(ended.map((step) => JSON.stringify(step).length).every((length) => length < 8_000)).toBe(true);
 
-    const rows = t.store.db.prepare("SELECT length(input) AS input, length(output) AS output, length(error) AS error FROM turn_steps ORDER BY seq").all() as any[];
+    const rows = t.store.db
+      .prepare("SELECT length(input) AS input, length(output) AS output, length(error) AS error FROM turn_steps ORDER BY seq")
+      .all() as any[];
     for (const row of rows) {
       expect(row.input).toBeLessThan(8_100); // 5 MB each before
       expect(row.output ?? row.error).toBeLessThan(8_100);

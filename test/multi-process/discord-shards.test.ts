@@ -19,7 +19,9 @@ const availability = await postgresAvailability();
 const lastQuestion = (request: RecordedRequest): string => request.body.messages.at(-1).content;
 
 describe.skipIf(!availability.available)(
-  availability.available ? "two Discord shard processes on one PostgreSQL database" : `two Discord shard processes on one PostgreSQL database (not run: ${availability.reason})`,
+  availability.available
+    ? "two Discord shard processes on one PostgreSQL database"
+    : `two Discord shard processes on one PostgreSQL database (not run: ${availability.reason})`,
   () => {
     let database: TestDatabase;
     let discord: FakeDiscord;
@@ -47,7 +49,12 @@ describe.skipIf(!availability.available)(
       }
     };
     const ask = (channel: ChannelPayload, text: string) =>
-      discord.dispatchMessage({ author: discord.member, channelId: channel.id, content: `${FakeDiscord.mention(discord.bot)} ${text}`, mentions: [discord.bot] });
+      discord.dispatchMessage({
+        author: discord.member,
+        channelId: channel.id,
+        content: `${FakeDiscord.mention(discord.bot)} ${text}`,
+        mentions: [discord.bot],
+      });
     const answersTo = (question: MessagePayload) => discord.calls.filter((call) => isAnswerTo(call, question));
     const instanceOf = async (guildId: string) =>
       (

@@ -29,7 +29,9 @@ const lastQuestion = (request: RecordedRequest): string => request.body.messages
 const history = (request: RecordedRequest): string[] => request.body.messages.slice(1, -1).map((m: { content: string }) => m.content);
 
 describe.skipIf(!availability.available)(
-  availability.available ? "three bot processes on one PostgreSQL database" : `three bot processes on one PostgreSQL database (not run: ${availability.reason})`,
+  availability.available
+    ? "three bot processes on one PostgreSQL database"
+    : `three bot processes on one PostgreSQL database (not run: ${availability.reason})`,
   () => {
     let database: TestDatabase;
     let slack: FakeSlack;
@@ -155,7 +157,10 @@ describe.skipIf(!availability.available)(
       bots[2]!.process.kill("SIGKILL");
       expect((await bots[2]!.exited).signal).toBe("SIGKILL");
       // the survivors keep answering, in other conversations at once
-      const meanwhile = [mention(0, { user: "U6", channel: "C-after-0", text: "still there 0" }), mention(1, { user: "U7", channel: "C-after-1", text: "still there 1" })];
+      const meanwhile = [
+        mention(0, { user: "U6", channel: "C-after-0", text: "still there 0" }),
+        mention(1, { user: "U7", channel: "C-after-1", text: "still there 1" }),
+      ];
       await until(() => meanwhile.every((event, i) => repliesIn(`C-after-${i}`, event.ts).length > 0), "the survivors to answer");
 
       // the killed process's lease runs out; a survivor marks its turn interrupted and releases its place

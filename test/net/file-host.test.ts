@@ -64,7 +64,8 @@ describe("downloads from a platform's file host", () => {
   });
 
   it("follows a redirect that stays on the file host", async () => {
-    host.route = (request) => (request.url.pathname === "/files/a.png" ? answer.text(302, "", "text/plain", { location: "/files/b.png" }) : answer.text(200, "moved"));
+    host.route = (request) =>
+      request.url.pathname === "/files/a.png" ? answer.text(302, "", "text/plain", { location: "/files/b.png" }) : answer.text(200, "moved");
 
     expect((await download(host.url("/files/a.png"))).bytes.toString()).toBe("moved");
   });

@@ -50,7 +50,10 @@ describe("a hard kill in the middle of a turn", () => {
     restarted.process.stdin.end("are you back?\n");
     expect((await restarted.exited).code).toBe(0);
     expect(restarted.stdout()).toContain("bot: after restart");
-    const sent = scratch.model.chatRequests.at(-1)!.body.messages.slice(1).map((m: any) => m.content);
+    const sent = scratch.model.chatRequests
+      .at(-1)!
+      .body.messages.slice(1)
+      .map((m: any) => m.content);
     expect(sent).toEqual(["first question", "first answer", "are you back?"]);
 
     const db = new Database(join(scratch.dir, "bot.sqlite"), { readonly: true });

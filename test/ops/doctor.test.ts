@@ -64,7 +64,11 @@ describe("npm run doctor", () => {
   });
 
   it("names an unreachable PostgreSQL server without its password", async () => {
-    const verdicts = await runDoctor({ OPENAI_BASE_URL: scratch.model.url, DATABASE_URL: "postgres://bot:hunter2-secret@127.0.0.1:9/bot", DATABASE_TIMEOUT_MS: "2000" });
+    const verdicts = await runDoctor({
+      OPENAI_BASE_URL: scratch.model.url,
+      DATABASE_URL: "postgres://bot:hunter2-secret@127.0.0.1:9/bot",
+      DATABASE_TIMEOUT_MS: "2000",
+    });
     const database = verdicts.find((v) => v.item === "database")!;
     expect(database.ok).toBe(false);
     expect(database.detail).toMatch(/^cannot open postgres:\/\/bot:\*\*\*@127\.0\.0\.1:9\/bot: /);
@@ -72,7 +76,9 @@ describe("npm run doctor", () => {
   });
 
   it.skipIf(!availability.available)(
-    availability.available ? "checks the PostgreSQL database: reachable, migrated, turns recorded" : `checks the PostgreSQL database (not run: ${availability.available ? "" : availability.reason})`,
+    availability.available
+      ? "checks the PostgreSQL database: reachable, migrated, turns recorded"
+      : `checks the PostgreSQL database (not run: ${availability.available ? "" : availability.reason})`,
     async () => {
       const database = await createTestDatabase("agent_bot_doctor");
       try {

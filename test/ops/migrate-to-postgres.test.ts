@@ -56,7 +56,18 @@ async function fill(store: Store): Promise<void> {
   await store.currencyRates.put("ecb", { date: "2026-01-02", rates: { USD: 1.1 } });
   await store.toolApprovals.set(channel, "shred", true, "U-admin");
   await store.channelSettings.set({ ...channel, channelId: "C1" }, "prompt", "In C1 only.", "U-admin");
-  await store.approvals.create({ id: "approval-1", platform: "slack", workspaceId: "T1", channelId: "C1", turnId: "t", tool: "shred", args: { file: "a" }, askedBy: "U1", requestedAt: 1, instance: "main" });
+  await store.approvals.create({
+    id: "approval-1",
+    platform: "slack",
+    workspaceId: "T1",
+    channelId: "C1",
+    turnId: "t",
+    tool: "shred",
+    args: { file: "a" },
+    askedBy: "U1",
+    requestedAt: 1,
+    instance: "main",
+  });
   await store.approvals.close("approval-1", "approved", "U-admin", 2);
 }
 
@@ -84,7 +95,9 @@ describe.skipIf(!availability.available)(
 
       const run = await migrate(dir, { DATABASE_PATH: path, DATABASE_URL: url.toString() });
       expect(run.code, run.stderr).toBe(0);
-      expect(run.stdout).toMatch(/^Copied .*bot\.sqlite into postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/agent_bot_copy_\w+: conversations 2, turns 2, messages 6, turn_steps 1, tool_settings 1, bot_threads 1, processed_events 1, currency_rates 1, workspace_settings 2, settings_changes 5, token_usage_daily 1, approvals 1, tool_approval_settings 1, channel_settings 1\.\n$/);
+      expect(run.stdout).toMatch(
+        /^Copied .*bot\.sqlite into postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/agent_bot_copy_\w+: conversations 2, turns 2, messages 6, turn_steps 1, tool_settings 1, bot_threads 1, processed_events 1, currency_rates 1, workspace_settings 2, settings_changes 5, token_usage_daily 1, approvals 1, tool_approval_settings 1, channel_settings 1\.\n$/,
+      );
       expect(run.stdout + run.stderr).not.toContain("never-print-me");
 
       const store = await PostgresStore.open({ url: database.url, poolSize: 2, timeoutMs: 10_000, logger: silentLogger() });
@@ -107,7 +120,9 @@ describe.skipIf(!availability.available)(
         expect((await store.toolApprovals.overrides(channel)).get("shred")).toMatchObject({ required: true });
         expect(await store.channelSettings.get({ ...channel, channelId: "C1" })).toEqual({ prompt: "In C1 only." });
         expect(await store.approvals.get("approval-1")).toMatchObject({ status: "approved", decidedBy: "U-admin", args: { file: "a" } });
-        expect(await queryRows(database.url, "SELECT tool, input, output FROM turn_steps")).toEqual([{ tool: "calculator", input: '{"expression":"6*7"}', output: "42" }]);
+        expect(await queryRows(database.url, "SELECT tool, input, output FROM turn_steps")).toEqual([
+          { tool: "calculator", input: '{"expression":"6*7"}', output: "42" },
+        ]);
 
         // new rows continue after the copied ids
         const fresh = await store.conversations.open({ ...channel, channelId: "C2" });

@@ -14,7 +14,14 @@ const INTERVAL_MS = 100;
 function presenter(surface: RecordingSurface, budget: ChannelBudget, extra: { askerId?: string; placeholder?: PostedMessage } = {}): TurnPresenter {
   return new TurnPresenter({
     surface,
-    question: { location: { channelId: "c1" }, messageId: `q-${extra.askerId ?? "u1"}`, isDm: false, askerId: extra.askerId ?? "u1", text: "go", placeholder: extra.placeholder },
+    question: {
+      location: { channelId: "c1" },
+      messageId: `q-${extra.askerId ?? "u1"}`,
+      isDm: false,
+      askerId: extra.askerId ?? "u1",
+      text: "go",
+      placeholder: extra.placeholder,
+    },
     stepStartDelayMs: 0,
     maxAnswerMessages: 5,
     logger: silentLogger(),

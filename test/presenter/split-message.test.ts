@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { splitMessage } from "../../src/presenter/split-message.js";
 
-const words = (text: string) => text.replace(/```[\w+#.-]*/g, " ").split(/\s+/).filter(Boolean);
+const words = (text: string) =>
+  text
+    .replace(/```[\w+#.-]*/g, " ")
+    .split(/\s+/)
+    .filter(Boolean);
 const fencesBalanced = (chunk: string) => (chunk.match(/^\s*```/gm) ?? []).length % 2 === 0;
 
 describe("splitting a long message", () => {

@@ -77,7 +77,10 @@ describe("approval before a tool runs, in the core", () => {
 
     expect(sink.prompts[0]!.by).toBe("admin");
     expect(await press(id, "approve")).toEqual({ kind: "private", text: "Only admins can approve or deny this." });
-    expect(await press(id, "deny", { id: "boss", name: "Boss", role: "admin" })).toMatchObject({ kind: "decided", text: expect.stringMatching(/^❌ Denied by `Boss`/) });
+    expect(await press(id, "deny", { id: "boss", name: "Boss", role: "admin" })).toMatchObject({
+      kind: "decided",
+      text: expect.stringMatching(/^❌ Denied by `Boss`/),
+    });
     expect((await turn).text).toMatch(/^after: Error: a person denied this call to wipe/);
     expect(await press(id, "approve", { id: "boss", role: "admin" })).toEqual({ kind: "private", text: "This request was already decided." });
     expect(wiped).toEqual([]);
@@ -106,7 +109,13 @@ describe("approval before a tool runs, in the core", () => {
     const id = sink.prompts[0]!.id;
 
     const restarted = await t.restart();
-    const late = await restarted.approvals.decide({ platform: "test", workspaceId: "w1", approvalId: id, decision: "approve", actor: { id: "u1", role: "member", isBot: false } });
+    const late = await restarted.approvals.decide({
+      platform: "test",
+      workspaceId: "w1",
+      approvalId: id,
+      decision: "approve",
+      actor: { id: "u1", role: "member", isBot: false },
+    });
 
     expect(late).toEqual({ kind: "private", text: expect.stringMatching(/^This request expired/) });
     expect(dbOf(restarted).prepare("SELECT status FROM approvals").pluck().all()).toEqual(["expired"]);
@@ -127,7 +136,13 @@ describe("approval before a tool runs, in the core", () => {
     await sink.asked;
     const id = sink.prompts[0]!.id;
 
-    const elsewhere = await t.app.approvals.decide({ platform: "test", workspaceId: "w2", approvalId: id, decision: "approve", actor: { id: "boss", role: "admin", isBot: false } });
+    const elsewhere = await t.app.approvals.decide({
+      platform: "test",
+      workspaceId: "w2",
+      approvalId: id,
+      decision: "approve",
+      actor: { id: "boss", role: "admin", isBot: false },
+    });
     expect(elsewhere.kind).toBe("private");
     expect(await press(id, "approve", { id: "helper", role: "admin", isBot: true })).toMatchObject({ kind: "private" });
     expect(await press(id, "approve")).toMatchObject({ kind: "decided" });

@@ -61,7 +61,10 @@ describe("per-channel policy", () => {
       t.model.otherwise(reply.text("ok"));
       const run = (text: string, where = request("")) => t.app.commands.execute(parseCommandText(text)!, where, admin);
 
-      expect(await t.app.commands.execute(parseCommandText("settings channel memory 2")!, request(""), { userId: "u1", role: "member" })).toMatchObject({ ok: false, denied: "admin" });
+      expect(await t.app.commands.execute(parseCommandText("settings channel memory 2")!, request(""), { userId: "u1", role: "member" })).toMatchObject({
+        ok: false,
+        denied: "admin",
+      });
       expect(await run("settings channel memory 9")).toMatchObject({ ok: false, text: "The memory window must be a whole number from 1 to 3." });
       expect(await run("settings channel tools nope off")).toMatchObject({ ok: false, text: expect.stringMatching(/^There is no tool named `nope`/) });
       await run("settings channel tools calculator off", request("", { channelId: "c2" }));

@@ -123,8 +123,18 @@ describe("the turn reads what a question shares", () => {
   });
 
   it("holds at most 100 MB of images for all turns at once (room for the largest possible while reading), and gives them back", async () => {
-    const reader = new SharedContentReader({ seesImages: () => true, maxImages: 5, maxImageBytes: 60 * 1024 * 1024, maxTextBytes: 1000, maxReplyChain: 0, timeoutMs: 1000 });
-    const images = [{ name: "a.png", contentType: "image/png" }, { name: "b.png", contentType: "image/png" }];
+    const reader = new SharedContentReader({
+      seesImages: () => true,
+      maxImages: 5,
+      maxImageBytes: 60 * 1024 * 1024,
+      maxTextBytes: 1000,
+      maxReplyChain: 0,
+      timeoutMs: 1000,
+    });
+    const images = [
+      { name: "a.png", contentType: "image/png" },
+      { name: "b.png", contentType: "image/png" },
+    ];
 
     const read = await reader.read("two", shared(images, servedFrom({ "a.png": PNG_BYTES, "b.png": PNG_BYTES })), {
       model: "gpt-4o",
@@ -132,7 +142,9 @@ describe("the turn reads what a question shares", () => {
       logger: silentLogger(),
     });
 
-    expect(read.text).toBe("two\n[image: a.png — attached as image 1]\n[image: b.png — not shown: the bot holds as many images as it may right now; ask again in a moment]");
+    expect(read.text).toBe(
+      "two\n[image: a.png — attached as image 1]\n[image: b.png — not shown: the bot holds as many images as it may right now; ask again in a moment]",
+    );
     expect(reader.imageMemory.inUse).toBe(PNG_BYTES.length);
     read.release();
     read.release();

@@ -5,9 +5,14 @@ import { reply } from "../fakes/fake-openai.js";
 import { RecordingSink, request, startTestApp, type TestApp } from "../support/test-app.js";
 
 const stepsOf = (t: TestApp, turnId: string) =>
-  t.store.db
-    .prepare("SELECT seq, tool, input, output, error, duration_ms AS durationMs FROM turn_steps WHERE turn_id = ? ORDER BY seq")
-    .all(turnId) as { seq: number; tool: string; input: string; output: string | null; error: string | null; durationMs: number }[];
+  t.store.db.prepare("SELECT seq, tool, input, output, error, duration_ms AS durationMs FROM turn_steps WHERE turn_id = ? ORDER BY seq").all(turnId) as {
+    seq: number;
+    tool: string;
+    input: string;
+    output: string | null;
+    error: string | null;
+    durationMs: number;
+  }[];
 
 const turnRow = (t: TestApp, turnId: string) =>
   t.store.db.prepare("SELECT status, outcome, iterations, total_tokens AS totalTokens FROM turns WHERE id = ?").get(turnId);

@@ -37,9 +37,25 @@ for (const engine of engines) {
 
     it("records a request for approval and its one decision; a request whose process stops expires", async () => {
       const ws = workspace();
-      const request = { platform: ws.platform, workspaceId: ws.workspaceId, channelId: "c1", turnId: "t1", tool: "shred", args: { file: "notes.txt" }, askedBy: "u1", requestedAt: 1_000 };
+      const request = {
+        platform: ws.platform,
+        workspaceId: ws.workspaceId,
+        channelId: "c1",
+        turnId: "t1",
+        tool: "shred",
+        args: { file: "notes.txt" },
+        askedBy: "u1",
+        requestedAt: 1_000,
+      };
       await a.approvals.create({ ...request, id: `${ws.workspaceId}-1`, instance: "live" });
-      expect(await b.approvals.get(`${ws.workspaceId}-1`)).toEqual({ ...request, id: `${ws.workspaceId}-1`, instance: "live", status: "pending", decidedBy: undefined, decidedAt: undefined });
+      expect(await b.approvals.get(`${ws.workspaceId}-1`)).toEqual({
+        ...request,
+        id: `${ws.workspaceId}-1`,
+        instance: "live",
+        status: "pending",
+        decidedBy: undefined,
+        decidedAt: undefined,
+      });
       expect(await b.approvals.close(`${ws.workspaceId}-1`, "approved", "admin", 2_000)).toBe(true);
       expect(await a.approvals.close(`${ws.workspaceId}-1`, "denied", "someone else")).toBe(false);
       expect(await a.approvals.get(`${ws.workspaceId}-1`)).toMatchObject({ status: "approved", decidedBy: "admin", decidedAt: 2_000 });
@@ -97,7 +113,12 @@ for (const engine of engines) {
         await store.turns.start({ id, conversation: where, userId, instance: "test", context: { model, channelId: where.channelId } });
         await store.turns.finish({
           turnId: id,
-          end: { status: "answered", outcome: "answer", iterations: 1, usage: { promptTokens: tokens[0], completionTokens: tokens[1], totalTokens: tokens[0] + tokens[1] } },
+          end: {
+            status: "answered",
+            outcome: "answer",
+            iterations: 1,
+            usage: { promptTokens: tokens[0], completionTokens: tokens[1], totalTokens: tokens[0] + tokens[1] },
+          },
           steps: [],
           workspace: ws,
         });

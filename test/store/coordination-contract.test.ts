@@ -110,7 +110,9 @@ for (const engine of engines) {
 
       expect(await a.instances.reap({ leaseMs: LONG, dead: [crashed.id] })).toEqual({ runs: 1, turns: 1 });
       await waiting;
-      const statuses = await shared.rows(`SELECT id, status, error FROM turns WHERE id LIKE '%-turn' AND conversation_id IN (SELECT id FROM conversations WHERE workspace_id = '${ref.workspaceId}') ORDER BY user_id`);
+      const statuses = await shared.rows(
+        `SELECT id, status, error FROM turns WHERE id LIKE '%-turn' AND conversation_id IN (SELECT id FROM conversations WHERE workspace_id = '${ref.workspaceId}') ORDER BY user_id`,
+      );
       expect(statuses).toEqual([
         { id: `${live.id}-turn`, status: "running", error: null },
         { id: `${crashed.id}-turn`, status: "interrupted", error: "the bot stopped before this turn finished" },

@@ -37,7 +37,13 @@ for (const engine of engines) {
     /** A conversation no other test uses. */
     const place = (): ConversationRef => ({ platform: "test", workspaceId: `w-${randomUUID()}`, channelId: "c1" });
 
-    async function answeredTurn(store: Store, ref: ConversationRef, question: string, answer: string, extra: { alsoIn?: ConversationRef; tokens?: number } = {}) {
+    async function answeredTurn(
+      store: Store,
+      ref: ConversationRef,
+      question: string,
+      answer: string,
+      extra: { alsoIn?: ConversationRef; tokens?: number } = {},
+    ) {
       const turnId = randomUUID();
       const conversation = await store.turns.start({ id: turnId, conversation: ref, userId: "u1", instance: "test" });
       await store.turns.finish({
@@ -60,7 +66,8 @@ for (const engine of engines) {
     it("reads the memory window oldest first, the newest exchanges within the token budget, and forgets it on clear", async () => {
       const ref = place();
       for (let i = 1; i <= 4; i++) await answeredTurn(i % 2 ? a : b, ref, `question ${i}`, `answer ${i}`);
-      const texts = async (store: Store, exchanges: number, budget = 10_000) => (await store.conversations.window(ref, exchanges, budget)).map((m) => `${m.role}: ${m.text}`);
+      const texts = async (store: Store, exchanges: number, budget = 10_000) =>
+        (await store.conversations.window(ref, exchanges, budget)).map((m) => `${m.role}: ${m.text}`);
       expect(await texts(a, 2)).toEqual(["user: question 3", "assistant: answer 3", "user: question 4", "assistant: answer 4"]);
       expect(await b.conversations.window(await b.conversations.open(ref), 1, 10_000)).toEqual([
         { role: "user", author: "alice", text: "question 4" },
@@ -158,7 +165,9 @@ for (const engine of engines) {
         { role: "user", author: "alice", text: "question" },
         { role: "assistant", author: null, text: "answer" },
       ]);
-      expect(await shared.rows(`SELECT tool, input, output FROM turn_steps WHERE turn_id = '${turnId}'`)).toEqual([{ tool: "tool", input: '{"text":"input"}', output: "output" }]);
+      expect(await shared.rows(`SELECT tool, input, output FROM turn_steps WHERE turn_id = '${turnId}'`)).toEqual([
+        { tool: "tool", input: '{"text":"input"}', output: "output" },
+      ]);
       await a.workspaceSettings.set(ref, "systemPrompt", "be\u0000 kind", "admin");
       expect(await a.workspaceSettings.get(ref)).toEqual({ systemPrompt: "be kind" });
     });
@@ -201,7 +210,9 @@ for (const engine of engines) {
 
       await b.workspaceSettings.set(ws, "memoryWindow", undefined, "admin-1");
       await waitFor(async () => (await a.workspaceSettings.get(ws)).memoryWindow === undefined, "the reset to reach the first process");
-      const audit = await shared.rows(`SELECT key, value_json AS value, changed_by AS who FROM settings_changes WHERE workspace_id = '${ws.workspaceId}' ORDER BY id`);
+      const audit = await shared.rows(
+        `SELECT key, value_json AS value, changed_by AS who FROM settings_changes WHERE workspace_id = '${ws.workspaceId}' ORDER BY id`,
+      );
       expect(audit).toEqual([
         { key: "memoryWindow", value: "3", who: "admin-1" },
         { key: "ignoredUsers", value: '["troll"]', who: "admin-1" },

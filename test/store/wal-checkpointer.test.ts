@@ -21,7 +21,12 @@ describe("SQLite checkpoints from a worker thread", () => {
   /** `turns` turns' worth of commits: each its own transaction, as the bot writes them. */
   async function writeTurns(store: SqliteStore, turns: number, from = 0): Promise<void> {
     for (let i = from; i < from + turns; i++) {
-      const conversation = await store.turns.start({ id: `t${i}`, conversation: { platform: "p", workspaceId: "w", channelId: `c${i % 7}` }, userId: "u", instance: "i" });
+      const conversation = await store.turns.start({
+        id: `t${i}`,
+        conversation: { platform: "p", workspaceId: "w", channelId: `c${i % 7}` },
+        userId: "u",
+        instance: "i",
+      });
       await store.turns.finish({
         turnId: `t${i}`,
         end: { status: "answered", outcome: "answer", iterations: 1, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } },

@@ -10,7 +10,15 @@ const workspace = { platform: "p", workspaceId: "w" };
 const inChannel = (channelId: string): ConversationRef => ({ ...workspace, channelId });
 
 /** Closes one answered turn in `ref` with this question and answer. */
-async function turn(store: SqliteStore, ref: ConversationRef, id: string, question: string, answer: string, attachments?: StoredAttachment[], end?: Partial<TurnClosing["end"]>) {
+async function turn(
+  store: SqliteStore,
+  ref: ConversationRef,
+  id: string,
+  question: string,
+  answer: string,
+  attachments?: StoredAttachment[],
+  end?: Partial<TurnClosing["end"]>,
+) {
   const conversation = await store.turns.start({ id, conversation: ref, userId: "u", instance: "i" });
   await store.turns.finish({
     turnId: id,
@@ -22,9 +30,13 @@ async function turn(store: SqliteStore, ref: ConversationRef, id: string, questi
 }
 
 const texts = async (store: SqliteStore, ref: ConversationRef, exchanges = 5) =>
-  (await store.conversations.window(await store.turns.start({ id: `read-${Math.random()}`, conversation: ref, userId: "u", instance: "i" }), exchanges, 100_000)).map(
-    (m) => m.text,
-  );
+  (
+    await store.conversations.window(
+      await store.turns.start({ id: `read-${Math.random()}`, conversation: ref, userId: "u", instance: "i" }),
+      exchanges,
+      100_000,
+    )
+  ).map((m) => m.text);
 
 describe("SQLite memory windows cached per conversation", () => {
   let dir: string;

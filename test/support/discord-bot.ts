@@ -70,14 +70,11 @@ export function discordAdapter(app: App, logger: Logger): DiscordAdapter {
 }
 
 /** A message the bot posted in a channel (or edited there). */
-export const isMessagePost = (call: RestCall, channelId: string): boolean =>
-  call.method === "POST" && call.path === `/channels/${channelId}/messages`;
+export const isMessagePost = (call: RestCall, channelId: string): boolean => call.method === "POST" && call.path === `/channels/${channelId}/messages`;
 
 /** The answer: the one reply to the question that may notify its author. */
 export const isAnswerTo = (call: RestCall, question: MessagePayload): boolean =>
-  isMessagePost(call, question.channel_id) &&
-  call.body?.message_reference?.message_id === question.id &&
-  call.body?.allowed_mentions?.replied_user === true;
+  isMessagePost(call, question.channel_id) && call.body?.message_reference?.message_id === question.id && call.body?.allowed_mentions?.replied_user === true;
 
 export const isThreadStart = (call: RestCall, question: MessagePayload): boolean =>
   call.method === "POST" && call.path === `/channels/${question.channel_id}/messages/${question.id}/threads`;

@@ -43,13 +43,17 @@ export class SlackHarness {
 
   static async start(options: SlackHarnessOptions = {}): Promise<SlackHarness> {
     const slack = await FakeSlack.start(options.fake);
-    const t = await startTestApp({
-      SLACK_BOT_TOKEN: slack.botToken,
-      SLACK_API_URL: slack.apiUrl,
-      SLACK_FILES_URL: slack.filesHost.baseUrl,
-      ...(options.mode === "socket" ? { SLACK_APP_TOKEN: slack.appToken } : { SLACK_SIGNING_SECRET: SIGNING_SECRET }),
-      ...options.env,
-    }, options.app, options.logger);
+    const t = await startTestApp(
+      {
+        SLACK_BOT_TOKEN: slack.botToken,
+        SLACK_API_URL: slack.apiUrl,
+        SLACK_FILES_URL: slack.filesHost.baseUrl,
+        ...(options.mode === "socket" ? { SLACK_APP_TOKEN: slack.appToken } : { SLACK_SIGNING_SECRET: SIGNING_SECRET }),
+        ...options.env,
+      },
+      options.app,
+      options.logger,
+    );
     const harness = new SlackHarness(t, slack, options);
     await harness.startAdapter();
     return harness;

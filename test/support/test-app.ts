@@ -21,7 +21,11 @@ export interface TestApp {
 }
 
 /** A real app (real openai client, real SQLite file) talking to a fake model on 127.0.0.1. */
-export async function startTestApp(env: Record<string, string> = {}, options: Omit<AppOptions, "store"> = {}, logger: Logger = silentLogger()): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: Omit<AppOptions, "store"> = {},
+  logger: Logger = silentLogger(),
+): Promise<TestApp> {
   const model = await FakeOpenAI.start();
   const dir = mkdtempSync(join(tmpdir(), "agent-bot-test-"));
   const defaultPath = join(dir, "bot.sqlite");

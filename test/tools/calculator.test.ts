@@ -19,7 +19,7 @@ describe("the calculator's engine", () => {
   });
 
   it.each([
-    'import({ evil: 1 }, { override: true })',
+    "import({ evil: 1 }, { override: true })",
     'createUnit("parsec2", "3.26 lightyear")',
     'evaluate("1 + 1")',
     'parse("1 + 1")',
@@ -74,7 +74,9 @@ describe("the calculator tool", () => {
 
   it("passes the engine's reason on to the model", async () => {
     const result = await callTool(calculatorTool, { expression: "size(resize([1], [30000, 30000]))" });
-    expect(result.observation).toBe('Error: calculator failed: could not evaluate "size(resize([1], [30000, 30000]))": the function "resize" is not available in this calculator');
+    expect(result.observation).toBe(
+      'Error: calculator failed: could not evaluate "size(resize([1], [30000, 30000]))": the function "resize" is not available in this calculator',
+    );
     expect(await callTool(calculatorTool, { expression: "1+".repeat(MAX_EXPRESSION_LENGTH) + "1" })).toMatchObject({
       ok: false,
       observation: expect.stringMatching(/too long/),

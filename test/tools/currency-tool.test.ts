@@ -57,13 +57,9 @@ describe("the currency tool", () => {
 
   it("converts at the feed's rates and says which day they are from", async () => {
     const tool = createCurrencyTool({ store, ratesUrl: feedUrl });
-    expect(await run(tool, { amount: 10.5, from: "EUR", to: "USD" })).toBe(
-      "10.5 EUR = 11.55 USD (ECB reference rate of 2026-11-27)",
-    );
+    expect(await run(tool, { amount: 10.5, from: "EUR", to: "USD" })).toBe("10.5 EUR = 11.55 USD (ECB reference rate of 2026-11-27)");
     // cross rate through the euro, lower-case codes accepted
-    expect(await run(tool, { amount: 170, from: "jpy", to: "gbp" })).toBe(
-      "170 JPY = 0.85 GBP (ECB reference rate of 2026-11-27)",
-    );
+    expect(await run(tool, { amount: 170, from: "jpy", to: "gbp" })).toBe("170 JPY = 0.85 GBP (ECB reference rate of 2026-11-27)");
   });
 
   it("caches the rates in the database instead of fetching for every call", async () => {
@@ -83,9 +79,7 @@ describe("the currency tool", () => {
 
   it("lists the valid codes when a code is unknown", async () => {
     const tool = createCurrencyTool({ store, ratesUrl: feedUrl });
-    await expect(run(tool, { amount: 1, from: "EUR", to: "XYZ" })).rejects.toThrow(
-      'unknown currency code "XYZ". Valid codes: EUR, GBP, JPY, USD',
-    );
+    await expect(run(tool, { amount: 1, from: "EUR", to: "XYZ" })).rejects.toThrow('unknown currency code "XYZ". Valid codes: EUR, GBP, JPY, USD');
   });
 
   it("rejects a code that is not three letters before fetching anything", () => {

@@ -8,12 +8,7 @@ import { NO_PINGS } from "./allowed-mentions.js";
  */
 export function createDiscordClient(config: Pick<DiscordConfig, "DISCORD_API_URL" | "DISCORD_SHARD_IDS" | "DISCORD_SHARD_COUNT">): Client {
   return new Client({
-    intents: [
-      GatewayIntentBits.Guilds,
-      GatewayIntentBits.GuildMessages,
-      GatewayIntentBits.MessageContent,
-      GatewayIntentBits.DirectMessages,
-    ],
+    intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent, GatewayIntentBits.DirectMessages],
     // DM channels are not cached before their first message; without this their messages are dropped.
     partials: [Partials.Channel],
     // A safety net: every send in the adapter also sets allowed mentions explicitly.

@@ -47,7 +47,9 @@ export function checkShards(config: Pick<DiscordConfig, "DISCORD_SHARD_IDS" | "D
   if ((ids !== undefined && !Array.isArray(ids)) || (count !== undefined && !Number.isInteger(count))) return [];
   if (ids === undefined && count === undefined) return [];
   if (ids === undefined) return [{ variable: "DISCORD_SHARD_IDS", message: "set too when DISCORD_SHARD_COUNT is (the shards this process runs)" }];
-  if (count === undefined) return [{ variable: "DISCORD_SHARD_COUNT", message: "set too when DISCORD_SHARD_IDS is (the number of shards of all processes together)" }];
-  if (ids.length === 0 || ids.some((id) => id >= count)) return [{ variable: "DISCORD_SHARD_IDS", message: `shard ids from 0 to ${count - 1} (DISCORD_SHARD_COUNT is ${count})` }];
+  if (count === undefined)
+    return [{ variable: "DISCORD_SHARD_COUNT", message: "set too when DISCORD_SHARD_IDS is (the number of shards of all processes together)" }];
+  if (ids.length === 0 || ids.some((id) => id >= count))
+    return [{ variable: "DISCORD_SHARD_IDS", message: `shard ids from 0 to ${count - 1} (DISCORD_SHARD_COUNT is ${count})` }];
   return [];
 }

@@ -60,7 +60,10 @@ export class DiscordAdapter implements PlatformAdapter {
       await client.destroy();
       throw new Error(`could not log in to Discord: ${describeDiscordError(error).message}`);
     }
-    this.logger.info({ tag: client.user?.tag, guilds: client.guilds.cache.size, shards: client.options.shards, shardCount: client.options.shardCount }, "connected to Discord");
+    this.logger.info(
+      { tag: client.user?.tag, guilds: client.guilds.cache.size, shards: client.options.shards, shardCount: client.options.shardCount },
+      "connected to Discord",
+    );
   }
 
   /**

@@ -13,8 +13,7 @@ export function describeDiscordError(error: unknown): { name: string; code?: num
   return { name: "Error", message: String(error) };
 }
 
-const discordErrorCode = (error: unknown): number | string | undefined =>
-  error instanceof DiscordAPIError ? error.code : undefined;
+const discordErrorCode = (error: unknown): number | string | undefined => (error instanceof DiscordAPIError ? error.code : undefined);
 
 /** A short reason for the log when the bot may not do something. */
 export function permissionHint(error: unknown): string | undefined {

@@ -31,7 +31,9 @@ export class DiscordSurface implements ChatSurface {
     post: async (to, text, approvalId) => {
       const channel = await this.sendable(to.location.channelId);
       const reply = to.replyTo ? { reply: { messageReference: to.replyTo, failIfNotExists: false } } : {};
-      const message = await discordCall<Message>(() => channel.send({ content: text, components: [approvalButtons(approvalId)], allowedMentions: NO_PINGS, ...reply }));
+      const message = await discordCall<Message>(() =>
+        channel.send({ content: text, components: [approvalButtons(approvalId)], allowedMentions: NO_PINGS, ...reply }),
+      );
       return postedMessage(message);
     },
     settle: async (message, text) => {

@@ -10,8 +10,7 @@ export interface Typable {
 
 /** Shows the typing indicator until the returned function is called. Failures only go to the debug log. */
 export function keepTyping(channel: Typable, logger: Logger, refreshMs = TYPING_REFRESH_MS): () => void {
-  const send = () =>
-    void channel.sendTyping().catch((error) => logger.debug({ err: describeDiscordError(error) }, "could not show the typing indicator"));
+  const send = () => void channel.sendTyping().catch((error) => logger.debug({ err: describeDiscordError(error) }, "could not show the typing indicator"));
   send();
   const timer = setInterval(send, refreshMs);
   timer.unref();

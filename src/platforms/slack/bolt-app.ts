@@ -49,9 +49,7 @@ export class SlackConnection {
       this.bolt = new BoltApp({ ...common, appToken: config.SLACK_APP_TOKEN, socketMode: true });
     } else {
       if (!config.SLACK_SIGNING_SECRET) {
-        throw new Error(
-          "Slack needs SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP events at /slack/events). See the README's Slack section.",
-        );
+        throw new Error("Slack needs SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP events at /slack/events). See the README's Slack section.");
       }
       this.mode = "http";
       // Signature and timestamp checks stay on (Bolt's default): bad or stale requests get 401.
@@ -76,9 +74,7 @@ export class SlackConnection {
     } catch (error) {
       const code = (error as { data?: { error?: string } }).data?.error;
       throw new Error(
-        code
-          ? `Slack refused SLACK_BOT_TOKEN (auth.test: ${code}).`
-          : `Could not reach Slack's Web API to check SLACK_BOT_TOKEN: ${(error as Error).message}`,
+        code ? `Slack refused SLACK_BOT_TOKEN (auth.test: ${code}).` : `Could not reach Slack's Web API to check SLACK_BOT_TOKEN: ${(error as Error).message}`,
       );
     }
     if (this.mode === "socket") {

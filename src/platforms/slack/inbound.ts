@@ -125,7 +125,10 @@ function sharedMessages(attachments: unknown[] | undefined, botUserId: string | 
 /** Removes mentions of the bot; without its id, a leading user mention. */
 function stripMention(text: string, botUserId: string | undefined): string {
   const pattern = botUserId ? new RegExp(`<@${botUserId}(\\|[^>]*)?>`, "g") : /^\s*<@[UW][A-Z0-9]+(\|[^>]*)?>/;
-  return text.replace(pattern, " ").replace(/[ \t]{2,}/g, " ").trim();
+  return text
+    .replace(pattern, " ")
+    .replace(/[ \t]{2,}/g, " ")
+    .trim();
 }
 
 function mentions(text: string, botUserId: string): boolean {

@@ -118,9 +118,7 @@ function defusePlainBroadcasts(text: string): string {
  * keeps their links and mentions but defuses broadcasts and user-group mentions.
  */
 export function defuseMassMentions(slackText: string): string {
-  const tokensDefused = slackText.replace(/<(![^<>]*)>/g, (match, inner: string) =>
-    /^!date\^/.test(inner) ? match : defuseSpecial(inner),
-  );
+  const tokensDefused = slackText.replace(/<(![^<>]*)>/g, (match, inner: string) => (/^!date\^/.test(inner) ? match : defuseSpecial(inner)));
   return defusePlainBroadcasts(tokensDefused);
 }
 

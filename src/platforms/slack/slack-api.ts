@@ -92,13 +92,15 @@ export class SlackApi {
   }
 
   async postMessage(message: PostMessage): Promise<SlackResult<{ ts: string }>> {
-    const common = { channel: message.channel, text: message.text, unfurl_links: false, unfurl_media: false, ...(message.blocks ? { blocks: message.blocks } : {}) };
+    const common = {
+      channel: message.channel,
+      text: message.text,
+      unfurl_links: false,
+      unfurl_media: false,
+      ...(message.blocks ? { blocks: message.blocks } : {}),
+    };
     const result = await this.call("chat.postMessage", { channel: message.channel }, () =>
-      this.client.chat.postMessage(
-        message.threadTs
-          ? { ...common, thread_ts: message.threadTs, reply_broadcast: message.broadcast === true }
-          : common,
-      ),
+      this.client.chat.postMessage(message.threadTs ? { ...common, thread_ts: message.threadTs, reply_broadcast: message.broadcast === true } : common),
     );
     if (!result.ok) return result;
     const ts = (result.value as { ts?: string }).ts;
@@ -120,7 +122,9 @@ export class SlackApi {
 
   /** A message only `user` sees, in the channel (or thread) they are looking at. */
   async postEphemeral({ channel, user, text, threadTs }: { channel: string; user: string; text: string; threadTs?: string }): Promise<SlackResult<unknown>> {
-    return this.call("chat.postEphemeral", { channel }, () => this.client.chat.postEphemeral({ channel, user, text, ...(threadTs ? { thread_ts: threadTs } : {}) }));
+    return this.call("chat.postEphemeral", { channel }, () =>
+      this.client.chat.postEphemeral({ channel, user, text, ...(threadTs ? { thread_ts: threadTs } : {}) }),
+    );
   }
 
   async deleteMessage(channel: string, ts: string): Promise<SlackResult<unknown>> {
@@ -128,7 +132,13 @@ export class SlackApi {
   }
 
   /** chat.startStream in a thread; in channels Slack needs the recipient's user and team ids. */
-  async startStream(stream: { channel: string; threadTs: string; userId: string; teamId?: string; chunks: StreamChunk[] }): Promise<SlackResult<{ ts: string }>> {
+  async startStream(stream: {
+    channel: string;
+    threadTs: string;
+    userId: string;
+    teamId?: string;
+    chunks: StreamChunk[];
+  }): Promise<SlackResult<{ ts: string }>> {
     const result = await this.call(
       "chat.startStream",
       { channel: stream.channel },
@@ -173,7 +183,19 @@ export class SlackApi {
   private team?: Promise<string | undefined>;
 
   /** Shares text as a file in a channel or thread (files.getUploadURLExternal, the upload, files.completeUploadExternal). */
-  async uploadText({ channel, threadTs, name, text, note }: { channel: string; threadTs?: string; name: string; text: string; note: string }): Promise<SlackResult<unknown>> {
+  async uploadText({
+    channel,
+    threadTs,
+    name,
+    text,
+    note,
+  }: {
+    channel: string;
+    threadTs?: string;
+    name: string;
+    text: string;
+    note: string;
+  }): Promise<SlackResult<unknown>> {
     const file = { filename: name, title: name, content: text, initial_comment: note };
     return this.call("files.uploadV2", { channel }, () =>
       this.client.filesUploadV2(threadTs ? { ...file, channel_id: channel, thread_ts: threadTs } : { ...file, channel_id: channel }),
@@ -219,7 +241,10 @@ export class SlackApi {
           return { ok: false, error: failure.error, retryAfterSeconds: retryAfter };
         }
         if (retryAfter !== undefined && attempt < this.rateLimitRetries && retryAfter <= this.maxRetryAfterSeconds) {
-          this.logger.warn({ method, ...where, retryAfterSeconds: retryAfter, attempt: attempt + 1 }, `Slack rate-limited ${method}; retrying after ${retryAfter} s as Slack asks`);
+          this.logger.warn(
+            { method, ...where, retryAfterSeconds: retryAfter, attempt: attempt + 1 },
+            `Slack rate-limited ${method}; retrying after ${retryAfter} s as Slack asks`,
+          );
           await sleep(retryAfter * 1000);
           continue;
         }

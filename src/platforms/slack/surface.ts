@@ -59,7 +59,11 @@ export class SlackSurface implements ChatSurface {
     post: async (to, text, approvalId) => {
       const channel = to.location.channelId;
       this.checkUsable(channel);
-      const posted = this.expect(channel, await this.api.postMessage({ channel, text, threadTs: to.location.threadId, blocks: approvalBlocks(text, approvalId) }), true);
+      const posted = this.expect(
+        channel,
+        await this.api.postMessage({ channel, text, threadTs: to.location.threadId, blocks: approvalBlocks(text, approvalId) }),
+        true,
+      );
       return { id: posted.ts, channel } satisfies SlackPosted;
     },
     settle: async (message, text) => {

@@ -130,7 +130,13 @@ export class TerminalAdapter implements PlatformAdapter {
       this.write("  Please type yes or no.");
       return;
     }
-    const answer = await link.decideApproval({ platform: PLATFORM, workspaceId: PLACE.workspaceId, approvalId, decision: YES.test(typed) ? "approve" : "deny", actor: this.actor });
+    const answer = await link.decideApproval({
+      platform: PLATFORM,
+      workspaceId: PLACE.workspaceId,
+      approvalId,
+      decision: YES.test(typed) ? "approve" : "deny",
+      actor: this.actor,
+    });
     if (answer.kind === "decided") this.approvals.closed(approvalId);
     this.write(`  ${plainText(answer.text)}`);
   }

@@ -67,7 +67,9 @@ export class ApprovalDesk {
       return { approved: false, reason: "unavailable" };
     }
     // Registered before it is shown, so that a press however quick finds it.
-    const decided = new Promise<ApprovalOutcome>((resolve) => this.pending.set(id, { prompt, platform: call.platform, workspaceId: call.workspaceId, settle: resolve }));
+    const decided = new Promise<ApprovalOutcome>((resolve) =>
+      this.pending.set(id, { prompt, platform: call.platform, workspaceId: call.workspaceId, settle: resolve }),
+    );
     const onAbort = () => this.end(id, { kind: "expired" });
     signal.addEventListener("abort", onAbort, { once: true });
     let timer: NodeJS.Timeout | undefined;
@@ -102,7 +104,10 @@ export class ApprovalDesk {
       this.options.logger.info({ approvalId: press.approvalId, user: press.actor.id }, "refused a press on a request for approval");
       return { kind: "private", text: APPROVAL_TEXT.notYours(pending.prompt.by) };
     }
-    const outcome: ApprovalOutcome = { kind: press.decision === "approve" ? "approved" : "denied", by: { id: press.actor.id, name: press.actor.name ?? press.actor.id } };
+    const outcome: ApprovalOutcome = {
+      kind: press.decision === "approve" ? "approved" : "denied",
+      by: { id: press.actor.id, name: press.actor.name ?? press.actor.id },
+    };
     this.end(press.approvalId, outcome);
     await this.record(press.approvalId, outcome.kind, press.actor.id, pending.prompt);
     return { kind: "decided", text: approvalOutcomeText(pending.prompt, outcome) };
@@ -155,11 +160,19 @@ export class ApprovalDesk {
   }
 
   /** The audit: who decided what, when; the tool and its arguments are on the request's row. A store that fails leaves it in the log. */
-  private async record(id: string, status: "approved" | "denied" | "timed_out" | "expired", decidedBy: string | undefined, prompt: ApprovalPrompt): Promise<void> {
+  private async record(
+    id: string,
+    status: "approved" | "denied" | "timed_out" | "expired",
+    decidedBy: string | undefined,
+    prompt: ApprovalPrompt,
+  ): Promise<void> {
     try {
       await this.options.store.close(id, status, decidedBy);
     } catch (error) {
-      this.options.logger.error({ err: error, approvalId: id, status, decidedBy, tool: prompt.tool, args: prompt.args }, "could not record a decision on a request for approval");
+      this.options.logger.error(
+        { err: error, approvalId: id, status, decidedBy, tool: prompt.tool, args: prompt.args },
+        "could not record a decision on a request for approval",
+      );
     }
   }
 }

@@ -121,9 +121,7 @@ export class BotCommands {
     await this.options.access.setApprovalRequired(workspace, name, required, actor.userId);
     return {
       ok: true,
-      text: required
-        ? `Each call of \`${name}\` here now waits for a person's approval before it runs.`
-        : `\`${name}\` now runs here without asking first.`,
+      text: required ? `Each call of \`${name}\` here now waits for a person's approval before it runs.` : `\`${name}\` now runs here without asking first.`,
     };
   }
 
@@ -145,10 +143,9 @@ function formatToolList(tools: ToolPolicy[]): string {
   const lines = tools.map((tool) => {
     const origin = tool.origin === "builtin" ? "" : ` _(${tool.origin})_`;
     const mark = tool.enabledHere ? "✅" : "⛔";
-    const notes = [
-      tool.enabled && tool.inChannel === false ? "off in this channel" : undefined,
-      tool.needsApproval ? "needs approval" : undefined,
-    ].filter(Boolean);
+    const notes = [tool.enabled && tool.inChannel === false ? "off in this channel" : undefined, tool.needsApproval ? "needs approval" : undefined].filter(
+      Boolean,
+    );
     return `${mark} \`${tool.name}\`${origin}: ${tool.description.split(/(?<=\.)\s/)[0]}${notes.length > 0 ? ` _(${notes.join("; ")})_` : ""}`;
   });
   return lines.length > 0 ? `**Tools here** (✅ on, ⛔ off):\n${lines.join("\n")}` : "No tools are installed.";

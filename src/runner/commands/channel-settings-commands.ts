@@ -47,7 +47,10 @@ export class ChannelSettingsCommands {
           return { ok: false, text: `The instructions are too long (${text.length} characters; at most ${MAX_CHANNEL_PROMPT_CHARS}).` };
         }
         await this.channels.set(channel, "prompt", text || undefined, actorId);
-        return { ok: true, text: text ? `Saved: in ${here} I'll also follow these instructions from the next message on.` : `${here} has no extra instructions of its own now.` };
+        return {
+          ok: true,
+          text: text ? `Saved: in ${here} I'll also follow these instructions from the next message on.` : `${here} has no extra instructions of its own now.`,
+        };
       }
       case "channel_memory": {
         const max = this.policies.defaults.memoryWindowMax;
@@ -55,7 +58,11 @@ export class ChannelSettingsCommands {
           return { ok: false, text: `The memory window must be a whole number from 1 to ${max}.` };
         }
         await this.channels.set(channel, "memoryWindow", command.window ?? undefined, actorId);
-        return { ok: true, text: command.window === null ? `${here} follows the server's memory window again.` : `In ${here} I'll remember the last ${command.window} exchanges.` };
+        return {
+          ok: true,
+          text:
+            command.window === null ? `${here} follows the server's memory window again.` : `In ${here} I'll remember the last ${command.window} exchanges.`,
+        };
       }
       case "channel_model": {
         const { models } = this.policies.defaults;
@@ -79,7 +86,10 @@ export class ChannelSettingsCommands {
     if (state === "off") return { ok: true, text: `${code(tool)} is now off in ${here} and its threads.` };
     const follows = state === "default" ? `${code(tool)} follows the server's choice in ${here} again` : `${code(tool)} is on in ${here}`;
     // A channel may only narrow what the server allows.
-    return { ok: true, text: serverOn ? `${follows}.` : `${follows}, but the server has it off, so it stays off until an admin enables it with \`tools enable ${tool}\`.` };
+    return {
+      ok: true,
+      text: serverOn ? `${follows}.` : `${follows}, but the server has it off, so it stays off until an admin enables it with \`tools enable ${tool}\`.`,
+    };
   }
 
   private async describeOwn(channel: ChannelRef): Promise<string> {
@@ -92,15 +102,24 @@ export class ChannelSettingsCommands {
       own.memoryWindow !== undefined ? `Memory window: ${own.memoryWindow} exchanges` : undefined,
       own.model ? `Model: ${code(own.model)}` : undefined,
     ].filter(Boolean);
-    if (lines.length === 0) return `${here} has no settings of its own: it follows the server's. Admins change that with \`settings channel tools|prompt|memory|model\`.`;
+    if (lines.length === 0)
+      return `${here} has no settings of its own: it follows the server's. Admins change that with \`settings channel tools|prompt|memory|model\`.`;
     return [`**${here}'s own settings** (its threads follow them)`, ...lines].join("\n");
   }
 
   /** What applies in this channel, each with where it comes from: the default, the server or the channel. */
   private async describeEffective(channel: ChannelRef): Promise<string> {
-    const [settings, tools, serverLines] = await Promise.all([this.policies.settings(channel), this.access.policies(channel), this.server.describeServerLines(channel)]);
-    const off = tools.filter((tool) => !tool.enabledHere).map((tool) => `${code(tool.name)} ${from(tool.inChannel === false && tool.enabled ? "channel" : tool.source === "admin" ? "server" : "default")}`);
-    const approval = tools.filter((tool) => tool.needsApproval).map((tool) => `${code(tool.name)} ${from(tool.approvalSource === "admin" ? "server" : "default")}`);
+    const [settings, tools, serverLines] = await Promise.all([
+      this.policies.settings(channel),
+      this.access.policies(channel),
+      this.server.describeServerLines(channel),
+    ]);
+    const off = tools
+      .filter((tool) => !tool.enabledHere)
+      .map((tool) => `${code(tool.name)} ${from(tool.inChannel === false && tool.enabled ? "channel" : tool.source === "admin" ? "server" : "default")}`);
+    const approval = tools
+      .filter((tool) => tool.needsApproval)
+      .map((tool) => `${code(tool.name)} ${from(tool.approvalSource === "admin" ? "server" : "default")}`);
     return [
       `**Settings here** (${channelMention(channel.channelId)} and its threads)`,
       ...serverLines,

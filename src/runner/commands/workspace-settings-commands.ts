@@ -18,7 +18,11 @@ export class WorkspaceSettingsCommands {
   ) {}
 
   /** Changes a setting; `settings_show` is ChannelSettingsCommands', which shows what applies in a channel. */
-  async execute(command: Exclude<SettingsCommand, { kind: "settings_show" }>, workspace: ConversationRef, actorId: string): Promise<{ ok: boolean; text: string }> {
+  async execute(
+    command: Exclude<SettingsCommand, { kind: "settings_show" }>,
+    workspace: ConversationRef,
+    actorId: string,
+  ): Promise<{ ok: boolean; text: string }> {
     const current = await this.store.get(workspace);
     switch (command.kind) {
       case "settings_channels": {
@@ -71,8 +75,7 @@ export class WorkspaceSettingsCommands {
   /** The server-wide settings that no channel overrides: where the bot answers, whom it ignores. */
   async describeServerLines(workspace: WorkspaceRef): Promise<string[]> {
     const settings = await this.store.get(workspace);
-    const list = (ids: string[] | undefined, mention: (id: string) => string) =>
-      ids && ids.length > 0 ? ids.map(mention).join(", ") : "none";
+    const list = (ids: string[] | undefined, mention: (id: string) => string) => (ids && ids.length > 0 ? ids.map(mention).join(", ") : "none");
     return [
       `Channels: ${settings.channels ? settings.channels.map(channelMention).join(", ") : "all"}`,
       `Ignored users: ${list(settings.ignoredUsers, userMention)}`,

@@ -37,7 +37,9 @@ export class PostgresApprovals implements ApprovalRepository {
   }
 
   async get(id: string): Promise<ApprovalRecord | undefined> {
-    const { rows } = await this.pool.query<Omit<ApprovalRecord, "args" | "decidedBy" | "decidedAt"> & { argsJson: string; decidedBy: string | null; decidedAt: number | null }>(
+    const { rows } = await this.pool.query<
+      Omit<ApprovalRecord, "args" | "decidedBy" | "decidedAt"> & { argsJson: string; decidedBy: string | null; decidedAt: number | null }
+    >(
       `SELECT id, platform, workspace_id AS "workspaceId", channel_id AS "channelId", turn_id AS "turnId", tool, args_json AS "argsJson",
          asked_by AS "askedBy", status, requested_at AS "requestedAt", decided_by AS "decidedBy", decided_at AS "decidedAt", instance
        FROM approvals WHERE id = $1`,

@@ -21,28 +21,84 @@ interface TableCopy {
  * for approval still pending expire at the first start (their process is not registered).
  */
 const TABLES: TableCopy[] = [
-  { name: "conversations", columns: ["id", "platform", "workspace_id", "channel_id", "thread_id", "window_start", "created_at"], orderBy: "id", identity: true },
+  {
+    name: "conversations",
+    columns: ["id", "platform", "workspace_id", "channel_id", "thread_id", "window_start", "created_at"],
+    orderBy: "id",
+    identity: true,
+  },
   {
     name: "turns",
-    columns: ["id", "conversation_id", "user_id", "status", "outcome", "started_at", "ended_at", "duration_ms", "iterations", "prompt_tokens", "completion_tokens", "total_tokens", "error", "instance", "model", "channel_id"],
+    columns: [
+      "id",
+      "conversation_id",
+      "user_id",
+      "status",
+      "outcome",
+      "started_at",
+      "ended_at",
+      "duration_ms",
+      "iterations",
+      "prompt_tokens",
+      "completion_tokens",
+      "total_tokens",
+      "error",
+      "instance",
+      "model",
+      "channel_id",
+    ],
     orderBy: "rowid",
   },
   { name: "messages", columns: ["id", "conversation_id", "turn_id", "role", "author", "text", "attachments", "created_at"], orderBy: "id", identity: true },
   { name: "turn_steps", columns: ["id", "turn_id", "seq", "tool", "input", "output", "error", "started_at", "duration_ms"], orderBy: "id", identity: true },
-  { name: "tool_settings", columns: ["platform", "workspace_id", "tool", "enabled", "changed_by", "changed_at"], cast: { enabled: "boolean" }, orderBy: "rowid" },
+  {
+    name: "tool_settings",
+    columns: ["platform", "workspace_id", "tool", "enabled", "changed_by", "changed_at"],
+    cast: { enabled: "boolean" },
+    orderBy: "rowid",
+  },
   { name: "bot_threads", columns: ["platform", "workspace_id", "channel_id", "thread_id", "scope", "created_at"], orderBy: "rowid" },
   { name: "processed_events", columns: ["platform", "event_id", "received_at"], orderBy: "rowid" },
   { name: "currency_rates", columns: ["source", "rate_date", "rates_json", "fetched_at"], orderBy: "rowid" },
-  { name: "workspace_settings", columns: ["platform", "workspace_id", "key", "value_json", "changed_by", "changed_at"], cast: { value_json: "jsonb" }, orderBy: "rowid" },
+  {
+    name: "workspace_settings",
+    columns: ["platform", "workspace_id", "key", "value_json", "changed_by", "changed_at"],
+    cast: { value_json: "jsonb" },
+    orderBy: "rowid",
+  },
   { name: "settings_changes", columns: ["id", "platform", "workspace_id", "key", "value_json", "changed_by", "changed_at"], orderBy: "id", identity: true },
   { name: "token_usage_daily", columns: ["platform", "workspace_id", "day", "tokens"], orderBy: "rowid" },
   {
     name: "approvals",
-    columns: ["id", "platform", "workspace_id", "channel_id", "turn_id", "tool", "args_json", "asked_by", "status", "requested_at", "decided_by", "decided_at", "instance"],
+    columns: [
+      "id",
+      "platform",
+      "workspace_id",
+      "channel_id",
+      "turn_id",
+      "tool",
+      "args_json",
+      "asked_by",
+      "status",
+      "requested_at",
+      "decided_by",
+      "decided_at",
+      "instance",
+    ],
     orderBy: "rowid",
   },
-  { name: "tool_approval_settings", columns: ["platform", "workspace_id", "tool", "required", "changed_by", "changed_at"], cast: { required: "boolean" }, orderBy: "rowid" },
-  { name: "channel_settings", columns: ["platform", "workspace_id", "channel_id", "key", "value_json", "changed_by", "changed_at"], cast: { value_json: "jsonb" }, orderBy: "rowid" },
+  {
+    name: "tool_approval_settings",
+    columns: ["platform", "workspace_id", "tool", "required", "changed_by", "changed_at"],
+    cast: { required: "boolean" },
+    orderBy: "rowid",
+  },
+  {
+    name: "channel_settings",
+    columns: ["platform", "workspace_id", "channel_id", "key", "value_json", "changed_by", "changed_at"],
+    cast: { value_json: "jsonb" },
+    orderBy: "rowid",
+  },
 ];
 
 /** Rows per INSERT: well below PostgreSQL's 65,535 parameters per statement. */
@@ -78,7 +134,9 @@ async function copySqliteToPostgres(sqlitePath: string, pool: pg.Pool): Promise<
       // No statement timeout for the copy of a big file; the lock keeps two copies from interleaving.
       await client.query("SET LOCAL statement_timeout = 0");
       await client.query("LOCK TABLE conversations IN EXCLUSIVE MODE");
-      const { rows } = await client.query<{ used: boolean }>(`SELECT EXISTS (SELECT 1 FROM conversations) OR EXISTS (SELECT 1 FROM turns) OR EXISTS (SELECT 1 FROM workspace_settings) AS used`);
+      const { rows } = await client.query<{ used: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM conversations) OR EXISTS (SELECT 1 FROM turns) OR EXISTS (SELECT 1 FROM workspace_settings) AS used`,
+      );
       if (rows[0]?.used) throw new TargetNotEmpty("the PostgreSQL database already holds conversations or settings; copy into an empty database");
       const copied: Record<string, number> = {};
       for (const table of TABLES) {

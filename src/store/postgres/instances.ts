@@ -75,7 +75,13 @@ export class PostgresInstances implements InstanceRegistry {
   }
 
   async reap(options: { leaseMs: number; dead?: string[] }): Promise<{ runs: number; turns: number }> {
-    const { rows } = await this.pool.query<{ runs: number; turns: number }>(REAP, [options.leaseMs, options.dead ?? [], Date.now(), INTERRUPTED_ERROR, CHANNELS.queue]);
+    const { rows } = await this.pool.query<{ runs: number; turns: number }>(REAP, [
+      options.leaseMs,
+      options.dead ?? [],
+      Date.now(),
+      INTERRUPTED_ERROR,
+      CHANNELS.queue,
+    ]);
     return { runs: rows[0]!.runs, turns: rows[0]!.turns };
   }
 

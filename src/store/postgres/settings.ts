@@ -1,6 +1,13 @@
 import type pg from "pg";
-import { channelSettingsFromRows, TOOL_KEY, type ChannelRef, type ChannelSettingKey, type ChannelSettings, type ChannelSettingsRepository } from "../channel-settings-repository.js";
-import { SettingsCache, workspaceKey } from "../settings-cache.js";
+import {
+  channelSettingsFromRows,
+  TOOL_KEY,
+  type ChannelRef,
+  type ChannelSettingKey,
+  type ChannelSettings,
+  type ChannelSettingsRepository,
+} from "../channel-settings-repository.js";
+import { type SettingsCache, workspaceKey } from "../settings-cache.js";
 import type { WorkspaceSettingsStore } from "../store.js";
 import type { ToolFlag, ToolFlagRow } from "../tool-flags.js";
 import type { WorkspaceRef } from "../types.js";
@@ -11,10 +18,14 @@ import { CHANNELS } from "./listener.js";
 
 /** The audit row and the notification that makes every process drop its cached settings of the workspace (sent at commit). */
 async function recordChange(client: Queryable, workspace: WorkspaceRef, key: string, valueJson: string, changedBy: string, at: number): Promise<void> {
-  await client.query(
-    `INSERT INTO settings_changes (platform, workspace_id, key, value_json, changed_by, changed_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-    [workspace.platform, workspace.workspaceId, key, valueJson, changedBy, at],
-  );
+  await client.query(`INSERT INTO settings_changes (platform, workspace_id, key, value_json, changed_by, changed_at) VALUES ($1, $2, $3, $4, $5, $6)`, [
+    workspace.platform,
+    workspace.workspaceId,
+    key,
+    valueJson,
+    changedBy,
+    at,
+  ]);
   await client.query(`SELECT pg_notify($1, $2)`, [CHANNELS.settings, workspaceKey(workspace)]);
 }
 
@@ -69,10 +80,10 @@ export class PostgresWorkspaceSettings implements WorkspaceSettingsStore {
   }
 
   async isIgnoredAnywhere(platform: string, userId: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
-      `SELECT 1 FROM workspace_settings WHERE platform = $1 AND key = 'ignoredUsers' AND value_json ? $2 LIMIT 1`,
-      [platform, userId],
-    );
+    const { rowCount } = await this.pool.query(`SELECT 1 FROM workspace_settings WHERE platform = $1 AND key = 'ignoredUsers' AND value_json ? $2 LIMIT 1`, [
+      platform,
+      userId,
+    ]);
     return (rowCount ?? 0) > 0;
   }
 
@@ -81,7 +92,11 @@ export class PostgresWorkspaceSettings implements WorkspaceSettingsStore {
     const json = value === undefined ? undefined : storableJson(value);
     await inTransaction(this.pool, async (client) => {
       if (json === undefined) {
-        await client.query(`DELETE FROM workspace_settings WHERE platform = $1 AND workspace_id = $2 AND key = $3`, [workspace.platform, workspace.workspaceId, key]);
+        await client.query(`DELETE FROM workspace_settings WHERE platform = $1 AND workspace_id = $2 AND key = $3`, [
+          workspace.platform,
+          workspace.workspaceId,
+          key,
+        ]);
       } else {
         await client.query(
           `INSERT INTO workspace_settings (platform, workspace_id, key, value_json, changed_by, changed_at) VALUES ($1, $2, $3, $4::jsonb, $5, $6)
@@ -125,7 +140,11 @@ export class PostgresChannelSettings implements ChannelSettingsRepository {
 
   async reset(channel: ChannelRef, changedBy: string): Promise<void> {
     await inTransaction(this.pool, async (client) => {
-      await client.query(`DELETE FROM channel_settings WHERE platform = $1 AND workspace_id = $2 AND channel_id = $3`, [channel.platform, channel.workspaceId, channel.channelId]);
+      await client.query(`DELETE FROM channel_settings WHERE platform = $1 AND workspace_id = $2 AND channel_id = $3`, [
+        channel.platform,
+        channel.workspaceId,
+        channel.channelId,
+      ]);
       await recordChange(client, channel, `channel:${channel.channelId}:*`, "null", changedBy, Date.now());
     });
     this.cache.drop(workspaceKey(channel));

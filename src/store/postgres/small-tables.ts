@@ -12,10 +12,11 @@ export class PostgresEventClaims implements EventClaims {
 
   async claim(platform: string, eventId: string): Promise<boolean> {
     const now = Date.now();
-    const { rowCount } = await this.pool.query(
-      `INSERT INTO processed_events (platform, event_id, received_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
-      [platform, eventId, now],
-    );
+    const { rowCount } = await this.pool.query(`INSERT INTO processed_events (platform, event_id, received_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [
+      platform,
+      eventId,
+      now,
+    ]);
     const fresh = rowCount === 1;
     if (fresh && ++this.inserted % 1000 === 0) await this.pool.query(`DELETE FROM processed_events WHERE received_at < $1`, [now - KEEP_EVENTS_MS]);
     return fresh;
@@ -33,10 +34,11 @@ export class PostgresBotThreads implements BotThreads {
   }
 
   async scopeOf(platform: string, channelId: string, threadId: string): Promise<ThreadScope | undefined> {
-    const { rows } = await this.pool.query<{ scope: ThreadScope }>(
-      `SELECT scope FROM bot_threads WHERE platform = $1 AND channel_id = $2 AND thread_id = $3`,
-      [platform, channelId, threadId],
-    );
+    const { rows } = await this.pool.query<{ scope: ThreadScope }>(`SELECT scope FROM bot_threads WHERE platform = $1 AND channel_id = $2 AND thread_id = $3`, [
+      platform,
+      channelId,
+      threadId,
+    ]);
     return rows[0]?.scope;
   }
 }

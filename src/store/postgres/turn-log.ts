@@ -58,7 +58,18 @@ export class PostgresTurnLog implements TurnLog, TokenUsage {
 
   async start(turn: TurnStart): Promise<Conversation> {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const { rows } = await this.pool.query<Conversation>(START, [turn.conversation.platform, turn.conversation.workspaceId, turn.conversation.channelId, turn.conversation.threadId ?? "", Date.now(), turn.id, turn.userId, turn.instance, turn.context?.model ?? null, turn.context?.channelId ?? null]);
+      const { rows } = await this.pool.query<Conversation>(START, [
+        turn.conversation.platform,
+        turn.conversation.workspaceId,
+        turn.conversation.channelId,
+        turn.conversation.threadId ?? "",
+        Date.now(),
+        turn.id,
+        turn.userId,
+        turn.instance,
+        turn.context?.model ?? null,
+        turn.context?.channelId ?? null,
+      ]);
       if (rows[0]) return rows[0];
     }
     throw new Error("could not find or create the turn's conversation");
@@ -73,7 +84,13 @@ export class PostgresTurnLog implements TurnLog, TokenUsage {
       // a thread opened for the turn: found or created first (rare; its row may stay if the closing fails, harmlessly)
       if (exchange.alsoIn) conversations.push((await openConversation(this.pool, exchange.alsoIn)).id);
       for (const conversationId of conversations) {
-        messages.push({ conversationId, role: "user", author: storable(exchange.question.author), text: storable(exchange.question.text), attachments: attachmentsJson(exchange.question.attachments) });
+        messages.push({
+          conversationId,
+          role: "user",
+          author: storable(exchange.question.author),
+          text: storable(exchange.question.text),
+          attachments: attachmentsJson(exchange.question.attachments),
+        });
         messages.push({ conversationId, role: "assistant", author: null, text: storable(exchange.answer), attachments: null });
       }
     }
@@ -107,10 +124,11 @@ export class PostgresTurnLog implements TurnLog, TokenUsage {
   }
 
   async tokensToday(workspace: WorkspaceRef, time = Date.now()): Promise<number> {
-    const { rows } = await this.pool.query<{ tokens: number }>(
-      `SELECT tokens FROM token_usage_daily WHERE platform = $1 AND workspace_id = $2 AND day = $3`,
-      [workspace.platform, workspace.workspaceId, utcDay(time)],
-    );
+    const { rows } = await this.pool.query<{ tokens: number }>(`SELECT tokens FROM token_usage_daily WHERE platform = $1 AND workspace_id = $2 AND day = $3`, [
+      workspace.platform,
+      workspace.workspaceId,
+      utcDay(time),
+    ]);
     return rows[0]?.tokens ?? 0;
   }
 }

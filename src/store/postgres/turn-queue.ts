@@ -57,10 +57,10 @@ export class PostgresTurnQueue implements TurnQueue {
       // Listening before looking: a place given up in between still wakes this turn.
       const woken = this.nextWake(signal, options.signal);
       try {
-        const { rows } = await this.pool.query<{ id: number }>(
-          `SELECT id FROM turn_queue WHERE conversation_key = $1 AND id < $2 ORDER BY id LIMIT 1`,
-          [ticket.conversationKey, ticket.id],
-        );
+        const { rows } = await this.pool.query<{ id: number }>(`SELECT id FROM turn_queue WHERE conversation_key = $1 AND id < $2 ORDER BY id LIMIT 1`, [
+          ticket.conversationKey,
+          ticket.id,
+        ]);
         const first = rows[0]?.id;
         if (first === undefined) return;
         if (head.abandoned(first)) {
@@ -82,11 +82,10 @@ export class PostgresTurnQueue implements TurnQueue {
 
   private async release(id: number, key: string): Promise<void> {
     // Like taking a place, giving it up need not wait for the disk.
-    await this.pool.query(`WITH gone AS (DELETE FROM turn_queue WHERE id = $1 RETURNING 1) SELECT set_config('synchronous_commit', 'off', true), pg_notify($2, $3) FROM gone`, [
-      id,
-      CHANNELS.queue,
-      queueSignal(key),
-    ]);
+    await this.pool.query(
+      `WITH gone AS (DELETE FROM turn_queue WHERE id = $1 RETURNING 1) SELECT set_config('synchronous_commit', 'off', true), pg_notify($2, $3) FROM gone`,
+      [id, CHANNELS.queue, queueSignal(key)],
+    );
   }
 
   /** A wake-up for this conversation's next notification, or after `ms`, or at abort (which the caller sees). */

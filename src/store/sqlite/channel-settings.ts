@@ -1,4 +1,11 @@
-import { channelSettingsFromRows, TOOL_KEY, type ChannelRef, type ChannelSettingKey, type ChannelSettings, type ChannelSettingsRepository } from "../channel-settings-repository.js";
+import {
+  channelSettingsFromRows,
+  TOOL_KEY,
+  type ChannelRef,
+  type ChannelSettingKey,
+  type ChannelSettings,
+  type ChannelSettingsRepository,
+} from "../channel-settings-repository.js";
 import type { SettingsCache } from "../settings-cache.js";
 import { storableJson } from "../turn-records.js";
 import type { Db } from "./database.js";
@@ -24,7 +31,9 @@ export class SqliteChannelSettings implements ChannelSettingsRepository {
        ON CONFLICT (platform, workspace_id, channel_id, key)
        DO UPDATE SET value_json = excluded.value_json, changed_by = excluded.changed_by, changed_at = excluded.changed_at`,
     );
-    const remove = db.prepare<[string, string, string, string]>(`DELETE FROM channel_settings WHERE platform = ? AND workspace_id = ? AND channel_id = ? AND key = ?`);
+    const remove = db.prepare<[string, string, string, string]>(
+      `DELETE FROM channel_settings WHERE platform = ? AND workspace_id = ? AND channel_id = ? AND key = ?`,
+    );
     const removeChannel = db.prepare<[string, string, string]>(`DELETE FROM channel_settings WHERE platform = ? AND workspace_id = ? AND channel_id = ?`);
     this.write = db.transaction((channel: ChannelRef, key: string, json: string | undefined, changedBy: string) => {
       const now = Date.now();
@@ -44,7 +53,10 @@ export class SqliteChannelSettings implements ChannelSettingsRepository {
     this.version.check();
     return this.cache.get(
       channel,
-      () => channelSettingsFromRows(this.selectAll.all(channel.platform, channel.workspaceId, channel.channelId).map((row) => ({ key: row.key, value: JSON.parse(row.valueJson) }))),
+      () =>
+        channelSettingsFromRows(
+          this.selectAll.all(channel.platform, channel.workspaceId, channel.channelId).map((row) => ({ key: row.key, value: JSON.parse(row.valueJson) })),
+        ),
       channel.channelId,
     );
   }

@@ -60,7 +60,12 @@ export class SqliteConversations implements ConversationStore {
   appendExchange(conversationId: number, turnId: string, question: { author: string; text: string; attachments?: StoredAttachment[] }, answer: string): void {
     const now = Date.now();
     // The rows as stored, also what the cached window gets (parsed back, as a read would give them).
-    const asked: MessageRow = { role: "user", author: storable(question.author), text: storable(question.text), attachments: attachmentsJson(question.attachments) };
+    const asked: MessageRow = {
+      role: "user",
+      author: storable(question.author),
+      text: storable(question.text),
+      attachments: attachmentsJson(question.attachments),
+    };
     const answered: MessageRow = { role: "assistant", author: null, text: storable(answer), attachments: null };
     this.insertMessage.run(conversationId, turnId, asked.role, asked.author, asked.text, asked.attachments, now);
     this.insertMessage.run(conversationId, turnId, answered.role, answered.author, answered.text, null, now);

@@ -48,7 +48,9 @@ export class SqliteInstances implements InstanceRegistry {
        WHERE status = 'running' AND instance = ?`,
     );
     const releaseOwn = db.prepare<[string]>(`DELETE FROM turn_queue WHERE instance = ?`);
-    const expireOwnApprovals = db.prepare<[number, string]>(`UPDATE approvals SET status = 'expired', decided_at = ? WHERE status = 'pending' AND instance = ?`);
+    const expireOwnApprovals = db.prepare<[number, string]>(
+      `UPDATE approvals SET status = 'expired', decided_at = ? WHERE status = 'pending' AND instance = ?`,
+    );
     this.leaveRun = db.transaction((id: string) => {
       interruptOwn.run(Date.now(), id);
       releaseOwn.run(id);

@@ -19,12 +19,14 @@ export function applyMigrations(db: Database.Database, dir: string): string[] {
     if (isApplied.get(migration.version)) continue;
     // IMMEDIATE takes the write lock before the check, so two processes starting together
     // cannot both apply the same migration.
-    const applied = db.transaction(() => {
-      if (isApplied.get(migration.version)) return false;
-      db.exec(migration.sql);
-      record.run(migration.version, migration.name, Date.now());
-      return true;
-    }).immediate();
+    const applied = db
+      .transaction(() => {
+        if (isApplied.get(migration.version)) return false;
+        db.exec(migration.sql);
+        record.run(migration.version, migration.name, Date.now());
+        return true;
+      })
+      .immediate();
     if (applied) names.push(migration.name);
   }
   return names;

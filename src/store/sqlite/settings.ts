@@ -29,7 +29,6 @@ export function sqliteSettings(db: Db) {
   };
 }
 
-
 class SqliteWorkspaceSettings implements WorkspaceSettingsStore {
   private readonly selectAll;
   private readonly ignoredSomewhere;

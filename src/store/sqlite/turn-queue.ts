@@ -36,9 +36,7 @@ export class SqliteTurnQueue implements TurnQueue {
     this.depth = db.prepare<[string], number>(`SELECT COUNT(*) FROM turn_queue WHERE conversation_key = ?`).pluck();
     this.insertTicket = db.prepare<[string, string, number]>(`INSERT INTO turn_queue (conversation_key, instance, entered_at) VALUES (?, ?, ?)`);
     this.deleteTicket = db.prepare<[number]>(`DELETE FROM turn_queue WHERE id = ?`);
-    this.headBefore = db
-      .prepare<[string, number], number>(`SELECT id FROM turn_queue WHERE conversation_key = ? AND id < ? ORDER BY id LIMIT 1`)
-      .pluck();
+    this.headBefore = db.prepare<[string, number], number>(`SELECT id FROM turn_queue WHERE conversation_key = ? AND id < ? ORDER BY id LIMIT 1`).pluck();
     this.selectRate = db.prepare<[string], RateCounter>(`SELECT period, current, previous FROM rate_windows WHERE key = ?`);
     this.saveRate = db.prepare<[string, number, number, number, number]>(
       `INSERT INTO rate_windows (key, period, current, previous, updated_at) VALUES (?, ?, ?, ?, ?)

@@ -22,9 +22,7 @@ function hypotenuse({ adjacent_side: a, opposite_side: o, angle }: RightTriangle
   const given = Object.entries({ adjacent_side: a, opposite_side: o, angle })
     .filter(([, value]) => value !== undefined)
     .map(([name]) => name);
-  throw new Error(
-    `need two of adjacent_side, opposite_side and angle (in degrees); got ${given.length === 0 ? "none" : `only ${given.join(", ")}`}`,
-  );
+  throw new Error(`need two of adjacent_side, opposite_side and angle (in degrees); got ${given.length === 0 ? "none" : `only ${given.join(", ")}`}`);
 }
 
 export const hypotenuseTool = defineTool({

@@ -12,12 +12,5 @@ export interface BuiltinToolOptions {
 }
 
 export function builtinTools(options: BuiltinToolOptions): Tool[] {
-  return [
-    calculatorTool,
-    circumferenceTool,
-    hypotenuseTool,
-    timeTool,
-    createCurrencyTool(options.currency),
-    ...knowledgeTools(options.knowledge),
-  ];
+  return [calculatorTool, circumferenceTool, hypotenuseTool, timeTool, createCurrencyTool(options.currency), ...knowledgeTools(options.knowledge)];
 }

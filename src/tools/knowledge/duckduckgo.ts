@@ -4,13 +4,7 @@ import { isWebLink, type SearchResult } from "./search-result.js";
 const SERVICE = "DuckDuckGo";
 
 /** Searches DuckDuckGo's no-JavaScript results page (the form at html.duckduckgo.com). */
-export async function searchDuckDuckGo(
-  baseUrl: string,
-  query: string,
-  limit: number,
-  http: HttpSettings,
-  signal: AbortSignal,
-): Promise<SearchResult[]> {
+export async function searchDuckDuckGo(baseUrl: string, query: string, limit: number, http: HttpSettings, signal: AbortSignal): Promise<SearchResult[]> {
   const html = await fetchText(
     {
       service: SERVICE,

@@ -7,13 +7,7 @@ import { createWikipediaTool, wikipediaApiUrl } from "./wikipedia.js";
 
 export type KnowledgeConfig = Pick<
   Config,
-  | "WIKIPEDIA_API_URL"
-  | "WIKIPEDIA_LANG"
-  | "ARXIV_API_URL"
-  | "DUCKDUCKGO_URL"
-  | "SEARXNG_URL"
-  | "KNOWLEDGE_TIMEOUT_MS"
-  | "KNOWLEDGE_USER_AGENT"
+  "WIKIPEDIA_API_URL" | "WIKIPEDIA_LANG" | "ARXIV_API_URL" | "DUCKDUCKGO_URL" | "SEARXNG_URL" | "KNOWLEDGE_TIMEOUT_MS" | "KNOWLEDGE_USER_AGENT"
 >;
 
 /** wikipedia, arxiv and web_search, each talking only to the host configuration names. */

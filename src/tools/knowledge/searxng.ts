@@ -22,13 +22,7 @@ export interface SearxResults {
 }
 
 /** Searches a SearxNG instance through its JSON API (GET /search?format=json). */
-export async function searchSearxng(
-  instanceUrl: string,
-  query: string,
-  limit: number,
-  http: HttpSettings,
-  signal: AbortSignal,
-): Promise<SearxResults> {
+export async function searchSearxng(instanceUrl: string, query: string, limit: number, http: HttpSettings, signal: AbortSignal): Promise<SearxResults> {
   const url = new URL("search", instanceUrl.endsWith("/") ? instanceUrl : `${instanceUrl}/`);
   url.searchParams.set("q", query);
   url.searchParams.set("format", "json");
@@ -38,9 +32,7 @@ export async function searchSearxng(
       url,
       accept: "application/json",
       describeStatus: (status) =>
-        status === 403
-          ? `${SERVICE} refused to answer in JSON (HTTP 403); its admin must enable the json format in settings.yml (search.formats).`
-          : undefined,
+        status === 403 ? `${SERVICE} refused to answer in JSON (HTTP 403); its admin must enable the json format in settings.yml (search.formats).` : undefined,
     },
     http,
     signal,

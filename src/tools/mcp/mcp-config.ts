@@ -86,8 +86,7 @@ export function parseMcpConfig(json: unknown, env: NodeJS.ProcessEnv, source = "
     }
     if (entry.disabled) continue;
     const expand = (value: string) => expandVariables(value, env, `mcpServers.${name}`);
-    const expandAll = (values: Record<string, string>) =>
-      Object.fromEntries(Object.entries(values).map(([key, value]) => [key, expand(value)]));
+    const expandAll = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([key, value]) => [key, expand(value)]));
     if ("url" in entry && !isHttpUrl(expand(entry.url))) {
       throw new McpConfigError(`MCP_CONFIG: mcpServers.${name}.url must be an http(s) URL`);
     }

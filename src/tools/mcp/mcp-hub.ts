@@ -25,12 +25,7 @@ export class McpHub {
   ) {}
 
   /** Starts all servers at once; resolves when each is ready or has failed its first attempt. */
-  static async start(
-    servers: McpServerConfig[],
-    registry: ToolRegistry,
-    logger: Logger,
-    timing: ConnectionTiming = DEFAULT_TIMING,
-  ): Promise<McpHub> {
+  static async start(servers: McpServerConfig[], registry: ToolRegistry, logger: Logger, timing: ConnectionTiming = DEFAULT_TIMING): Promise<McpHub> {
     const hub = new McpHub(registry, logger);
     for (const server of servers) {
       const connection: McpConnection = new McpConnection(server, logger, (tools) => hub.register(connection, tools), timing);

@@ -85,9 +85,7 @@ async function loadPluginFile(path: string, registry: ToolRegistry): Promise<Fil
   if (tools.length === 0) {
     const lookalike = [...exported].some((value) => typeof value === "object" && value !== null && "run" in value && "name" in value);
     return {
-      reason: lookalike
-        ? "it exports a tool description that was not passed through defineTool({...})"
-        : "it exports no tools made with defineTool",
+      reason: lookalike ? "it exports a tool description that was not passed through defineTool({...})" : "it exports no tools made with defineTool",
     };
   }
   const seen = new Set<string>();
@@ -121,7 +119,6 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 function firstLine(error: unknown): string {
-  const message =
-    error instanceof Error ? (error.name === "Error" ? error.message : `${error.name}: ${error.message}`) : String(error);
+  const message = error instanceof Error ? (error.name === "Error" ? error.message : `${error.name}: ${error.message}`) : String(error);
   return message.split("\n")[0]!.slice(0, 300);
 }

@@ -121,11 +121,29 @@ function cpuFigures(comparison: Comparison): Figure[] {
   const overFloor = round(us(comparison.subject) - us(comparison.floor));
   const ratio = round(us(comparison.subject) / us(comparison.reference!));
   return [
-    { key: "cpu_us_per_turn_over_floor", label: "our CPU per turn over the floor, 1 conversation", value: overFloor, unit: "µs", goal: `≤ ${GOAL_CPU_US_OVER_FLOOR}`, met: overFloor <= GOAL_CPU_US_OVER_FLOOR },
-    { key: "cpu_ratio_to_default_openai_loop", label: "bot CPU per turn / bare loop with the SDK's defaults", value: ratio, goal: `≤ ${GOAL_CPU_RATIO_TO_DEFAULT_LOOP.toFixed(1)}`, met: ratio <= GOAL_CPU_RATIO_TO_DEFAULT_LOOP },
+    {
+      key: "cpu_us_per_turn_over_floor",
+      label: "our CPU per turn over the floor, 1 conversation",
+      value: overFloor,
+      unit: "µs",
+      goal: `≤ ${GOAL_CPU_US_OVER_FLOOR}`,
+      met: overFloor <= GOAL_CPU_US_OVER_FLOOR,
+    },
+    {
+      key: "cpu_ratio_to_default_openai_loop",
+      label: "bot CPU per turn / bare loop with the SDK's defaults",
+      value: ratio,
+      goal: `≤ ${GOAL_CPU_RATIO_TO_DEFAULT_LOOP.toFixed(1)}`,
+      met: ratio <= GOAL_CPU_RATIO_TO_DEFAULT_LOOP,
+    },
     { key: "cpu_us_per_turn_bot", label: "bot CPU per turn (whole turn, SQLite and all)", value: round(us(comparison.subject)), unit: "µs" },
     { key: "cpu_us_per_turn_floor", label: "floor CPU per turn (the bot's openai client)", value: round(us(comparison.floor)), unit: "µs" },
-    { key: "cpu_us_per_turn_default_openai_loop", label: "bare loop CPU per turn (openai SDK as it comes)", value: round(us(comparison.reference!)), unit: "µs" },
+    {
+      key: "cpu_us_per_turn_default_openai_loop",
+      label: "bare loop CPU per turn (openai SDK as it comes)",
+      value: round(us(comparison.reference!)),
+      unit: "µs",
+    },
   ];
 }
 
@@ -143,7 +161,12 @@ function figuresOf(mode: "sequential" | "concurrent", shape: string, comparison:
   ];
   // the sequential run's CPU figures lead the part (cpuFigures); this is the same difference with 20 at once
   if (mode === "concurrent") {
-    figures.push({ key: "cpu_us_per_turn_over_floor_concurrent", label: `our CPU per turn over the floor, ${shape}`, value: round((subject.cpuMsPerTurn - floor.cpuMsPerTurn) * 1000), unit: "µs" });
+    figures.push({
+      key: "cpu_us_per_turn_over_floor_concurrent",
+      label: `our CPU per turn over the floor, ${shape}`,
+      value: round((subject.cpuMsPerTurn - floor.cpuMsPerTurn) * 1000),
+      unit: "µs",
+    });
   }
   return figures;
 }

@@ -51,8 +51,7 @@ export const concurrencyPart: BenchPart = {
       const many = await measureLevel(options, subject, floorTurn, size.conversations, size);
       const few = await measureLevel(options, subject, floorTurn, size.fewConversations, size);
 
-      const efficiency = (level: Level, arm: "subject" | "floor") =>
-        round(median(level[arm].map((run) => run.turnsPerS)) / level.idealTurnsPerS);
+      const efficiency = (level: Level, arm: "subject" | "floor") => round(median(level[arm].map((run) => run.turnsPerS)) / level.idealTurnsPerS);
       const throughput = (level: Level, arm: "subject" | "floor") => median(level[arm].map((run) => run.turnsPerS));
       const ratio = round(throughput(many, "subject") / throughput(many, "floor"));
       const n = size.conversations;
@@ -61,10 +60,19 @@ export const concurrencyPart: BenchPart = {
           { key: "concurrency_ratio_to_floor", label: `runner / floor throughput, ${n} conversations`, value: ratio, goal: `≥ ${GOAL}`, met: ratio >= GOAL },
           { key: "concurrency_turns_per_s", label: `runner turns/s, ${n} conversations`, value: round(throughput(many, "subject")) },
           { key: "concurrency_floor_turns_per_s", label: `floor (bare openai loop) turns/s, ${n} conversations`, value: round(throughput(many, "floor")) },
-          { key: "concurrency_ideal_turns_per_s", label: `ideal turns/s (${n} / ${MODEL_REQUESTS_PER_TURN * MODEL_DELAY_MS} ms)`, value: round(many.idealTurnsPerS) },
+          {
+            key: "concurrency_ideal_turns_per_s",
+            label: `ideal turns/s (${n} / ${MODEL_REQUESTS_PER_TURN * MODEL_DELAY_MS} ms)`,
+            value: round(many.idealTurnsPerS),
+          },
           { key: "concurrency_efficiency", label: `runner achieved / ideal throughput, ${n} conversations`, value: efficiency(many, "subject") },
           { key: "concurrency_floor_efficiency", label: `floor achieved / ideal, ${n} conversations`, value: efficiency(many, "floor") },
-          { key: "concurrency_turn_p99_ms", label: `runner turn p99, ${n} conversations`, value: round(median(many.subject.map((run) => run.p99Ms))), unit: "ms" },
+          {
+            key: "concurrency_turn_p99_ms",
+            label: `runner turn p99, ${n} conversations`,
+            value: round(median(many.subject.map((run) => run.p99Ms))),
+            unit: "ms",
+          },
           { key: "concurrency_cpu_busy", label: `CPU busy while the runner ran, ${n} conversations (1 = one core)`, value: round(median(many.subjectCpuBusy)) },
           { key: "concurrency_efficiency_few", label: `achieved / ideal throughput, ${few.conversations} conversations`, value: efficiency(few, "subject") },
           { key: "concurrency_floor_efficiency_few", label: `floor achieved / ideal, ${few.conversations} conversations`, value: efficiency(few, "floor") },

@@ -29,8 +29,7 @@ async function main(): Promise<void> {
   const bench = await startBenchApp(modelUrl!);
   const samples = [sample(0)];
   // Worker w takes conversations w, w + 20, w + 40, ...: every conversation gets turns, none two at once.
-  const pick = (worker: number, index: number) =>
-    `conversation-${(worker + ((index * CONCURRENT_CONVERSATIONS) % conversations)) % conversations}`;
+  const pick = (worker: number, index: number) => `conversation-${(worker + ((index * CONCURRENT_CONVERSATIONS) % conversations)) % conversations}`;
   const perSample = turns / SAMPLES;
   for (let done = 0; done < turns; done += perSample) {
     await runLoad((conversation) => subjectTurn(bench.app, conversation), {

@@ -47,7 +47,14 @@ export const memoryFootprintPart: BenchPart = {
       return {
         figures: [
           ...started.figures,
-          { key: "startup_ms_terminal", label: `terminal: start to first prompt (median of ${size.terminalStarts})`, value: startup, unit: "ms", goal: `≤ ${GOAL.terminalStartupMs}`, met: startup <= GOAL.terminalStartupMs },
+          {
+            key: "startup_ms_terminal",
+            label: `terminal: start to first prompt (median of ${size.terminalStarts})`,
+            value: startup,
+            unit: "ms",
+            goal: `≤ ${GOAL.terminalStartupMs}`,
+            met: startup <= GOAL.terminalStartupMs,
+          },
           ...heap.figures,
         ],
         detail: { sizes: size, startedBot: started.detail, terminalStartsMs: terminalStarts.map((ms) => round(ms)), heap: heap.detail },
@@ -84,20 +91,74 @@ async function measureStartedBot(note: (message: string) => void, modelUrl: stri
       const startup = mb(atStartup);
       const endKey = `rss_mb_after_${turnsLabel(size.turns)}_turns`;
       const figures: Figure[] = [
-        { key: "rss_mb_after_startup", label: "RSS after start-up, Discord + Slack connected (all its processes)", value: startup, unit: "MB", goal: `≤ ${GOAL.rssStartupMb}`, met: startup <= GOAL.rssStartupMb },
+        {
+          key: "rss_mb_after_startup",
+          label: "RSS after start-up, Discord + Slack connected (all its processes)",
+          value: startup,
+          unit: "MB",
+          goal: `≤ ${GOAL.rssStartupMb}`,
+          met: startup <= GOAL.rssStartupMb,
+        },
         // the process that runs the bot is the last one the start command started (after sh, a tsx launcher…)
-        { key: "rss_mb_after_startup_bot_process", label: `RSS after start-up, the bot's own process of ${atStartup.processes.length}`, value: round(atStartup.processes.at(-1)!.rssMb), unit: "MB" },
-        { key: `rss_mb_after_${turnsLabel(size.turns / 2)}_turns`, label: `RSS after ${turnsLabel(size.turns / 2)} Slack turns`, value: mb(atHalf), unit: "MB" },
+        {
+          key: "rss_mb_after_startup_bot_process",
+          label: `RSS after start-up, the bot's own process of ${atStartup.processes.length}`,
+          value: round(atStartup.processes.at(-1)!.rssMb),
+          unit: "MB",
+        },
+        {
+          key: `rss_mb_after_${turnsLabel(size.turns / 2)}_turns`,
+          label: `RSS after ${turnsLabel(size.turns / 2)} Slack turns`,
+          value: mb(atHalf),
+          unit: "MB",
+        },
         size.turns === GOAL_TURNS
-          ? { key: endKey, label: `RSS after ${turnsLabel(size.turns)} Slack turns`, value: end, unit: "MB", goal: `≤ ${GOAL.rss10kMb}`, met: end <= GOAL.rss10kMb }
+          ? {
+              key: endKey,
+              label: `RSS after ${turnsLabel(size.turns)} Slack turns`,
+              value: end,
+              unit: "MB",
+              goal: `≤ ${GOAL.rss10kMb}`,
+              met: end <= GOAL.rss10kMb,
+            }
           : { key: endKey, label: `RSS after ${turnsLabel(size.turns)} Slack turns`, value: end, unit: "MB" },
-        { key: `heap_total_mb_after_${turnsLabel(size.turns)}_turns`, label: `V8 heap reserved after ${turnsLabel(size.turns)} Slack turns (of that RSS)`, value: heapAtEnd.totalMb, unit: "MB" },
-        { key: `heap_used_mb_after_${turnsLabel(size.turns)}_turns`, label: `V8 heap in use after ${turnsLabel(size.turns)} Slack turns (no forced GC)`, value: heapAtEnd.usedMb, unit: "MB" },
-        { key: `rss_mb_after_${turnsLabel(size.turns)}_turns_at_rest`, label: `RSS ${size.restSeconds} s after the last of them (V8 heap reserved ${heapAtRest.totalMb} MB)`, value: mb(atRest), unit: "MB" },
-        { key: "slack_events_per_s", label: `Slack events answered per second, ${size.width} channels at once`, value: round((half.turnsPerS + rest.turnsPerS) / 2) },
+        {
+          key: `heap_total_mb_after_${turnsLabel(size.turns)}_turns`,
+          label: `V8 heap reserved after ${turnsLabel(size.turns)} Slack turns (of that RSS)`,
+          value: heapAtEnd.totalMb,
+          unit: "MB",
+        },
+        {
+          key: `heap_used_mb_after_${turnsLabel(size.turns)}_turns`,
+          label: `V8 heap in use after ${turnsLabel(size.turns)} Slack turns (no forced GC)`,
+          value: heapAtEnd.usedMb,
+          unit: "MB",
+        },
+        {
+          key: `rss_mb_after_${turnsLabel(size.turns)}_turns_at_rest`,
+          label: `RSS ${size.restSeconds} s after the last of them (V8 heap reserved ${heapAtRest.totalMb} MB)`,
+          value: mb(atRest),
+          unit: "MB",
+        },
+        {
+          key: "slack_events_per_s",
+          label: `Slack events answered per second, ${size.width} channels at once`,
+          value: round((half.turnsPerS + rest.turnsPerS) / 2),
+        },
         { key: "queue_keys_left", label: "conversation queues left after the turns", value: queues, goal: "= 0", met: queues === 0 },
       ];
-      return { figures, detail: { processesAtStartup: atStartup.processes, processesAtEnd: atEnd.processes, heapAtStartup, heapAtEnd, processesAtRest: atRest.processes, heapAtRest, load: [half, rest] } };
+      return {
+        figures,
+        detail: {
+          processesAtStartup: atStartup.processes,
+          processesAtEnd: atEnd.processes,
+          heapAtStartup,
+          heapAtEnd,
+          processesAtRest: atRest.processes,
+          heapAtRest,
+          load: [half, rest],
+        },
+      };
     } finally {
       await started.close();
     }
@@ -136,7 +197,11 @@ async function heapGauges(origin: string): Promise<{ totalMb: number; usedMb: nu
 }
 
 async function measureHeap(modelUrl: string, size: (typeof SIZES)["full"]) {
-  const child = spawnTs(new URL("./memory-footprint-child.ts", import.meta.url), [modelUrl, String(size.heapTurns), String(size.heapConversations)], ["--expose-gc"]);
+  const child = spawnTs(
+    new URL("./memory-footprint-child.ts", import.meta.url),
+    [modelUrl, String(size.heapTurns), String(size.heapConversations)],
+    ["--expose-gc"],
+  );
   const report = await firstJsonLine<FootprintReport>(child);
   await stopChild(child);
   const half = report.samples.find((sample) => sample.turns === size.heapTurns / 2)!;
@@ -144,9 +209,27 @@ async function measureHeap(modelUrl: string, size: (typeof SIZES)["full"]) {
   const growth = round(last.heapUsedMb - half.heapUsedMb);
   const figures: Figure[] = [
     { key: "heap_mb_after_startup", label: "live JS heap after start-up (after GC, in-process bot)", value: round(report.samples[0]!.heapUsedMb), unit: "MB" },
-    { key: `heap_mb_after_${turnsLabel(last.turns)}_turns`, label: `live JS heap after ${turnsLabel(last.turns)} turns (after GC)`, value: round(last.heapUsedMb), unit: "MB" },
-    { key: "heap_growth_mb_second_half", label: `live JS heap growth ${turnsLabel(half.turns)} → ${turnsLabel(last.turns)} turns`, value: growth, unit: "MB", goal: `≤ ${HEAP_GROWTH_TOLERANCE_MB}`, met: growth <= HEAP_GROWTH_TOLERANCE_MB },
-    { key: "queue_keys_left_in_process", label: "conversation queues left, in-process bot", value: report.activeConversations, goal: "= 0", met: report.activeConversations === 0 },
+    {
+      key: `heap_mb_after_${turnsLabel(last.turns)}_turns`,
+      label: `live JS heap after ${turnsLabel(last.turns)} turns (after GC)`,
+      value: round(last.heapUsedMb),
+      unit: "MB",
+    },
+    {
+      key: "heap_growth_mb_second_half",
+      label: `live JS heap growth ${turnsLabel(half.turns)} → ${turnsLabel(last.turns)} turns`,
+      value: growth,
+      unit: "MB",
+      goal: `≤ ${HEAP_GROWTH_TOLERANCE_MB}`,
+      met: growth <= HEAP_GROWTH_TOLERANCE_MB,
+    },
+    {
+      key: "queue_keys_left_in_process",
+      label: "conversation queues left, in-process bot",
+      value: report.activeConversations,
+      goal: "= 0",
+      met: report.activeConversations === 0,
+    },
   ];
   return { figures, detail: report };
 }

@@ -22,7 +22,11 @@ const now = () => performance.timeOrigin + performance.now();
 async function main(): Promise<void> {
   const [modelUrl, databaseUrl, index, conversationsArg] = process.argv.slice(2);
   const conversations = Number(conversationsArg);
-  const bench = await startBenchApp(modelUrl!, { DATABASE_URL: databaseUrl!, INSTANCE_ID: `bench-${index}`, DATABASE_POOL_SIZE: String(Math.max(4, conversations)) });
+  const bench = await startBenchApp(modelUrl!, {
+    DATABASE_URL: databaseUrl!,
+    INSTANCE_ID: `bench-${index}`,
+    DATABASE_POOL_SIZE: String(Math.max(4, conversations)),
+  });
   // each process talks in conversations of its own, as processes behind a load balancer mostly do
   const conversation = (worker: number) => `process-${index}-conversation-${worker}`;
   const turn = (name: string) => subjectTurn(bench.app, name);

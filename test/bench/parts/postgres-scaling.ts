@@ -36,7 +36,12 @@ export async function measureScaling(databaseUrl: string, options: BenchOptions)
   const size = options.quick ? SIZES.quick : SIZES.full;
   const model = await startModelProcess();
   const children = Array.from({ length: PROCESSES }, (_, index) =>
-    spawnTs(new URL("./postgres-scaling-child.ts", import.meta.url), [model.baseUrl(MODEL_DELAY_MS), databaseUrl, String(index), String(size.conversationsEach)]),
+    spawnTs(new URL("./postgres-scaling-child.ts", import.meta.url), [
+      model.baseUrl(MODEL_DELAY_MS),
+      databaseUrl,
+      String(index),
+      String(size.conversationsEach),
+    ]),
   );
   try {
     const lines = children.map(jsonLines);
@@ -48,7 +53,9 @@ export async function measureScaling(databaseUrl: string, options: BenchOptions)
       for (const processes of order) runs[processes] = await run(children.slice(0, processes), lines, size.turnsEach);
       const [one, three] = [runs[1]!, runs[PROCESSES]!];
       rounds.push({ one, three, ratio: three.turnsPerS / one.turnsPerS });
-      options.note(`postgres: round ${round + 1}/${size.rounds}: 1 process ${one.turnsPerS.toFixed(0)} turns/s, ${PROCESSES} processes ${three.turnsPerS.toFixed(0)} turns/s`);
+      options.note(
+        `postgres: round ${round + 1}/${size.rounds}: 1 process ${one.turnsPerS.toFixed(0)} turns/s, ${PROCESSES} processes ${three.turnsPerS.toFixed(0)} turns/s`,
+      );
     }
     return {
       modelDelayMs: MODEL_DELAY_MS,

@@ -55,15 +55,43 @@ export const postgresPart: BenchPart = {
       const factor = round(scaling.factor);
       return {
         figures: [
-          { key: "pg_fill_messages_per_s", label: `fill ${messages.toLocaleString("en")} messages (server-side)`, value: round(messages / (storeFigures.fillMs / 1000)), unit: "msg/s" },
-          { key: "pg_window_read_p50_ms", label: `window read p50 at ${messages.toLocaleString("en")} messages`, value: round(storeFigures.reads.p50Ms), unit: "ms" },
+          {
+            key: "pg_fill_messages_per_s",
+            label: `fill ${messages.toLocaleString("en")} messages (server-side)`,
+            value: round(messages / (storeFigures.fillMs / 1000)),
+            unit: "msg/s",
+          },
+          {
+            key: "pg_window_read_p50_ms",
+            label: `window read p50 at ${messages.toLocaleString("en")} messages`,
+            value: round(storeFigures.reads.p50Ms),
+            unit: "ms",
+          },
           { key: "pg_window_read_p99_ms", label: `window read p99 at ${messages.toLocaleString("en")} messages`, value: p99, unit: "ms" },
           { key: "pg_turn_writes_per_s", label: "all writes of a 2-tool turn, per second, one at a time", value: round(storeFigures.sequential.perS) },
           { key: "pg_turn_write_p99_ms", label: "turn writes p99, one at a time", value: round(storeFigures.sequential.p99Ms), unit: "ms" },
-          { key: "pg_turn_writes_per_s_concurrent", label: `all writes of a 2-tool turn, per second, ${size.concurrentWriters} at once`, value: round(storeFigures.concurrent.perS) },
-          { key: "pg_turns_per_s_1_process", label: `turns/s, 1 process, ${scaling.conversationsEach} conversations, model 50 ms a call (ideal ${round(scaling.idealTurnsPerSEach)})`, value: round(scaling.oneTurnsPerS) },
-          { key: "pg_turns_per_s_3_processes", label: `turns/s, 3 processes, ${scaling.conversationsEach} conversations each`, value: round(scaling.threeTurnsPerS) },
-          { key: "pg_scaling_3_processes", label: "3 processes / 1 process (median of rounds)", value: factor, goal: `≥ ${SCALING_GOAL}`, met: factor >= SCALING_GOAL },
+          {
+            key: "pg_turn_writes_per_s_concurrent",
+            label: `all writes of a 2-tool turn, per second, ${size.concurrentWriters} at once`,
+            value: round(storeFigures.concurrent.perS),
+          },
+          {
+            key: "pg_turns_per_s_1_process",
+            label: `turns/s, 1 process, ${scaling.conversationsEach} conversations, model 50 ms a call (ideal ${round(scaling.idealTurnsPerSEach)})`,
+            value: round(scaling.oneTurnsPerS),
+          },
+          {
+            key: "pg_turns_per_s_3_processes",
+            label: `turns/s, 3 processes, ${scaling.conversationsEach} conversations each`,
+            value: round(scaling.threeTurnsPerS),
+          },
+          {
+            key: "pg_scaling_3_processes",
+            label: "3 processes / 1 process (median of rounds)",
+            value: factor,
+            goal: `≥ ${SCALING_GOAL}`,
+            met: factor >= SCALING_GOAL,
+          },
         ],
         detail: { sizes: size, ...storeFigures, scaling },
       };
@@ -74,7 +102,11 @@ export const postgresPart: BenchPart = {
 };
 
 function unmeasured(): Figure[] {
-  return ["pg_window_read_p50_ms", "pg_window_read_p99_ms", "pg_turn_writes_per_s", "pg_scaling_3_processes"].map((key) => ({ key, label: key.replaceAll("_", " "), value: null }));
+  return ["pg_window_read_p50_ms", "pg_window_read_p99_ms", "pg_turn_writes_per_s", "pg_scaling_3_processes"].map((key) => ({
+    key,
+    label: key.replaceAll("_", " "),
+    value: null,
+  }));
 }
 
 const conversationRef = (index: number): ConversationRef => ({ platform: "bench", workspaceId: "w1", channelId: `channel-${index}` });
@@ -107,7 +139,8 @@ async function fill(url: string, size: Size, options: BenchOptions): Promise<num
          FROM generate_series($1::bigint, $2::bigint - 1) AS r ORDER BY r`,
         [from, Math.min(rows, from + FILL_BATCH), size.conversations],
       );
-      if (rows > FILL_BATCH * 4 && (from / FILL_BATCH) % 4 === 3) options.note(`postgres: filled ${(from + FILL_BATCH).toLocaleString("en")} / ${rows.toLocaleString("en")}`);
+      if (rows > FILL_BATCH * 4 && (from / FILL_BATCH) % 4 === 3)
+        options.note(`postgres: filled ${(from + FILL_BATCH).toLocaleString("en")} / ${rows.toLocaleString("en")}`);
     }
     const fillMs = performance.now() - started;
     await client.query("VACUUM ANALYZE messages");

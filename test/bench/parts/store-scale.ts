@@ -53,13 +53,39 @@ export const storeScalePart: BenchPart = {
     const fillRate = total(size.big) / (big.fillMs / 1000);
     return {
       figures: [
-        { key: "store_fill_s", label: `fill ${total(size.big).toLocaleString("en")} messages / ${size.big.conversations.toLocaleString("en")} conversations`, value: round(big.fillMs / 1000), unit: "s" },
+        {
+          key: "store_fill_s",
+          label: `fill ${total(size.big).toLocaleString("en")} messages / ${size.big.conversations.toLocaleString("en")} conversations`,
+          value: round(big.fillMs / 1000),
+          unit: "s",
+        },
         { key: "store_fill_messages_per_s", label: "fill rate", value: round(fillRate), unit: "msg/s" },
         { key: "window_read_p50_ms", label: `window read p50 at ${big.messages.toLocaleString("en")} messages`, value: round(big.reads.p50Ms), unit: "ms" },
-        { key: "window_read_p99_ms", label: `window read p99 at ${big.messages.toLocaleString("en")} messages`, value: p99, unit: "ms", goal: `< ${GOAL_P99_MS}`, met: p99 < GOAL_P99_MS },
-        { key: "window_read_p50_ms_small", label: `window read p50 at ${small.messages.toLocaleString("en")} messages`, value: round(small.reads.p50Ms), unit: "ms" },
-        { key: "window_read_p99_ms_small", label: `window read p99 at ${small.messages.toLocaleString("en")} messages`, value: round(small.reads.p99Ms), unit: "ms" },
-        { key: "window_read_growth", label: `p50 read at ${shortCount(big.messages)} / at ${shortCount(small.messages)}`, value: round(big.reads.p50Ms / small.reads.p50Ms) },
+        {
+          key: "window_read_p99_ms",
+          label: `window read p99 at ${big.messages.toLocaleString("en")} messages`,
+          value: p99,
+          unit: "ms",
+          goal: `< ${GOAL_P99_MS}`,
+          met: p99 < GOAL_P99_MS,
+        },
+        {
+          key: "window_read_p50_ms_small",
+          label: `window read p50 at ${small.messages.toLocaleString("en")} messages`,
+          value: round(small.reads.p50Ms),
+          unit: "ms",
+        },
+        {
+          key: "window_read_p99_ms_small",
+          label: `window read p99 at ${small.messages.toLocaleString("en")} messages`,
+          value: round(small.reads.p99Ms),
+          unit: "ms",
+        },
+        {
+          key: "window_read_growth",
+          label: `p50 read at ${shortCount(big.messages)} / at ${shortCount(small.messages)}`,
+          value: round(big.reads.p50Ms / small.reads.p50Ms),
+        },
         { key: "append_exchanges_per_s", label: "append: turn row + exchange, per second", value: round(big.appendsOnly.perS) },
         { key: "append_p99_ms", label: "append p99", value: round(big.appendsOnly.p99Ms), unit: "ms" },
         { key: "turn_writes_per_s", label: "all writes of a 2-tool turn, per second", value: round(big.turnWrites.perS) },
@@ -93,9 +119,7 @@ const conversationRef = (index: number): ConversationRef => ({ platform: "bench"
  */
 function fill(store: SqliteStore, shape: Shape, options: BenchOptions): number {
   const ids = store.db.transaction(() => Array.from({ length: shape.conversations }, (_, i) => store.conversations.openNow(conversationRef(i)).id))();
-  const insert = store.db.prepare(
-    `INSERT INTO messages (conversation_id, turn_id, role, author, text, created_at) VALUES (?, NULL, ?, ?, ?, ?)`,
-  );
+  const insert = store.db.prepare(`INSERT INTO messages (conversation_id, turn_id, role, author, text, created_at) VALUES (?, NULL, ?, ?, ?, ?)`);
   const questions = Array.from({ length: 16 }, (_, i) => `Question ${i}: ${"what about this and that? ".repeat(2 + (i % 5))}`);
   const answers = Array.from({ length: 16 }, (_, i) => `Answer ${i}: ${"here is a **Markdown** answer with a figure, 49.07. ".repeat(2 + (i % 9))}`);
   const rows = total(shape);
@@ -114,7 +138,8 @@ function fill(store: SqliteStore, shape: Shape, options: BenchOptions): number {
   });
   for (let from = 0; from < rows; from += FILL_BATCH) {
     insertBatch(from, Math.min(rows, from + FILL_BATCH));
-    if (rows > FILL_BATCH * 4 && (from / FILL_BATCH) % 4 === 3) options.note(`store: filled ${(from + FILL_BATCH).toLocaleString("en")} / ${rows.toLocaleString("en")}`);
+    if (rows > FILL_BATCH * 4 && (from / FILL_BATCH) % 4 === 3)
+      options.note(`store: filled ${(from + FILL_BATCH).toLocaleString("en")} / ${rows.toLocaleString("en")}`);
   }
   const fillMs = performance.now() - started;
   store.db.pragma(`cache_size = ${cacheSize}`);

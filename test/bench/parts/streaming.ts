@@ -66,7 +66,10 @@ export const streamingPart: BenchPart = {
     const floorTurn = async () => {
       const stream = await client.chat.completions.create({
         model: bench.app.config.OPENAI_MODEL,
-        messages: [{ role: "system", content: systemPrompt() }, { role: "user", content: "stream" }],
+        messages: [
+          { role: "system", content: systemPrompt() },
+          { role: "user", content: "stream" },
+        ],
         stream: true,
         stream_options: { include_usage: true },
       });
@@ -103,23 +106,24 @@ export const streamingPart: BenchPart = {
         { key: "stream_chunk_cpu_us_floor", label: "CPU per streamed chunk, the bare openai loop", value: round(floor), unit: "µs" },
       ];
       const detail: Record<string, unknown> = { sizes: size, cpu_us_per_round: cpu };
-      for (const [name, start] of [["discord", discordFirstText], ["slack", slackFirstText]] as const) {
+      for (const [name, start] of [
+        ["discord", discordFirstText],
+        ["slack", slackFirstText],
+      ] as const) {
         options.note(`stream: first text on ${name} (${size.firstText} questions)`);
         const driver = await start();
         try {
           const { samples, calls } = await firstText(driver, size.firstText);
           const p50 = median(samples);
           const call = median(calls);
-          figures.push(
-            {
-              key: `first_text_ms_${name}`,
-              label: `${name}: model's first text to the call that shows it, p50 (p99 ${round(quantile(samples, 0.99))} ms)`,
-              value: round(p50),
-              unit: "ms",
-              goal: `< ${GOAL_FIRST_TEXT_MS} + one call (${round(call)} ms)`,
-              met: p50 < GOAL_FIRST_TEXT_MS + call,
-            },
-          );
+          figures.push({
+            key: `first_text_ms_${name}`,
+            label: `${name}: model's first text to the call that shows it, p50 (p99 ${round(quantile(samples, 0.99))} ms)`,
+            value: round(p50),
+            unit: "ms",
+            goal: `< ${GOAL_FIRST_TEXT_MS} + one call (${round(call)} ms)`,
+            met: p50 < GOAL_FIRST_TEXT_MS + call,
+          });
           detail[`first_text_${name}`] = { p50_ms: round(p50), p99_ms: round(quantile(samples, 0.99)), platform_call_p50_ms: round(call) };
         } finally {
           await driver.close();

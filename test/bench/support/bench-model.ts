@@ -58,8 +58,7 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
     const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
     recorded?.push(body.toString("utf8"));
     const payload = scriptedResponse(body);
-    const send = () =>
-      res.writeHead(200, { "content-type": "application/json", "content-length": payload.length }).end(payload);
+    const send = () => res.writeHead(200, { "content-type": "application/json", "content-length": payload.length }).end(payload);
     const delayMs = Number(DELAYED_PATH.exec(req.url)?.[1] ?? 0);
     if (delayMs > 0) setTimeout(send, delayMs);
     else send();

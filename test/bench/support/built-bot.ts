@@ -19,7 +19,10 @@ let ready: BotEntry | undefined;
  * benchmark, before any part, so the child processes that parts start only load it.
  */
 export function buildBenchBot(): void {
-  execFileSync(process.execPath, [join(PROJECT_ROOT, "src/ops/build.mjs"), "--outdir", OUTDIR, "--entry", ENTRY], { cwd: PROJECT_ROOT, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync(process.execPath, [join(PROJECT_ROOT, "src/ops/build.mjs"), "--outdir", OUTDIR, "--entry", ENTRY], {
+    cwd: PROJECT_ROOT,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
 }
 
 /**

@@ -38,7 +38,11 @@ export async function discordFirstText(): Promise<FirstTextDriver> {
   const rest = new REST({ api: discord.apiUrl }).setToken(discord.token);
   return {
     async sample() {
-      const question = await discord.dispatchMessage({ author: discord.member, content: `${FakeDiscord.mention(discord.bot)} stream`, mentions: [discord.bot] });
+      const question = await discord.dispatchMessage({
+        author: discord.member,
+        content: `${FakeDiscord.mention(discord.bot)} stream`,
+        mentions: [discord.bot],
+      });
       const shown = await discord.waitFor((call) => isAnswerTo(call, question), 30_000);
       await bench.app.intake.idle();
       return shown.at - firstTextAt(model);
@@ -65,7 +69,12 @@ export async function slackFirstText(): Promise<FirstTextDriver> {
   model.otherwise(STREAMED());
   const slack = await FakeSlack.start();
   slack.addUser({ id: "UBENCH", name: "alice" });
-  const bench = await startBenchApp(model.url, { SLACK_BOT_TOKEN: slack.botToken, SLACK_API_URL: slack.apiUrl, SLACK_SIGNING_SECRET: SIGNING_SECRET, STREAM_ANSWERS: "true" });
+  const bench = await startBenchApp(model.url, {
+    SLACK_BOT_TOKEN: slack.botToken,
+    SLACK_API_URL: slack.apiUrl,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    STREAM_ANSWERS: "true",
+  });
   const services = servicesFor(bench.app, { streams: { input: new PassThrough(), output: new PassThrough() } });
   const adapter = new SlackAdapter(services, { clientOptions: { retryConfig: { retries: 0 } }, listen: { port: 0, host: "127.0.0.1" } });
   await adapter.start();

@@ -64,7 +64,10 @@ export function startProductionBot(env: Record<string, string>): ProductionBot {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         if (child.exitCode !== null) throw new Error(`the bot exited (code ${child.exitCode}) before it was healthy:\n${log}`);
-        const status = await fetch(url).then((response) => response.status, () => 0);
+        const status = await fetch(url).then(
+          (response) => response.status,
+          () => 0,
+        );
         if (status === 200) return;
         if (Date.now() > deadline) throw new Error(`the bot was not healthy at ${url} within ${timeoutMs} ms:\n${log}`);
         await new Promise((r) => setTimeout(r, 25));

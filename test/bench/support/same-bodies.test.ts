@@ -19,7 +19,9 @@ describe("the benchmark's check that bot and floor ask the model the same thing"
   const bodies = ['{"model":"m","messages":[1]}', '{"model":"m","messages":[1,2]}', '{"model":"m","messages":[1,2,3]}'];
 
   it("passes when every arm sent the same bodies, and says how many it compared", async () => {
-    await expect(assertSameRequestBodies(model, { name: "the bot", turn: turnSending(bodies) }, [{ name: "the floor", turn: turnSending([...bodies]) }])).resolves.toEqual({
+    await expect(
+      assertSameRequestBodies(model, { name: "the bot", turn: turnSending(bodies) }, [{ name: "the floor", turn: turnSending([...bodies]) }]),
+    ).resolves.toEqual({
       bodies: 6,
       bytes: 2 * bodies.join("").length,
     });
@@ -27,14 +29,14 @@ describe("the benchmark's check that bot and floor ask the model the same thing"
 
   it("fails loudly, showing where, when one body differs by a byte", async () => {
     const other = [...bodies.slice(0, 2), '{"model":"m","messages":[1,2,4]}'];
-    await expect(assertSameRequestBodies(model, { name: "the bot", turn: turnSending(bodies) }, [{ name: "the floor", turn: turnSending(other) }])).rejects.toThrow(
-      /request 3: the floor and the bot sent different bodies\n  first difference at character 29/,
-    );
+    await expect(
+      assertSameRequestBodies(model, { name: "the bot", turn: turnSending(bodies) }, [{ name: "the floor", turn: turnSending(other) }]),
+    ).rejects.toThrow(/request 3: the floor and the bot sent different bodies\n {2}first difference at character 29/);
   });
 
   it("fails when an arm makes a different number of requests", async () => {
-    await expect(assertSameRequestBodies(model, { name: "the bot", turn: turnSending(bodies) }, [{ name: "the floor", turn: turnSending(bodies.slice(0, 2)) }])).rejects.toThrow(
-      /the floor made 4 model requests, the bot 6/,
-    );
+    await expect(
+      assertSameRequestBodies(model, { name: "the bot", turn: turnSending(bodies) }, [{ name: "the floor", turn: turnSending(bodies.slice(0, 2)) }]),
+    ).rejects.toThrow(/the floor made 4 model requests, the bot 6/);
   });
 });

@@ -11,7 +11,11 @@ const TURNS_COMPARED = 2;
  * fresh conversation through each arm while the model keeps the request bodies, and throws,
  * showing where, unless every arm sent the reference's bodies byte for byte.
  */
-export async function assertSameRequestBodies(model: ModelProcess, reference: { name: string; turn: TurnFn }, others: { name: string; turn: TurnFn }[]): Promise<{ bodies: number; bytes: number }> {
+export async function assertSameRequestBodies(
+  model: ModelProcess,
+  reference: { name: string; turn: TurnFn },
+  others: { name: string; turn: TurnFn }[],
+): Promise<{ bodies: number; bytes: number }> {
   const bodiesOf = (turn: TurnFn) =>
     model.recordBodies(async () => {
       for (let i = 0; i < TURNS_COMPARED; i++) await turn("bodies-check");
@@ -25,7 +29,9 @@ export async function assertSameRequestBodies(model: ModelProcess, reference: { 
     if (got.length !== expected.length) throw new Error(`${other.name} made ${got.length} model requests, ${reference.name} ${expected.length}`);
     got.forEach((body, index) => {
       if (body !== expected[index]) {
-        throw new Error(`request ${index + 1}: ${other.name} and ${reference.name} sent different bodies\n${whereTheyDiffer(expected[index]!, body, reference.name, other.name)}`);
+        throw new Error(
+          `request ${index + 1}: ${other.name} and ${reference.name} sent different bodies\n${whereTheyDiffer(expected[index]!, body, reference.name, other.name)}`,
+        );
       }
     });
   }

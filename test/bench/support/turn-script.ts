@@ -2,8 +2,7 @@
  * The turn every benchmark part runs: a question, two tool calls, an answer — three model
  * requests. The fake model, the hand-written floor and the checks on replies share these.
  */
-export const QUESTION =
-  "What is the circumference of a circle of radius 7.81, and the hypotenuse of a right triangle with sides 3 and 4?";
+export const QUESTION = "What is the circumference of a circle of radius 7.81, and the hypotenuse of a right triangle with sides 3 and 4?";
 
 export const TOOL_CALLS = [
   { id: "call_circumference", name: "circumference", args: { radius: 7.81 } },

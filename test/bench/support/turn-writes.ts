@@ -11,7 +11,14 @@ export async function writeTurn(store: Store, ref: ConversationRef, steps: numbe
   await store.turns.finish({
     turnId,
     end: { status: "answered", outcome: "answer", iterations: steps, usage: USAGE },
-    steps: Array.from({ length: steps }, (_, i) => ({ seq: i + 1, tool: "circumference", input: { radius: 7.81 }, startedAt: Date.now(), output: "49.0716772491", durationMs: 0 })),
+    steps: Array.from({ length: steps }, (_, i) => ({
+      seq: i + 1,
+      tool: "circumference",
+      input: { radius: 7.81 },
+      startedAt: Date.now(),
+      output: "49.0716772491",
+      durationMs: 0,
+    })),
     workspace: ref,
     exchange: { conversationId: conversation.id, question: { author: "alice", text: "What is 2πr for r = 7.81?" }, answer: "About 49.07." },
   });

@@ -35,11 +35,24 @@ export const discordDriver: DriverFactory = {
       messageLimit: DISCORD_LIMIT,
       adminPermission: /Manage Server/,
       async ask(text) {
-        return sent(await discord.dispatchMessage({ author: discord.member, content: `${FakeDiscord.mention(discord.bot)} ${text}`, mentions: [discord.bot] }), text);
+        return sent(
+          await discord.dispatchMessage({ author: discord.member, content: `${FakeDiscord.mention(discord.bot)} ${text}`, mentions: [discord.bot] }),
+          text,
+        );
       },
       async askWithFiles(text, files) {
-        const attachments = files.map((file) => discord.attachment(file.name, fileAnswer.bytes(file.bytes, file.contentType), { contentType: file.contentType }));
-        return sent(await discord.dispatchMessage({ author: discord.member, content: `${FakeDiscord.mention(discord.bot)} ${text}`, mentions: [discord.bot], attachments }), text);
+        const attachments = files.map((file) =>
+          discord.attachment(file.name, fileAnswer.bytes(file.bytes, file.contentType), { contentType: file.contentType }),
+        );
+        return sent(
+          await discord.dispatchMessage({
+            author: discord.member,
+            content: `${FakeDiscord.mention(discord.bot)} ${text}`,
+            mentions: [discord.bot],
+            attachments,
+          }),
+          text,
+        );
       },
       async followUp(first, text) {
         // The bot's thread on a message has the message's id.

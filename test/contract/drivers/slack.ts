@@ -85,7 +85,16 @@ export const slackDriver: DriverFactory = {
       },
       async systemMessage(first) {
         const { channel, ts } = first as SlackSent;
-        await h.deliver(message({ user: MEMBER, channel, ts: h.slack.nextTs(), threadTs: ts, subtype: "pinned_item", text: `<@${MEMBER}> pinned a message to this channel.` }));
+        await h.deliver(
+          message({
+            user: MEMBER,
+            channel,
+            ts: h.slack.nextTs(),
+            threadTs: ts,
+            subtype: "pinned_item",
+            text: `<@${MEMBER}> pinned a message to this channel.`,
+          }),
+        );
       },
       async command(text, as) {
         const [group, ...rest] = text.split(" ");
@@ -138,8 +147,15 @@ function slackApproval(h: SlackHarness, shown: FakeMessage): ShownApproval {
       const versions = shown.versions.length;
       await h.press(user, shown, decision === "approve" ? "approval_approve" : "approval_deny");
       // Bolt acknowledges at once; the answer follows: an update of the request, or a message for the presser alone.
-      await eventually(() => shown.versions.length > versions || h.slack.ephemerals.filter((e) => e.user === user).length > ephemerals, `the answer to ${who}'s press`);
-      return h.slack.ephemerals.filter((e) => e.user === user).slice(ephemerals).map((e) => e.text).join("\n");
+      await eventually(
+        () => shown.versions.length > versions || h.slack.ephemerals.filter((e) => e.user === user).length > ephemerals,
+        `the answer to ${who}'s press`,
+      );
+      return h.slack.ephemerals
+        .filter((e) => e.user === user)
+        .slice(ephemerals)
+        .map((e) => e.text)
+        .join("\n");
     },
   };
 }

@@ -108,7 +108,10 @@ export const terminalDriver: DriverFactory = {
             const from = printed.length;
             // An answer, not a question: it starts no turn of its own.
             input.write(`${decision === "approve" ? "yes" : "no"}\n`);
-            const said = await eventually(() => printed.slice(from).find((line) => OUTCOME.test(line) || line.includes("Please type")), "the answer to a typed yes or no");
+            const said = await eventually(
+              () => printed.slice(from).find((line) => OUTCOME.test(line) || line.includes("Please type")),
+              "the answer to a typed yes or no",
+            );
             return OUTCOME.test(said) ? "" : said.trim();
           },
         } satisfies ShownApproval;

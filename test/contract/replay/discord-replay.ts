@@ -103,7 +103,8 @@ export class DiscordReplay {
   /** The replies only its user sees to each interaction payload replayed, by file name. */
   privateReplies(): Record<string, string[]> {
     const calls = this.bot.discord.calls;
-    const replies = (id: string) => calls.filter((call) => callbackOf(call) === id).map((call) => call.body.data?.content ?? `(callback type ${call.body.type})`);
+    const replies = (id: string) =>
+      calls.filter((call) => callbackOf(call) === id).map((call) => call.body.data?.content ?? `(callback type ${call.body.type})`);
     return Object.fromEntries([...this.interactions].map(([name, id]) => [name, replies(id)]));
   }
 

@@ -42,4 +42,7 @@ export const echo: Responder = (request) => {
 
 /** Error-level lines logged since `from` (pino: 50 is error, 60 fatal). */
 export const errorsSince = (logs: CapturedLogs, from: number): string[] =>
-  logs.lines.slice(from).filter((line) => line.level >= 50).map((line) => `${line.msg}${line.err ? `: ${line.err.message}` : ""}`);
+  logs.lines
+    .slice(from)
+    .filter((line) => line.level >= 50)
+    .map((line) => `${line.msg}${line.err ? `: ${line.err.message}` : ""}`);

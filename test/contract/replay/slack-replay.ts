@@ -38,9 +38,7 @@ export class SlackReplay {
   async replay({ name, payload }: ReplayFile): Promise<Outcome> {
     const { h, logs } = this;
     const before = { calls: h.model.chatRequests.length, posts: h.slack.messages.length, replies: h.slack.responses.length, logs: logs.lines.length };
-    const response = payload.command
-      ? await h.sender.command({ ...payload, response_url: h.slack.responseUrl() })
-      : await h.sender.event(payload);
+    const response = payload.command ? await h.sender.command({ ...payload, response_url: h.slack.responseUrl() }) : await h.sender.event(payload);
     if (response.status !== 200) throw new Error(`${name}: the receiver answered ${response.status}`);
     // Bolt acknowledges an event before its listeners run, but hands it to them before the
     // acknowledgement reaches the sender; the turns it starts are then the intake's until idle.

@@ -75,13 +75,22 @@ function optionType(value: string | number | boolean): number {
  * An INTERACTION_CREATE payload for a press on a message component (a button): the message it is
  * on, `data.custom_id` and `data.component_type`, and who pressed, as for a command.
  */
-export function componentPayload(world: World, record: InteractionRecord, channel: ChannelPayload, message: MessagePayload, customId: string): Record<string, unknown> {
+export function componentPayload(
+  world: World,
+  record: InteractionRecord,
+  channel: ChannelPayload,
+  message: MessagePayload,
+  customId: string,
+): Record<string, unknown> {
   const guildId = record.guildId;
   const where = guildId
     ? {
         guild_id: guildId,
         guild: { id: guildId, locale: "en-US", features: [] },
-        member: { ...member(world.guild(guildId).members.get(record.user.id) ?? [], record.user), permissions: world.permissionsOf(guildId, record.user.id).toString() },
+        member: {
+          ...member(world.guild(guildId).members.get(record.user.id) ?? [], record.user),
+          permissions: world.permissionsOf(guildId, record.user.id).toString(),
+        },
         authorizing_integration_owners: { "0": guildId },
         context: 0,
       }

@@ -63,10 +63,12 @@ function resolveMentions(
   const parse = new Set(allowed ? (allowed.parse ?? []) : ["users", "roles", "everyone"]);
   const userIds = [...content.matchAll(/<@!?(\d+)>/g)].map((m) => m[1]!);
   const roleIds = [...content.matchAll(/<@&(\d+)>/g)].map((m) => m[1]!);
-  const users = userIds.filter((id) => parse.has("users") || allowed?.users?.includes(id)).flatMap((id) => {
-    const found = world.users.get(id);
-    return found ? [found] : [];
-  });
+  const users = userIds
+    .filter((id) => parse.has("users") || allowed?.users?.includes(id))
+    .flatMap((id) => {
+      const found = world.users.get(id);
+      return found ? [found] : [];
+    });
   if (repliedTo && (allowed ? allowed.replied_user === true : true) && !users.some((u) => u.id === repliedTo.id)) {
     users.push(repliedTo);
   }
@@ -128,9 +130,7 @@ export function editBotMessage(world: World, channelId: string, messageId: strin
   if (existing.author.id !== world.bot.id) throw new ApiError(403, 50005, "Cannot edit a message authored by another user");
   checkContent(body, false);
   const content = body.content ?? existing.content;
-  const repliedTo = existing.message_reference
-    ? world.channelMessages(channelId).get(existing.message_reference.message_id)?.author
-    : undefined;
+  const repliedTo = existing.message_reference ? world.channelMessages(channelId).get(existing.message_reference.message_id)?.author : undefined;
   Object.assign(existing, {
     content,
     edited_timestamp: new Date().toISOString(),

@@ -76,7 +76,10 @@ export class RestCallLog {
       };
       const timer = setTimeout(() => {
         this.waiters.delete(waiter);
-        const recent = this.calls.slice(-8).map((c) => `${c.method} ${c.path} → ${c.status}`).join("\n  ");
+        const recent = this.calls
+          .slice(-8)
+          .map((c) => `${c.method} ${c.path} → ${c.status}`)
+          .join("\n  ");
         reject(new Error(`fake Discord: timed out after ${timeoutMs} ms waiting for ${what}. Last calls:\n  ${recent}`));
       }, timeoutMs);
       this.waiters.add(waiter);

@@ -64,23 +64,38 @@ const routes: Route[] = [
   }),
   route("POST", `/channels/${ID}/messages/${ID}/threads`, startThread),
   route("POST", `/interactions/${ID}/([^/]+)/callback`, interactionCallback, true),
-  route("POST", `/webhooks/${ID}/([^/]+)`, ({ world, gateway, params, body }) => {
-    const interaction = interactionByToken(world, params[1]!);
-    if (!interaction.originalId) throw new ApiError(404, 10015, "Unknown Webhook");
-    const created = createBotMessage(world, interaction.channelId, body as OutgoingMessage, { webhook_id: world.application.id });
-    if (!(created.flags & MessageFlag.Ephemeral)) announce(gateway, "MESSAGE_CREATE", created);
-    return ok(created);
-  }, true),
-  route("GET", `/webhooks/${ID}/([^/]+)/messages/([^/]+)`, ({ world, params }) => {
-    const interaction = interactionByToken(world, params[1]!);
-    return ok(messageOrThrow(world, interaction.channelId, webhookMessageId(interaction, params[2]!)));
-  }, true),
-  route("PATCH", `/webhooks/${ID}/([^/]+)/messages/([^/]+)`, ({ world, gateway, params, body }) => {
-    const interaction = interactionByToken(world, params[1]!);
-    const edited = editBotMessage(world, interaction.channelId, webhookMessageId(interaction, params[2]!), body as OutgoingMessage);
-    announce(gateway, "MESSAGE_UPDATE", edited);
-    return ok(edited);
-  }, true),
+  route(
+    "POST",
+    `/webhooks/${ID}/([^/]+)`,
+    ({ world, gateway, params, body }) => {
+      const interaction = interactionByToken(world, params[1]!);
+      if (!interaction.originalId) throw new ApiError(404, 10015, "Unknown Webhook");
+      const created = createBotMessage(world, interaction.channelId, body as OutgoingMessage, { webhook_id: world.application.id });
+      if (!(created.flags & MessageFlag.Ephemeral)) announce(gateway, "MESSAGE_CREATE", created);
+      return ok(created);
+    },
+    true,
+  ),
+  route(
+    "GET",
+    `/webhooks/${ID}/([^/]+)/messages/([^/]+)`,
+    ({ world, params }) => {
+      const interaction = interactionByToken(world, params[1]!);
+      return ok(messageOrThrow(world, interaction.channelId, webhookMessageId(interaction, params[2]!)));
+    },
+    true,
+  ),
+  route(
+    "PATCH",
+    `/webhooks/${ID}/([^/]+)/messages/([^/]+)`,
+    ({ world, gateway, params, body }) => {
+      const interaction = interactionByToken(world, params[1]!);
+      const edited = editBotMessage(world, interaction.channelId, webhookMessageId(interaction, params[2]!), body as OutgoingMessage);
+      announce(gateway, "MESSAGE_UPDATE", edited);
+      return ok(edited);
+    },
+    true,
+  ),
 ];
 
 export function findRoute(method: string, path: string): { route: Route; params: string[] } | undefined {
@@ -131,22 +146,29 @@ function interactionCallback({ world, gateway, params, body, query }: RouteConte
   if (body.type === CallbackKind.AutocompleteResult) return noContent;
   if (interaction.originalId || interaction.acknowledged) throw new ApiError(400, 40060, "Interaction has already been acknowledged.");
   interaction.acknowledged = true;
-  if (body.type === CallbackKind.UpdateMessage || body.type === CallbackKind.DeferredUpdateMessage) return updateMessage(world, gateway, interaction, body, query);
+  if (body.type === CallbackKind.UpdateMessage || body.type === CallbackKind.DeferredUpdateMessage)
+    return updateMessage(world, gateway, interaction, body, query);
   const data: OutgoingMessage = body.data ?? {};
   const deferred = body.type === CallbackKind.DeferredChannelMessage;
   const ephemeral = ((data.flags ?? 0) & MessageFlag.Ephemeral) !== 0;
-  const created = createBotMessage(world, interaction.channelId, deferred ? {} : data, {
-    type: MessageKind.ChatInputCommand,
-    webhook_id: world.application.id,
-    application_id: world.application.id,
-    flags: (ephemeral ? MessageFlag.Ephemeral : 0) | (deferred ? MessageFlag.Loading : 0),
-    interaction_metadata: {
-      id: interaction.id,
-      type: 2,
-      user: interaction.user,
-      authorizing_integration_owners: { "0": interaction.guildId ?? "0" },
+  const created = createBotMessage(
+    world,
+    interaction.channelId,
+    deferred ? {} : data,
+    {
+      type: MessageKind.ChatInputCommand,
+      webhook_id: world.application.id,
+      application_id: world.application.id,
+      flags: (ephemeral ? MessageFlag.Ephemeral : 0) | (deferred ? MessageFlag.Loading : 0),
+      interaction_metadata: {
+        id: interaction.id,
+        type: 2,
+        user: interaction.user,
+        authorizing_integration_owners: { "0": interaction.guildId ?? "0" },
+      },
     },
-  }, deferred);
+    deferred,
+  );
   interaction.originalId = created.id;
   if (!ephemeral) announce(gateway, "MESSAGE_CREATE", created);
   if (query.get("with_response") !== "true") return noContent;

@@ -93,9 +93,7 @@ export class World {
   }
 
   openDm(recipient: UserPayload, id = snowflake()): ChannelPayload {
-    const existing = [...this.channels.values()].find(
-      (c) => c.type === ChannelKind.DM && c.recipients?.some((r) => r.id === recipient.id),
-    );
+    const existing = [...this.channels.values()].find((c) => c.type === ChannelKind.DM && c.recipients?.some((r) => r.id === recipient.id));
     if (existing) return existing;
     const channel = dmChannel(id, recipient);
     this.channels.set(channel.id, channel);

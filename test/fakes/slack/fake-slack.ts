@@ -126,7 +126,17 @@ export class FakeSlack {
     const url = this.filesHost.serve(name, served);
     const size = declared.size ?? (served.kind === "body" ? served.body.length : 0);
     const id = `F${randomUUID().slice(0, 8).toUpperCase()}`;
-    return { id, name, title: name, mimetype: declared.mimetype, filetype: name.split(".").pop(), size, mode: "hosted", url_private: url, url_private_download: url };
+    return {
+      id,
+      name,
+      title: name,
+      mimetype: declared.mimetype,
+      filetype: name.split(".").pop(),
+      size,
+      mode: "hosted",
+      url_private: url,
+      url_private_download: url,
+    };
   }
 
   static async start(options: FakeSlackOptions = {}): Promise<FakeSlack> {
@@ -245,7 +255,9 @@ export class FakeSlack {
       if (!upload) return send(res, 404, { ok: false });
       // The SDK posts the file as a multipart form; its one file part is the content.
       const type = String(req.headers["content-type"] ?? "");
-      upload.bytes = type.startsWith("multipart/form-data") ? Buffer.from(readMultipart(Buffer.from(raw, "utf8"), type).files[0]?.text ?? "", "utf8") : Buffer.from(raw, "utf8");
+      upload.bytes = type.startsWith("multipart/form-data")
+        ? Buffer.from(readMultipart(Buffer.from(raw, "utf8"), type).files[0]?.text ?? "", "utf8")
+        : Buffer.from(raw, "utf8");
       res.writeHead(200, { "content-type": "text/plain" });
       res.end("OK - 1");
       return;
@@ -290,7 +302,16 @@ export class FakeSlack {
     if (token !== expected) return { ok: false, error: "invalid_auth" };
     switch (method) {
       case "auth.test":
-        return { ok: true, url: "https://fake.slack.test/", team: "Fake", user: "bot", team_id: this.teamId, user_id: this.botUserId, bot_id: this.botId, is_enterprise_install: false };
+        return {
+          ok: true,
+          url: "https://fake.slack.test/",
+          team: "Fake",
+          user: "bot",
+          team_id: this.teamId,
+          user_id: this.botUserId,
+          bot_id: this.botId,
+          is_enterprise_install: false,
+        };
       case "apps.connections.open":
         return { ok: true, url: `${this.baseUrl.replace(/^http/, "ws")}/socket?ticket=${randomUUID()}` };
       case "chat.postMessage":
@@ -309,7 +330,12 @@ export class FakeSlack {
         return { ok: true };
       case "chat.postEphemeral": {
         if (!params.channel || !params.user) return { ok: false, error: "channel_not_found" };
-        this.ephemerals.push({ channel: String(params.channel), user: String(params.user), text: String(params.text ?? ""), threadTs: params.thread_ts ? String(params.thread_ts) : undefined });
+        this.ephemerals.push({
+          channel: String(params.channel),
+          user: String(params.user),
+          text: String(params.text ?? ""),
+          threadTs: params.thread_ts ? String(params.thread_ts) : undefined,
+        });
         return { ok: true, message_ts: this.nextTs() };
       }
       case "reactions.add":
@@ -337,7 +363,14 @@ export class FakeSlack {
       if (!upload?.bytes) return { ok: false, error: "file_not_found" };
       const channel = params.channel_id ? String(params.channel_id) : undefined;
       const threadTs = params.thread_ts ? String(params.thread_ts) : undefined;
-      this.files.push({ id: entry.id, name: upload.name, channel, threadTs, text: upload.bytes.toString("utf8"), note: params.initial_comment ? String(params.initial_comment) : undefined });
+      this.files.push({
+        id: entry.id,
+        name: upload.name,
+        channel,
+        threadTs,
+        text: upload.bytes.toString("utf8"),
+        note: params.initial_comment ? String(params.initial_comment) : undefined,
+      });
       shared.push({ id: entry.id, title: entry.title ?? upload.name });
     }
     return { ok: true, files: shared };

@@ -9,7 +9,13 @@ export interface FakeMessage {
   broadcast: boolean;
   user: string;
   /** Streamed natively (chat.startStream): its text is Markdown, and tool steps show as tasks. */
-  streamed?: { open: boolean; lastWriteAt: number; recipientUser?: string; recipientTeam?: string; tasks: Map<string, { title: string; status: string; output?: string }[]> };
+  streamed?: {
+    open: boolean;
+    lastWriteAt: number;
+    recipientUser?: string;
+    recipientTeam?: string;
+    tasks: Map<string, { title: string; status: string; output?: string }[]>;
+  };
   /** Block Kit blocks as they are now (chat.update replaces them when it sends blocks). */
   blocks: any[];
   /** The blocks the message was posted with (its buttons, even once an update took them away). */
@@ -73,7 +79,12 @@ export class ChannelMessages {
       postedBlocks: blocksOf(params.blocks) ?? [],
     };
     this.messages.push(message);
-    return { ok: true, channel: message.channel, ts: message.ts, message: { type: "message", text, user: this.bot.userId, bot_id: this.bot.botId, ts: message.ts, thread_ts: threadTs } };
+    return {
+      ok: true,
+      channel: message.channel,
+      ts: message.ts,
+      message: { type: "message", text, user: this.bot.userId, bot_id: this.bot.botId, ts: message.ts, thread_ts: threadTs },
+    };
   }
 
   update(params: Record<string, any>): Record<string, any> {

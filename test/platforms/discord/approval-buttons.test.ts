@@ -12,13 +12,22 @@ describe("Discord: approval buttons", () => {
 
   it("posts Approve and Deny as message components in the steps' thread, pinging nobody, and answers the press with UPDATE_MESSAGE", async () => {
     const ran: string[] = [];
-    const purge = defineTool({ name: "purge", description: "Purges a cache.", parameters: z.object({ cache: z.string() }), run: ({ cache }) => (ran.push(cache), `purged ${cache}`) });
+    const purge = defineTool({
+      name: "purge",
+      description: "Purges a cache.",
+      parameters: z.object({ cache: z.string() }),
+      run: ({ cache }) => (ran.push(cache), `purged ${cache}`),
+    });
     bot = await startDiscordBot({ DEFAULT_TOOLS: "purge" }, { extraTools: [purge] });
     const { discord } = bot;
     await bot.app.access.setApprovalRequired({ platform: "discord", workspaceId: discord.guild.id }, "purge", true, "test");
     bot.model.script(reply.toolCalls({ name: "purge", args: { cache: "@everyone" } }), reply.text("Purged."));
 
-    const question = await discord.dispatchMessage({ author: discord.member, content: `${FakeDiscord.mention(discord.bot)} purge it`, mentions: [discord.bot] });
+    const question = await discord.dispatchMessage({
+      author: discord.member,
+      content: `${FakeDiscord.mention(discord.bot)} purge it`,
+      mentions: [discord.bot],
+    });
     const post = await discord.waitFor((call) => call.method === "POST" && call.body?.components?.length > 0);
 
     expect(post.path).toBe(`/channels/${question.id}/messages`);

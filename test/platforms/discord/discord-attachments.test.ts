@@ -46,7 +46,10 @@ describe("Discord: what people share with a question", () => {
 
     await ask({ attachments: [image] });
 
-    expect(bot.model.question(0)).toEqual({ text: "[image: chart.png, 70 bytes — attached as image 1]", images: [{ mediaType: "image/png", bytes: PNG_BYTES }] });
+    expect(bot.model.question(0)).toEqual({
+      text: "[image: chart.png, 70 bytes — attached as image 1]",
+      images: [{ mediaType: "image/png", bytes: PNG_BYTES }],
+    });
   });
 
   it("reads the replied-to message of a recorded reply (d09's shape), its image shown to the model", async () => {
@@ -81,7 +84,10 @@ describe("Discord: what people share with a question", () => {
       discord.world.channelMessages(channel).set(created.id, created);
       return created;
     };
-    const replyTo = (earlier: MessagePayload) => ({ type: MessageKind.Reply, message_reference: { message_id: earlier.id, channel_id: channel, guild_id: discord.guild.id, type: 0 as const } });
+    const replyTo = (earlier: MessagePayload) => ({
+      type: MessageKind.Reply,
+      message_reference: { message_id: earlier.id, channel_id: channel, guild_id: discord.guild.id, type: 0 as const },
+    });
     const log = discord.attachment("deploy.log", fileAnswer.text("ERROR: disk full on /var"), { contentType: "text/plain; charset=utf-8" });
     const first = posted({ author: discord.moderator, content: "deploys are frozen until Friday" });
     const second = posted({ author: discord.member, content: "the deploy failed, log attached", attachments: [log], ...replyTo(first) });
@@ -111,7 +117,9 @@ describe("Discord: what people share with a question", () => {
     bot = await startDiscordBot();
     const { discord } = bot;
     const dm = discord.openDm(discord.member);
-    const notes = discord.attachment("notes.md", fileAnswer.text("# Plan\n- ship on Monday", "text/markdown; charset=utf-8"), { contentType: "text/markdown; charset=utf-8" });
+    const notes = discord.attachment("notes.md", fileAnswer.text("# Plan\n- ship on Monday", "text/markdown; charset=utf-8"), {
+      contentType: "text/markdown; charset=utf-8",
+    });
     const original = snowflake();
     const forward = await discord.dispatchMessage({
       author: discord.member,
@@ -119,13 +127,36 @@ describe("Discord: what people share with a question", () => {
       content: "",
       extra: {
         message_reference: { type: 1, message_id: original, channel_id: discord.general.id, guild_id: discord.guild.id },
-        message_snapshots: [{ message: { type: 0, content: "Can we still ship on Monday?", attachments: [notes], embeds: [], timestamp: new Date().toISOString(), edited_timestamp: null, flags: 0, mentions: [], mention_roles: [], components: [] } }],
+        message_snapshots: [
+          {
+            message: {
+              type: 0,
+              content: "Can we still ship on Monday?",
+              attachments: [notes],
+              embeds: [],
+              timestamp: new Date().toISOString(),
+              edited_timestamp: null,
+              flags: 0,
+              mentions: [],
+              mention_roles: [],
+              components: [],
+            },
+          },
+        ],
       },
     });
-    await discord.waitFor((call) => call.method === "POST" && call.path === `/channels/${dm.id}/messages` && call.body?.message_reference?.message_id === forward.id);
+    await discord.waitFor(
+      (call) => call.method === "POST" && call.path === `/channels/${dm.id}/messages` && call.body?.message_reference?.message_id === forward.id,
+    );
 
     expect(bot.model.question(0).text).toBe(
-      ["[A forwarded message:]", "Can we still ship on Monday?", "[text file: notes.md, text/markdown, 23 bytes]", "# Plan\n- ship on Monday", "[end of notes.md]"].join("\n"),
+      [
+        "[A forwarded message:]",
+        "Can we still ship on Monday?",
+        "[text file: notes.md, text/markdown, 23 bytes]",
+        "# Plan\n- ship on Monday",
+        "[end of notes.md]",
+      ].join("\n"),
     );
   });
 
@@ -141,7 +172,9 @@ describe("Discord: what people share with a question", () => {
       discord.attachment("gone.png", fileAnswer.status(403), png),
       discord.attachment("fake.png", fileAnswer.text("<html>not an image</html>", "text/html"), png),
       discord.attachment("slow.png", fileAnswer.slow(), png),
-      discord.attachment("bomb.txt", fileAnswer.bytes(Buffer.concat([Buffer.from("PK\x03\x04"), Buffer.alloc(4096)]), "text/plain"), { contentType: "text/plain" }),
+      discord.attachment("bomb.txt", fileAnswer.bytes(Buffer.concat([Buffer.from("PK\x03\x04"), Buffer.alloc(4096)]), "text/plain"), {
+        contentType: "text/plain",
+      }),
       discord.attachment("report.pdf", fileAnswer.bytes(Buffer.from("%PDF-1.7"), "application/pdf"), { contentType: "application/pdf" }),
     ];
 

@@ -111,10 +111,10 @@ describe("Discord: a mention starts a turn", () => {
     await bot.app.intake.idle();
     const threadWrites = discord.calls.filter((call) => call.path.startsWith(`/channels/${thread!.id}/messages`));
     expect(threadWrites.map((call) => `${call.method} ${call.body.content.split(" → ")[0]}`)).toEqual([
-      "POST 🔧 `circumference` `{\"radius\":7.81}` …",
-      "PATCH ✅ `circumference` `{\"radius\":7.81}`",
-      "POST 🔧 `hypotenuse` `{\"adjacent_side\":3,\"opposite_side\":4}` …",
-      "PATCH ✅ `hypotenuse` `{\"adjacent_side\":3,\"opposite_side\":4}`",
+      'POST 🔧 `circumference` `{"radius":7.81}` …',
+      'PATCH ✅ `circumference` `{"radius":7.81}`',
+      'POST 🔧 `hypotenuse` `{"adjacent_side":3,"opposite_side":4}` …',
+      'PATCH ✅ `hypotenuse` `{"adjacent_side":3,"opposite_side":4}`',
     ]);
     expect(discord.messagesIn(thread!.id).map((m) => m.content)).toEqual([
       expect.stringMatching(/^✅ `circumference` .* → `49\.0716772491`/),
@@ -169,7 +169,11 @@ describe("Discord: a mention starts a turn", () => {
     expect(parts.length).toBeGreaterThanOrEqual(4);
     for (const part of parts) expect(part.length).toBeLessThanOrEqual(2_000);
     for (const part of parts) expect((part.match(/```/g) ?? []).length % 2).toBe(0);
-    const words = (text: string) => text.replace(/```(ts)?/g, " ").split(/\s+/).filter(Boolean);
+    const words = (text: string) =>
+      text
+        .replace(/```(ts)?/g, " ")
+        .split(/\s+/)
+        .filter(Boolean);
     expect(words(parts.join("\n"))).toEqual(words(long));
     expect(parts.filter((part) => part.includes("```ts")).length).toBeGreaterThanOrEqual(2);
   });
@@ -247,7 +251,12 @@ async function waitForParts(bot: DiscordBot, questionId: string, expected: strin
     return all.slice(start).map((m) => m.content);
   };
   const deadline = Date.now() + 5_000;
-  while (collect().join("").replace(/\s|```(ts)?/g, "").length < expected.replace(/\s|```(ts)?/g, "").length && Date.now() < deadline) {
+  while (
+    collect()
+      .join("")
+      .replace(/\s|```(ts)?/g, "").length < expected.replace(/\s|```(ts)?/g, "").length &&
+    Date.now() < deadline
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return collect();

@@ -10,13 +10,7 @@ const isCallback = (call: RestCall, interaction: InteractionRecord) =>
   call.method === "POST" && call.path === `/interactions/${interaction.id}/${interaction.token}/callback`;
 
 /** Runs a settings command and resolves with the ephemeral reply's text. */
-async function command(
-  bot: DiscordBot,
-  user: UserPayload,
-  name: string,
-  subcommand: string,
-  options: { name: string; value: string | number }[] = [],
-) {
+async function command(bot: DiscordBot, user: UserPayload, name: string, subcommand: string, options: { name: string; value: string | number }[] = []) {
   const interaction = await bot.discord.dispatchCommand({ user, name, subcommand, options });
   const call = await bot.discord.waitFor((c) => isCallback(c, interaction));
   expect(call.body.type).toBe(CallbackKind.ChannelMessage);
@@ -44,7 +38,11 @@ describe("Discord: /ask", () => {
     const { discord } = bot;
     bot.model.script(reply.toolCalls({ name: "circumference", args: { radius: 2 } }), reply.text("About 12.57."));
 
-    const interaction = await discord.dispatchCommand({ user: discord.member, name: "ask", options: [{ name: "question", value: "circumference for radius 2?" }] });
+    const interaction = await discord.dispatchCommand({
+      user: discord.member,
+      name: "ask",
+      options: [{ name: "question", value: "circumference for radius 2?" }],
+    });
     const edit = await discord.waitFor(
       (call) => call.method === "PATCH" && call.path === `/webhooks/${discord.world.application.id}/${interaction.token}/messages/@original`,
     );
@@ -206,7 +204,15 @@ describe("Discord: command registration", () => {
       expect(channel).toMatchObject({ type: 2 });
       expect(channel.options.map((o: any) => o.name)).toEqual(["show", "tools", "prompt", "memory", "model", "reset"]);
       const tools = channel.options.find((o: any) => o.name === "tools");
-      expect(tools.options[1]).toMatchObject({ name: "state", required: true, choices: [{ name: "on", value: "on" }, { name: "off", value: "off" }, { name: "default", value: "default" }] });
+      expect(tools.options[1]).toMatchObject({
+        name: "state",
+        required: true,
+        choices: [
+          { name: "on", value: "on" },
+          { name: "off", value: "off" },
+          { name: "default", value: "default" },
+        ],
+      });
       expect(channel.options.find((o: any) => o.name === "model").options[0]).toMatchObject({ name: "model", autocomplete: true });
       expect(byName.tools.options.map((o: any) => o.name)).toEqual(["list", "enable", "disable", "require-approval", "no-approval"]);
       // /usage is one command without subcommands, for admins

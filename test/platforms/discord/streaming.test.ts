@@ -163,4 +163,3 @@ describe("Discord: streamed answers", () => {
     expect(answerMessages(bot, question).map((m) => m.content)).toEqual([sentence(20)]);
   });
 });
-

@@ -10,7 +10,12 @@ describe("Slack: approval buttons over Socket Mode", () => {
 
   it("posts Block Kit buttons in the mention's thread, takes a press as an `interactive` envelope, and replaces the buttons with the decision", async () => {
     const ran: string[] = [];
-    const purge = defineTool({ name: "purge", description: "Purges a cache.", parameters: z.object({ cache: z.string() }), run: ({ cache }) => (ran.push(cache), `purged ${cache}`) });
+    const purge = defineTool({
+      name: "purge",
+      description: "Purges a cache.",
+      parameters: z.object({ cache: z.string() }),
+      run: ({ cache }) => (ran.push(cache), `purged ${cache}`),
+    });
     h = await SlackHarness.start({ mode: "socket", env: { DEFAULT_TOOLS: "purge" }, app: { extraTools: [purge] } });
     h.slack.addUser({ id: "UASKER", name: "<!here> max" });
     await h.app.access.setApprovalRequired({ platform: "slack", workspaceId: "T1" }, "purge", true, "test");

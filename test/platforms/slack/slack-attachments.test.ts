@@ -24,7 +24,15 @@ describe("Slack: what people share with a question", () => {
   /** s10's event, mentioning this bot, with its one file served from the fake's files host. */
   const s10With = (file: Record<string, unknown>, ts = h.slack.nextTs()) => {
     const event = recorded("s10-app-mention-with-file");
-    return { ...event, text: `<@${h.slack.botUserId}> ${event.text.replace(/^<@\w+> /, "")}`, user: "U1", channel: "C1", ts, event_ts: ts, files: [{ ...event.files[0], ...file }] };
+    return {
+      ...event,
+      text: `<@${h.slack.botUserId}> ${event.text.replace(/^<@\w+> /, "")}`,
+      user: "U1",
+      channel: "C1",
+      ts,
+      event_ts: ts,
+      files: [{ ...event.files[0], ...file }],
+    };
   };
 
   it("shows a mention's image (s10's recorded shape) to the model, fetched with the bot token", async () => {
@@ -50,7 +58,16 @@ describe("Slack: what people share with a question", () => {
     const event = recorded("s19-file-share");
     const followUpTs = h.slack.nextTs();
 
-    await h.deliver({ ...event, text: "here is the log", user: "U1", channel: "C1", ts: followUpTs, event_ts: followUpTs, thread_ts: ts, files: [{ ...event.files[0], ...log }] });
+    await h.deliver({
+      ...event,
+      text: "here is the log",
+      user: "U1",
+      channel: "C1",
+      ts: followUpTs,
+      event_ts: followUpTs,
+      thread_ts: ts,
+      files: [{ ...event.files[0], ...log }],
+    });
     await h.idle();
 
     expect(h.model.question(1).text).toBe("here is the log\n[text file: build.log, text/plain, 27 bytes]\nstep 3 FAILED: exit code 2\n[end of build.log]");
@@ -71,11 +88,22 @@ describe("Slack: what people share with a question", () => {
       files: [notes],
     };
 
-    await h.deliver({ ...message({ user: "U1", channel: "D1", ts: h.slack.nextTs(), text: "is this still true?", channelType: "im" }), attachments: [shared, { title: "a link preview", text: "not a message" }] });
+    await h.deliver({
+      ...message({ user: "U1", channel: "D1", ts: h.slack.nextTs(), text: "is this still true?", channelType: "im" }),
+      attachments: [shared, { title: "a link preview", text: "not a message" }],
+    });
     await h.idle();
 
     expect(h.model.question(0).text).toBe(
-      ["[A forwarded message, from Bea:]", "Can we still ship on <Monday>?", "[text file: notes.md, text/markdown, 16 bytes]", "- ship on Monday", "[end of notes.md]", "", "is this still true?"].join("\n"),
+      [
+        "[A forwarded message, from Bea:]",
+        "Can we still ship on <Monday>?",
+        "[text file: notes.md, text/markdown, 16 bytes]",
+        "- ship on Monday",
+        "[end of notes.md]",
+        "",
+        "is this still true?",
+      ].join("\n"),
     );
   });
 

@@ -5,13 +5,30 @@ import { loadConfig } from "../../../src/config/env.js";
 const manifest = readFileSync(new URL("../../../src/platforms/slack/manifest.yaml", import.meta.url), "utf8");
 const listUnder = (key: string) => {
   const block = new RegExp(`^(\\s*)${key}:\\n((?:\\1\\s+- .*\\n)+)`, "m").exec(manifest);
-  return block ? block[2]!.split("\n").map((line) => line.replace(/^\s*- /, "").trim()).filter(Boolean) : [];
+  return block
+    ? block[2]!
+        .split("\n")
+        .map((line) => line.replace(/^\s*- /, "").trim())
+        .filter(Boolean)
+    : [];
 };
 
 describe("the Slack app manifest", () => {
   it("asks for exactly the bot scopes the adapter uses", () => {
     expect(listUnder("bot").sort()).toEqual(
-      ["app_mentions:read", "chat:write", "assistant:write", "commands", "reactions:write", "users:read", "channels:history", "groups:history", "im:history", "files:read", "files:write"].sort(),
+      [
+        "app_mentions:read",
+        "chat:write",
+        "assistant:write",
+        "commands",
+        "reactions:write",
+        "users:read",
+        "channels:history",
+        "groups:history",
+        "im:history",
+        "files:read",
+        "files:write",
+      ].sort(),
     );
   });
 
@@ -27,7 +44,13 @@ describe("the Slack app manifest", () => {
   it("declares the slash commands under their default names", () => {
     const config = loadConfig({});
     const commands = [...manifest.matchAll(/- command: (\S+)/g)].map((match) => match[1]);
-    expect(commands).toEqual([config.SLACK_COMMAND_ASK, config.SLACK_COMMAND_TOOLS, config.SLACK_COMMAND_MEMORY, config.SLACK_COMMAND_SETTINGS, config.SLACK_COMMAND_USAGE]);
+    expect(commands).toEqual([
+      config.SLACK_COMMAND_ASK,
+      config.SLACK_COMMAND_TOOLS,
+      config.SLACK_COMMAND_MEMORY,
+      config.SLACK_COMMAND_SETTINGS,
+      config.SLACK_COMMAND_USAGE,
+    ]);
   });
 
   it("turns interactivity on, so that Approve and Deny presses reach the app", () => {

@@ -10,6 +10,7 @@ import { startChildBot } from "../../support/child-bot.js";
 import { freePort } from "../../support/free-port.js";
 
 describe("npm start with Slack configured", () => {
+  // biome-ignore lint/suspicious/noConfusingVoidType: a cleanup is a plain function or an async one
   const cleanups: (() => Promise<unknown> | void)[] = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -19,7 +20,11 @@ describe("npm start with Slack configured", () => {
     const slack = await FakeSlack.start();
     const model = await FakeOpenAI.start();
     const dir = mkdtempSync(join(tmpdir(), "agent-bot-slack-start-"));
-    cleanups.push(() => slack.close(), () => model.close(), () => rmSync(dir, { recursive: true, force: true }));
+    cleanups.push(
+      () => slack.close(),
+      () => model.close(),
+      () => rmSync(dir, { recursive: true, force: true }),
+    );
     model.script(reply.text("Hello from the started bot."));
     const port = await freePort();
     const bot = startChildBot(
@@ -67,7 +72,10 @@ describe("npm start with Slack configured", () => {
   it("refuses to start over HTTP without a signing secret, saying what to set", async () => {
     const model = await FakeOpenAI.start();
     const dir = mkdtempSync(join(tmpdir(), "agent-bot-slack-start-"));
-    cleanups.push(() => model.close(), () => rmSync(dir, { recursive: true, force: true }));
+    cleanups.push(
+      () => model.close(),
+      () => rmSync(dir, { recursive: true, force: true }),
+    );
     const bot = startChildBot({ OPENAI_BASE_URL: model.url, DATABASE_PATH: join(dir, "bot.sqlite"), SLACK_BOT_TOKEN: "xoxb-anything" }, dir);
     cleanups.push(() => void bot.process.kill("SIGKILL"));
     expect((await bot.exited).code).toBe(1);

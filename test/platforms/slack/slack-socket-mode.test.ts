@@ -27,10 +27,7 @@ describe("Slack over Socket Mode", () => {
     expect(h.slack.acks).toHaveLength(1);
     await h.slack.waitFor(() => h.slack.thread("C1", ts).length === 2, { what: "step and answer" });
     await h.idle();
-    expect(h.slack.thread("C1", ts).map((m) => m.text)).toEqual([
-      expect.stringMatching(/^✅ `circumference` `\{"radius":1\}` → `6\.28/),
-      "About 6.28.",
-    ]);
+    expect(h.slack.thread("C1", ts).map((m) => m.text)).toEqual([expect.stringMatching(/^✅ `circumference` `\{"radius":1\}` → `6\.28/), "About 6.28."]);
   });
 
   it("answers the same envelope payload delivered three times once", async () => {

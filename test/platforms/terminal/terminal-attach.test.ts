@@ -56,7 +56,13 @@ describe("the terminal's /attach PATH", () => {
     mkdirSync(join(folder, "dir"));
     execFileSync("mkfifo", [join(folder, "pipe")]);
 
-    const printed = await session([`/attach ${join(folder, "missing.txt")}`, `/attach ${join(folder, "dir")}`, `/attach ${join(folder, "pipe")}`, "/attach", "hello"]);
+    const printed = await session([
+      `/attach ${join(folder, "missing.txt")}`,
+      `/attach ${join(folder, "dir")}`,
+      `/attach ${join(folder, "pipe")}`,
+      "/attach",
+      "hello",
+    ]);
 
     expect(printed.slice(0, 4)).toEqual([
       `Cannot attach: there is no file ${join(folder, "missing.txt")}.`,
@@ -78,7 +84,9 @@ describe("the terminal's /attach PATH", () => {
     await expect(localFiles.fetchFile(file, { maxBytes: 1000, overflow: "fail", timeoutMs: 1000 }, signal)).rejects.toMatchObject({ failure: "too_large" });
     const start = await localFiles.fetchFile(file, { maxBytes: 1000, overflow: "truncate", timeoutMs: 1000 }, signal);
     expect(start).toEqual({ bytes: Buffer.alloc(1000, "y"), truncated: true });
-    await expect(localFiles.fetchFile({ name: "passwd", url: "https://example.org/etc/passwd" }, { maxBytes: 1000, overflow: "fail", timeoutMs: 1000 }, signal)).rejects.toMatchObject({
+    await expect(
+      localFiles.fetchFile({ name: "passwd", url: "https://example.org/etc/passwd" }, { maxBytes: 1000, overflow: "fail", timeoutMs: 1000 }, signal),
+    ).rejects.toMatchObject({
       failure: "not_allowed",
     });
   });

@@ -29,16 +29,17 @@ describe("the terminal adapter, run as the bot's own process", () => {
 
   it("answers a 20-line script without refusing its operator, and shows a failing tool's warning as one readable line", async () => {
     let n = 0;
-    scratch.model.otherwise((req) =>
-      ++n === 1 ? reply.toolCalls({ name: "calculator", args: { expression: "1/(" } })(req) : reply.text(`answer ${n}`)(req),
-    );
+    scratch.model.otherwise((req) => (++n === 1 ? reply.toolCalls({ name: "calculator", args: { expression: "1/(" } })(req) : reply.text(`answer ${n}`)(req)));
     const bot = startChildBot(env(), scratch.dir);
     bot.process.stdin.end(Array.from({ length: 20 }, (_, i) => `question ${i + 1}`).join("\n") + "\n");
     expect((await bot.exited).code).toBe(0);
 
     expect(bot.stdout().match(/^bot: answer \d+$/gm)).toHaveLength(20);
     expect(bot.stdout()).not.toMatch(/faster than I can take them/);
-    const warnings = bot.stderr().split("\n").filter((line) => line.trim() !== "");
+    const warnings = bot
+      .stderr()
+      .split("\n")
+      .filter((line) => line.trim() !== "");
     expect(warnings).toEqual([expect.stringMatching(/^warning: tool failed \(calculator: could not evaluate "1\/\(":/)]);
   });
 
@@ -54,7 +55,9 @@ describe("the terminal adapter, run as the bot's own process", () => {
 
     const out = bot.stdout();
     expect(out).toContain("Each call of `calculator` here now waits for a person's approval before it runs.");
-    expect(out).toMatch(/ {2}⏸️ \*\*Approval needed\*\* to run calculator \{"expression":"2\+2"\}\n {2}Asked by \S+; they or an admin may approve or deny it within 5 minutes\.\n {2}Type yes to approve or no to deny\./);
+    expect(out).toMatch(
+      / {2}⏸️ \*\*Approval needed\*\* to run calculator \{"expression":"2\+2"\}\n {2}Asked by \S+; they or an admin may approve or deny it within 5 minutes\.\n {2}Type yes to approve or no to deny\./,
+    );
     expect(out).toContain("  Please type yes or no.");
     expect(out).toMatch(/ {2}✅ Approved by \S+: calculator \{"expression":"2\+2"\} runs\./);
     expect(out).toContain("bot: It is 4.");
@@ -114,7 +117,7 @@ describe("the terminal adapter, run as the bot's own process", () => {
     const { code } = await bot.exited;
 
     expect(code).toBe(2);
-    expect(bot.stderr()).toContain("AGENT_MAX_ITERATIONS must be a whole number greater than 0 (got \"lots\")");
+    expect(bot.stderr()).toContain('AGENT_MAX_ITERATIONS must be a whole number greater than 0 (got "lots")');
     expect(bot.stderr()).not.toMatch(/\n\s+at /);
   });
 });

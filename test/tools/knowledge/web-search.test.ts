@@ -27,7 +27,9 @@ describe("the web_search tool on DuckDuckGo", () => {
         "   The Rust team is happy to announce a new version of Rust, 1.80.0.",
     );
     expect(result.observation).toContain("LazyCell & LazyLock");
-    expect(result.observation).toContain("2. rust/RELEASES.md at master · rust-lang/rust · GitHub\n   https://github.com/rust-lang/rust/blob/master/RELEASES.md");
+    expect(result.observation).toContain(
+      "2. rust/RELEASES.md at master · rust-lang/rust · GitHub\n   https://github.com/rust-lang/rust/blob/master/RELEASES.md",
+    );
     expect(result.observation).toContain("3. Rust 1.80 Brings LazyCell");
     expect(result.observation).not.toContain("Learn Rust Fast");
     expect(result.observation).not.toContain("javascript:");
@@ -87,7 +89,9 @@ describe("the web_search tool on SearxNG", () => {
       '"rust 1.80 release" (SearxNG):\n\n1. Announcing Rust 1.80.0 | Rust Blog\n   https://blog.rust-lang.org/2024/07/25/Rust-1.80.0.html\n   The Rust team is happy',
     );
     expect(result.observation).toContain("2. 1.80.0 | Rust Changelogs\n   https://releases.rs/docs/1.80.0/");
-    expect(result.observation).toContain("3. Announcing Rust 1.80.0 : r/rust\n   https://www.reddit.com/r/rust/comments/1ebx8zq/announcing_rust_1800/\n   (no snippet)");
+    expect(result.observation).toContain(
+      "3. Announcing Rust 1.80.0 : r/rust\n   https://www.reddit.com/r/rust/comments/1ebx8zq/announcing_rust_1800/\n   (no snippet)",
+    );
   });
 
   it("says the search found nothing when the instance has no results", async () => {

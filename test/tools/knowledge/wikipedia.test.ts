@@ -81,9 +81,7 @@ describe("the wikipedia tool", () => {
     const result = await callTool(wikipedia!, { query: "Ada Lovelace" });
 
     expect(result.ok).toBe(false);
-    expect(result.observation).toBe(
-      "Error: wikipedia failed: Wikipedia refused the request: Waiting for 10.64.48.35: 6 seconds lagged.",
-    );
+    expect(result.observation).toBe("Error: wikipedia failed: Wikipedia refused the request: Waiting for 10.64.48.35: 6 seconds lagged.");
   });
 
   it("explains an answer that is not JSON instead of crashing", async () => {

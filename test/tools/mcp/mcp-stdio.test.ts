@@ -83,18 +83,14 @@ describe("tools of a stdio MCP server", () => {
       type: "tool_failed",
       error: "notes__locked failed: the note store is locked by another process",
     });
-    expect(t.model.chatRequests.at(-1)!.body.messages.at(-1).content).toBe(
-      "Error: notes__locked failed: the note store is locked by another process",
-    );
+    expect(t.model.chatRequests.at(-1)!.body.messages.at(-1).content).toBe("Error: notes__locked failed: the note store is locked by another process");
   });
 
   it("checks required arguments before calling the server", async () => {
     t.model.script(reply.toolCalls({ name: "notes__add", args: { a: 1 } }), reply.text("I need both numbers."));
     await t.app.runner.submit(request("Add 1"), new RecordingSink());
 
-    expect(t.model.chatRequests.at(-1)!.body.messages.at(-1).content).toBe(
-      "Error: invalid arguments for notes__add: missing required argument(s): b",
-    );
+    expect(t.model.chatRequests.at(-1)!.body.messages.at(-1).content).toBe("Error: invalid arguments for notes__add: missing required argument(s): b");
   });
 
   it("starts the server with its configured env and none of the bot's secrets", async () => {

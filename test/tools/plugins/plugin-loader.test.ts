@@ -110,8 +110,6 @@ describe("user tool plugins from TOOLS_DIR", () => {
 
     const errors = lines.filter((line) => line.level === 50);
     expect(errors.map((line) => line.plugin).sort()).toEqual(Object.keys(reasons).sort());
-    expect(errors.find((line) => line.plugin === "nothing.ts")?.msg).toBe(
-      "plugin nothing.ts skipped: it exports no tools made with defineTool",
-    );
+    expect(errors.find((line) => line.plugin === "nothing.ts")?.msg).toBe("plugin nothing.ts skipped: it exports no tools made with defineTool");
   });
 });

@@ -19,9 +19,7 @@ export function commandDefinitions(): RESTPostAPIChatInputApplicationCommandsJSO
     .setDescription(ASK.description)
     .setContexts(InteractionContextType.Guild, InteractionContextType.BotDM)
     .setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
-    .addStringOption((option) =>
-      option.setName(ASK.option.name).setDescription(ASK.option.description).setRequired(true).setMaxLength(ASK.option.maxLength),
-    );
+    .addStringOption((option) => option.setName(ASK.option.name).setDescription(ASK.option.description).setRequired(true).setMaxLength(ASK.option.maxLength));
   const groups = GROUPS.map((group) => {
     const builder = new SlashCommandBuilder()
       .setName(group.name)

@@ -133,7 +133,7 @@ export class InteractionHandler {
       platform: PLATFORM,
       workspaceId: interaction.guildId ?? DM_WORKSPACE,
       channelId: interaction.channelId ?? "",
-      parentChannelId: inThread ? (channel as { parentId: string | null }).parentId ?? undefined : undefined,
+      parentChannelId: inThread ? ((channel as { parentId: string | null }).parentId ?? undefined) : undefined,
       isDm: !interaction.inGuild(),
       actor: {
         id: interaction.user.id,
@@ -145,4 +145,3 @@ export class InteractionHandler {
     };
   }
 }
-

@@ -19,9 +19,7 @@ export interface RegistrationResult {
 export async function registerCommands(options: RegistrationOptions): Promise<RegistrationResult> {
   const rest = new REST(options.apiUrl ? { api: options.apiUrl } : {}).setToken(options.token);
   const application = (await rest.get(Routes.currentApplication())) as APIApplication;
-  const route = options.guildId
-    ? Routes.applicationGuildCommands(application.id, options.guildId)
-    : Routes.applicationCommands(application.id);
+  const route = options.guildId ? Routes.applicationGuildCommands(application.id, options.guildId) : Routes.applicationCommands(application.id);
   const registered = (await rest.put(route, { body: commandDefinitions() })) as { name: string }[];
   return {
     applicationId: application.id,

@@ -9,6 +9,7 @@ const MAX_BYTES = 256 * 1024;
  */
 export function parseEcbDailyXml(xml: string): RateTable {
   const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", removeNSPrefix: true });
+  // biome-ignore lint/suspicious/noExplicitAny: the parsed XML is walked with optional chaining and checked field by field below
   let doc: any;
   try {
     doc = parser.parse(xml, true);
