@@ -112,7 +112,8 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     turnTimeoutMs: config.TURN_TIMEOUT_MS,
     streamAnswers: config.STREAM_ANSWERS,
     instance: lease.run.id,
-    // a turn's time, the approvals it may wait for (each pauses its time), and a minute to post its answer
+    // a turn's time, the approvals it may wait for (each pauses its time), and a minute to post its answer:
+    // 28 minutes with the defaults. Only lost places wait that long: failed releases are retried (see PlaceReleases).
     placeHeldAtMostMs: config.TURN_TIMEOUT_MS + config.AGENT_MAX_ITERATIONS * config.APPROVAL_TIMEOUT_MS + 60_000,
     limits: {
       ratePerUserPerMinute: config.RATE_LIMIT_PER_USER,

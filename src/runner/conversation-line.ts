@@ -1,12 +1,15 @@
 import type { Logger } from "../log.js";
 import type { QueueTicket, TurnQueue } from "../store/store.js";
 import { KeyedQueue } from "./keyed-queue.js";
+import { PlaceReleases } from "./place-releases.js";
 
 export interface ConversationLineOptions {
   queue: TurnQueue;
   logger: Logger;
   /** A place first in line for longer than this was lost by its process and is dropped. */
   placeHeldAtMostMs: number;
+  /** This process run's id (see InstanceLease): the places it takes carry it. */
+  instance: string;
 }
 
 /**
@@ -22,8 +25,15 @@ export class ConversationLine {
   private readonly turns = new KeyedQueue();
   /** Turns waiting for another process's turn in their conversation. */
   private readonly waiting = new Set<AbortController>();
+  /** The places this process's turns hold, from admission until they are given up. */
+  private readonly held = new Set<number>();
+  /** Conversations with an admission under way (its place may be taken but not yet known here). */
+  private readonly admitting = new Map<string, number>();
+  private readonly releases: PlaceReleases;
 
-  constructor(private readonly options: ConversationLineOptions) {}
+  constructor(private readonly options: ConversationLineOptions) {
+    this.releases = new PlaceReleases(options.queue, options.logger);
+  }
 
   /**
    * Runs `admit` in call order for `key`; a refusal (`{ reply }`) ends there. An admitted turn
@@ -37,15 +47,30 @@ export class ConversationLine {
     run: (admitted: Admitted, controller: AbortController | undefined) => Promise<Reply>,
   ): Promise<{ reply: Promise<Reply> }> {
     return this.arrivals.run(key, async () => {
-      const admitted = await admit();
-      if ("reply" in admitted) return { reply: Promise.resolve(admitted.reply) };
-      return { reply: this.turns.run(key, () => this.whenFirst(admitted, run)) };
+      this.admitting.set(key, (this.admitting.get(key) ?? 0) + 1);
+      let admitted: Admitted | { reply: Reply };
+      try {
+        admitted = await admit();
+        if ("reply" in admitted) return { reply: Promise.resolve(admitted.reply) };
+        this.held.add(admitted.ticket.id);
+      } finally {
+        const left = this.admitting.get(key)! - 1;
+        if (left > 0) this.admitting.set(key, left);
+        else this.admitting.delete(key);
+      }
+      const turn = admitted;
+      return { reply: this.turns.run(key, () => this.whenFirst(turn, run)) };
     });
   }
 
   /** Stops the turns waiting for another process's turn (shutdown): theirs get no controller. */
   cancelWaiting(reason: unknown): void {
     for (const controller of this.waiting) controller.abort(reason);
+  }
+
+  /** Stops retrying failed releases (shutdown; the store's clean stop releases this process's places). */
+  stopRetrying(): Promise<void> {
+    return this.releases.stop();
   }
 
   /** Conversations with a turn being admitted, waiting or running. */
@@ -66,10 +91,10 @@ export class ConversationLine {
       const controller = new AbortController();
       return await run(admitted, (await this.waitForTurn(admitted.ticket, controller)) ? controller : undefined);
     } finally {
-      // After the reply was shown: the next turn's answer comes after this one's.
-      await this.options.queue.leave(admitted.ticket).catch((error: unknown) => {
-        this.options.logger.warn({ err: error }, "could not give up a turn's place in line (it expires on its own)");
-      });
+      // After the reply was shown: the next turn's answer comes after this one's. No longer held
+      // here, so this process's next turn in the conversation drops the place itself if its release fails.
+      this.held.delete(admitted.ticket.id);
+      await this.releases.release(admitted.ticket);
     }
   }
 
@@ -80,6 +105,8 @@ export class ConversationLine {
       await this.options.queue.waitForTurn(ticket, {
         signal: controller.signal,
         staleAfterMs: this.options.placeHeldAtMostMs,
+        // While another message of the conversation is being admitted, a place of ours not known yet may be its.
+        own: { instance: this.options.instance, holds: (id) => this.held.has(id) || this.admitting.has(ticket.conversationKey) },
         onBlocked: () => this.options.logger.debug({ place: ticket.id }, "waiting for an earlier turn of this conversation in another process"),
       });
       return true;

@@ -6,6 +6,7 @@ import type { ReadQuestion, SharedContentReader } from "../attachments/shared-co
 import { lazyChild, type Logger } from "../log.js";
 import type { ChannelRef } from "../store/channel-settings-repository.js";
 import type { QueueTicket, Store } from "../store/store.js";
+import type { TurnClosing } from "../store/turn-records.js";
 import { conversationKey, type Conversation, type ConversationRef } from "../store/types.js";
 import type { WorkspaceSettings } from "../store/workspace-settings.js";
 import { TurnAdmission, type AdmissionLimits } from "./admission.js";
@@ -14,6 +15,7 @@ import { settingsChannelOf, type ChannelPolicies, type TurnPolicy } from "./chan
 import type { Location } from "./incoming.js";
 import { ConversationLine } from "./conversation-line.js";
 import { StepRecorder } from "./step-recorder.js";
+import { retryStoreWrite } from "./store-retry.js";
 import { TurnDeadline } from "./turn-deadline.js";
 import type { TurnObserver } from "./turn-observer.js";
 import type { TurnReply, TurnRequest, TurnView } from "./types.js";
@@ -46,6 +48,14 @@ export interface TurnRunnerOptions {
 
 /** The end of the shutdown grace kept for cancelled turns to tell their users. */
 const SAY_RESTARTED_MS = 1_000;
+
+/**
+ * How long a turn's closing write is tried again while the store fails (an outage, a busy or full
+ * SQLite file) before the turn gives up: its user then hears that something went wrong, and nothing
+ * of it is in memory. Its place in line is held meanwhile, so the conversation's next turn, which
+ * reads the memory window, starts after the exchange is in it.
+ */
+const CLOSE_RETRY_MS = 30_000;
 
 /** Per user per minute: RATE_LIMIT_PER_USER's window. */
 const RATE_WINDOW_MS = 60_000;
@@ -82,10 +92,17 @@ export class TurnRunner {
   private readonly awaitingPeople = new Map<AbortController, number>();
   private readonly admission: TurnAdmission;
   private accepting = true;
+  /** Aborts when shutdown cancels the running turns: closing writes stop retrying then. */
+  private readonly stopping = new AbortController();
 
   constructor(private readonly options: TurnRunnerOptions) {
     this.admission = new TurnAdmission(options.limits);
-    this.line = new ConversationLine({ queue: options.store.queue, logger: options.logger, placeHeldAtMostMs: options.placeHeldAtMostMs });
+    this.line = new ConversationLine({
+      queue: options.store.queue,
+      logger: options.logger,
+      placeHeldAtMostMs: options.placeHeldAtMostMs,
+      instance: options.instance,
+    });
   }
 
   /**
@@ -199,6 +216,7 @@ export class TurnRunner {
     const deadline = Math.max(start + graceMs, abortAt + SAY_RESTARTED_MS / 2);
     while (this.running.size > 0 && Date.now() < abortAt) await sleep(25);
     for (const controller of this.running.values()) controller.abort("shutdown" satisfies CancelReason);
+    this.stopping.abort("shutdown" satisfies CancelReason);
     // Turns still queued behind them answer "restarted" without touching the store, which closes next.
     while (this.line.busy && Date.now() < deadline) await sleep(10);
     if (this.line.busy) {
@@ -207,6 +225,7 @@ export class TurnRunner {
         "shutdown grace over; leaving turns that did not stop",
       );
     }
+    await this.line.stopRetrying();
   }
 
   private async refuseForShutdown(view: TurnView): Promise<TurnReply> {
@@ -245,7 +264,7 @@ export class TurnRunner {
       const result = await this.ask(context, policy, read, conversation, steps, usage, logger);
       const thread = await this.threadToSeed(view, request);
       reply = { turnId, status: "answered", outcome: result.outcome, text: result.output };
-      await store.turns.finish({
+      const closing: TurnClosing = {
         turnId,
         end: { status: "answered", outcome: result.outcome, iterations: result.iterations, usage: result.usage },
         steps: steps.records(),
@@ -257,7 +276,8 @@ export class TurnRunner {
           answer: result.output,
           alsoIn: thread,
         },
-      });
+      };
+      await this.closeTurn(closing, "record the answered turn", logger);
       logger.info(
         { outcome: result.outcome, iterations: result.iterations, tools: steps.toolsUsed, tokens: usage.totalTokens, ms: elapsedMs(started) },
         "turn answered",
@@ -374,6 +394,11 @@ export class TurnRunner {
     return conversationKey(ref) === conversationKey(request) ? undefined : ref;
   }
 
+  /** Writes a turn's closing, again while the store fails, for up to CLOSE_RETRY_MS (less at shutdown). */
+  private closeTurn(closing: TurnClosing, what: string, logger: Logger): Promise<void> {
+    return retryStoreWrite(() => this.options.store.turns.finish(closing), { what, logger, withinMs: CLOSE_RETRY_MS, signal: this.stopping.signal });
+  }
+
   /** The failed turn's row, steps and tokens; a store that fails here too is only logged (the user still hears). */
   private async recordFailure(
     turnId: string,
@@ -385,12 +410,14 @@ export class TurnRunner {
     logger: Logger,
   ): Promise<void> {
     try {
-      await this.options.store.turns.finish({
-        turnId,
-        end: { status: reply.outcome === "shutdown" ? "interrupted" : "failed", outcome: reply.outcome, iterations: 0, usage, error: errorDetail(error) },
-        steps: steps.records(),
-        workspace: request,
-      });
+      const end = {
+        status: reply.outcome === "shutdown" ? "interrupted" : "failed",
+        outcome: reply.outcome,
+        iterations: 0,
+        usage,
+        error: errorDetail(error),
+      } as const;
+      await this.closeTurn({ turnId, end, steps: steps.records(), workspace: request }, "record the failed turn", logger);
     } catch (storeError) {
       logger.error({ err: storeError }, "could not record the failed turn");
     }

@@ -70,7 +70,8 @@ export interface TurnLog {
   /**
    * Closes a turn as one unit of work: its outcome, steps, token usage and the exchange (also
    * copied into a thread opened for the turn) commit together or not at all, so no memory window
-   * ever holds half an exchange.
+   * ever holds half an exchange. Safe to call again after a failure (the runner retries it through
+   * an outage): a closing that did commit is not written twice.
    */
   finish(closing: TurnClosing): Promise<void>;
 }
@@ -96,7 +97,22 @@ export interface WaitOptions {
   staleAfterMs: number;
   /** Called once if the turn has to wait for an earlier place (another process's turn). */
   onBlocked?: () => void;
+  /**
+   * The waiting process's own places: one of them first in line that `holds` says it no longer
+   * holds (its turn ended and the release failed, or taking it failed after the commit) is released
+   * at once instead of after `staleAfterMs`.
+   */
+  own?: { instance: string; holds(id: number): boolean };
 }
+
+/** The place first in line, as a waiting turn sees it. */
+export interface QueueHead {
+  id: number;
+  instance: string;
+}
+
+/** Whether a waiting turn may drop the place first in line at once: it is its own process's, and no longer held there. */
+export const ownPlaceLost = (head: QueueHead, own: WaitOptions["own"]): boolean => own !== undefined && head.instance === own.instance && !own.holds(head.id);
 
 export type QueueAdmission = { ticket: QueueTicket } | { refused: "queue_full" | "rate_limited" };
 

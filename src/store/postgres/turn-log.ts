@@ -33,24 +33,32 @@ const START = `
  * A turn's closing, as one statement (so one transaction, in one round trip): its steps, its
  * exchange (question before answer, so their ids order the window), the day's token usage, and
  * its outcome. Waits for the disk at commit, as the server is configured to.
+ *
+ * Safe to repeat: it writes only while the turn is not closed yet (running, or marked interrupted by
+ * a reaper meanwhile), so a closing that committed but whose answer was lost with the connection,
+ * then tried again, writes nothing twice. The row lock orders two attempts that overlap.
  */
 const FINISH = `
-  WITH steps AS (
+  WITH open AS (
+    SELECT 1 FROM turns WHERE id = $1 AND (status = 'running' OR outcome = 'interrupted') FOR UPDATE
+  ), steps AS (
     INSERT INTO turn_steps (turn_id, seq, tool, input, output, error, started_at, duration_ms)
     SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[])
+    WHERE EXISTS (SELECT 1 FROM open)
   ), exchange AS (
     INSERT INTO messages (conversation_id, turn_id, role, author, text, attachments, created_at)
     SELECT m.conversation_id, $1, m.role, m.author, m.text, m.attachments, $13
     FROM unnest($9::bigint[], $10::text[], $11::text[], $12::text[], $24::text[]) WITH ORDINALITY AS m(conversation_id, role, author, text, attachments, position)
+    WHERE EXISTS (SELECT 1 FROM open)
     ORDER BY m.position
   ), usage AS (
     INSERT INTO token_usage_daily (platform, workspace_id, day, tokens)
-    SELECT $14, $15, $16, $17::bigint WHERE $17::bigint > 0
+    SELECT $14, $15, $16, $17::bigint WHERE $17::bigint > 0 AND EXISTS (SELECT 1 FROM open)
     ON CONFLICT (platform, workspace_id, day) DO UPDATE SET tokens = token_usage_daily.tokens + EXCLUDED.tokens
   )
   UPDATE turns SET status = $18, outcome = $19, ended_at = $13, duration_ms = $13 - started_at, iterations = $20,
     prompt_tokens = $21, completion_tokens = $22, total_tokens = $17::bigint, error = $23
-  WHERE id = $1`;
+  WHERE id = $1 AND EXISTS (SELECT 1 FROM open)`;
 
 /** The audit trail and the daily token usage; a turn closes in one statement. */
 export class PostgresTurnLog implements TurnLog, TokenUsage {

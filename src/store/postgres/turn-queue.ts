@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type pg from "pg";
 import { HeadWatch } from "../head-watch.js";
-import type { QueueAdmission, QueueEntry, QueueTicket, TurnQueue, WaitOptions } from "../store.js";
+import { ownPlaceLost, type QueueAdmission, type QueueEntry, type QueueHead, type QueueTicket, type TurnQueue, type WaitOptions } from "../store.js";
 import { conversationKey } from "../types.js";
 import { CHANNELS } from "./listener.js";
 
@@ -57,14 +57,14 @@ export class PostgresTurnQueue implements TurnQueue {
       // Listening before looking: a place given up in between still wakes this turn.
       const woken = this.nextWake(signal, options.signal);
       try {
-        const { rows } = await this.pool.query<{ id: number }>(`SELECT id FROM turn_queue WHERE conversation_key = $1 AND id < $2 ORDER BY id LIMIT 1`, [
+        const { rows } = await this.pool.query<QueueHead>(`SELECT id, instance FROM turn_queue WHERE conversation_key = $1 AND id < $2 ORDER BY id LIMIT 1`, [
           ticket.conversationKey,
           ticket.id,
         ]);
-        const first = rows[0]?.id;
+        const first = rows[0];
         if (first === undefined) return;
-        if (head.abandoned(first)) {
-          await this.release(first, ticket.conversationKey);
+        if (head.abandoned(first.id) || ownPlaceLost(first, options.own)) {
+          await this.release(first.id, ticket.conversationKey);
           continue;
         }
         if (!blocked) options.onBlocked?.();

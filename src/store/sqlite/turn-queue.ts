@@ -1,7 +1,7 @@
 import { abortableSleep } from "../abortable-sleep.js";
 import { HeadWatch } from "../head-watch.js";
 import { takeTurn, type RateCounter } from "../rate-window.js";
-import type { QueueAdmission, QueueEntry, QueueTicket, TurnQueue, WaitOptions } from "../store.js";
+import { ownPlaceLost, type QueueAdmission, type QueueEntry, type QueueHead, type QueueTicket, type TurnQueue, type WaitOptions } from "../store.js";
 import { conversationKey } from "../types.js";
 import type { Db } from "./database.js";
 
@@ -36,7 +36,7 @@ export class SqliteTurnQueue implements TurnQueue {
     this.depth = db.prepare<[string], number>(`SELECT COUNT(*) FROM turn_queue WHERE conversation_key = ?`).pluck();
     this.insertTicket = db.prepare<[string, string, number]>(`INSERT INTO turn_queue (conversation_key, instance, entered_at) VALUES (?, ?, ?)`);
     this.deleteTicket = db.prepare<[number]>(`DELETE FROM turn_queue WHERE id = ?`);
-    this.headBefore = db.prepare<[string, number], number>(`SELECT id FROM turn_queue WHERE conversation_key = ? AND id < ? ORDER BY id LIMIT 1`).pluck();
+    this.headBefore = db.prepare<[string, number], QueueHead>(`SELECT id, instance FROM turn_queue WHERE conversation_key = ? AND id < ? ORDER BY id LIMIT 1`);
     this.selectRate = db.prepare<[string], RateCounter>(`SELECT period, current, previous FROM rate_windows WHERE key = ?`);
     this.saveRate = db.prepare<[string, number, number, number, number]>(
       `INSERT INTO rate_windows (key, period, current, previous, updated_at) VALUES (?, ?, ?, ?, ?)
@@ -72,8 +72,8 @@ export class SqliteTurnQueue implements TurnQueue {
       options.signal.throwIfAborted();
       const first = this.headBefore.get(ticket.conversationKey, ticket.id);
       if (first === undefined) return;
-      if (head.abandoned(first)) {
-        this.deleteTicket.run(first);
+      if (head.abandoned(first.id) || ownPlaceLost(first, options.own)) {
+        this.deleteTicket.run(first.id);
         continue;
       }
       if (!blocked) options.onBlocked?.();
