@@ -11,6 +11,7 @@ import { BotCommands } from "./runner/commands/bot-commands.js";
 import { InstanceLease } from "./runner/instance-lease.js";
 import { MessageIntake } from "./runner/intake.js";
 import { PlatformLinks } from "./runner/platform-link.js";
+import { RestartNotices } from "./runner/restart-notices.js";
 import { ToolAccess } from "./runner/tool-access.js";
 import type { TurnObserver } from "./runner/turn-observer.js";
 import { TurnRunner } from "./runner/turn-runner.js";
@@ -52,7 +53,10 @@ const MAX_ANSWER_MESSAGES = 5;
 
 export async function createApp(config: Config, logger: Logger, options: AppOptions = {}): Promise<App> {
   const store = options.store ?? (await openStore(storeSettingsOf(config, logger)));
-  const lease = new InstanceLease(store, config.INSTANCE_ID ?? (config.SHARDS ? `shard-${config.SHARDS}` : "main"), config.INSTANCE_LEASE_MS, logger);
+  const notices = new RestartNotices(store.instances, logger);
+  const lease = new InstanceLease(store, config.INSTANCE_ID ?? (config.SHARDS ? `shard-${config.SHARDS}` : "main"), config.INSTANCE_LEASE_MS, logger, () =>
+    notices.deliver(),
+  );
   try {
     await lease.start();
   } catch (error) {
@@ -141,7 +145,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     maxAnswerMessages: MAX_ANSWER_MESSAGES,
     streamEditIntervalMs: config.STREAM_ANSWERS ? config.STREAM_EDIT_INTERVAL_MS : undefined,
   });
-  const links = new PlatformLinks({ intake, commands, access, approvals, models });
+  const links = new PlatformLinks({ intake, commands, access, approvals, models, notices });
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {

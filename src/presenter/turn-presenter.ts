@@ -147,6 +147,11 @@ export class TurnPresenter implements TurnView {
   }
 
   /** The thread this turn opened on its question, if any, once it is known. */
+  whereAsked(): { location: Location; messageId: string; isDm?: boolean; askerId: string } {
+    const { location, messageId, isDm, askerId } = this.question;
+    return { location, messageId, isDm, askerId };
+  }
+
   openedThread(): Promise<Location | undefined> {
     // A direct message is one conversation, threads and all.
     if (this.question.isDm) return Promise.resolve(undefined);

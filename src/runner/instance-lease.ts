@@ -20,6 +20,8 @@ export class InstanceLease {
     name: string,
     private readonly leaseMs: number,
     private readonly logger: Logger,
+    /** Runs after each renewal (restart notices); never rejects. */
+    private readonly afterRenewal: () => Promise<void> = async () => {},
   ) {
     this.run = { id: `${name}:${randomBytes(4).toString("hex")}`, name, host: hostname(), pid: process.pid };
   }
@@ -42,6 +44,7 @@ export class InstanceLease {
   private tick(): Promise<void> {
     this.renewing ??= this.renewAndReap()
       .catch((error: unknown) => this.logger.warn({ err: error }, "could not renew this process's lease"))
+      .then(this.afterRenewal)
       .finally(() => (this.renewing = undefined));
     return this.renewing;
   }

@@ -6,7 +6,7 @@ import type { ReadQuestion, SharedContentReader } from "../attachments/shared-co
 import { lazyChild, type Logger } from "../log.js";
 import type { ChannelRef } from "../store/channel-settings-repository.js";
 import type { QueueTicket, Store } from "../store/store.js";
-import type { TurnClosing } from "../store/turn-records.js";
+import type { NoticeTarget, TurnClosing } from "../store/turn-records.js";
 import { conversationKey, type Conversation, type ConversationRef } from "../store/types.js";
 import type { WorkspaceSettings } from "../store/workspace-settings.js";
 import { TurnAdmission, type AdmissionLimits } from "./admission.js";
@@ -125,7 +125,7 @@ export class TurnRunner {
       () => this.admit(request, view),
       (admitted: AdmittedTurn, controller) =>
         // Stopped while it waited behind another process's turn, or queued behind this process's at shutdown.
-        !controller || !this.accepting ? this.refuseForShutdown(view) : this.runTurn(request, view, admitted.settings, controller),
+        !controller || !this.accepting ? this.refuseForShutdown(view) : this.runTurn(request, view, admitted, controller),
     );
   }
 
@@ -234,7 +234,7 @@ export class TurnRunner {
     return reply;
   }
 
-  private async runTurn(request: TurnRequest, view: TurnView, settings: WorkspaceSettings, controller: AbortController): Promise<TurnReply> {
+  private async runTurn(request: TurnRequest, view: TurnView, { settings, ticket }: AdmittedTurn, controller: AbortController): Promise<TurnReply> {
     const { store, logger: baseLogger, instance } = this.options;
     const turnId = randomUUID();
     const logger = lazyChild(baseLogger, { turnId, platform: request.platform, workspace: request.workspaceId });
@@ -256,6 +256,10 @@ export class TurnRunner {
         userId: request.userId,
         instance,
         context: { model: policy.model, channelId: channel.channelId },
+        // The place is held until the answer was posted: a dead process's answered turn that still holds it was not shown.
+        place: ticket.id,
+        // The terminal's session ends with its process: nobody to tell after a restart.
+        noticeTo: request.operator ? undefined : this.askedIn(view, logger),
       });
       opened = true;
       logger.debug({ user: request.userId, text: request.text, model: policy.model }, "turn started");
@@ -302,6 +306,16 @@ export class TurnRunner {
       tokens: usage.totalTokens,
     });
     return reply;
+  }
+
+  /** Where the asker is told the bot restarted, should this process die mid-turn; a view that fails costs only that. */
+  private askedIn(view: TurnView, logger: Logger): NoticeTarget | undefined {
+    try {
+      return view.whereAsked?.();
+    } catch (error) {
+      logger.debug({ err: error }, "could not tell where the question was asked");
+      return undefined;
+    }
   }
 
   /** The question with what it shares; an unexpected failure here costs the files, not the turn. */

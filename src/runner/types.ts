@@ -74,6 +74,8 @@ export interface TurnView {
   closeApproval?(prompt: ApprovalPrompt, outcome: ApprovalOutcome): Promise<void>;
   /** Shows the reply and clears the working indicator; resolves once the user can see it. */
   finish(reply: TurnReply): Promise<void> | void;
+  /** The question, its place and its asker: where the asker is told the bot restarted, should this process die mid-turn. */
+  whereAsked?(): { location: Location; messageId: string; isDm?: boolean; askerId: string };
   /**
    * The thread opened for this turn's output, where the exchange is remembered too (a new thread
    * on a top-level question starts with the exchange that opened it).

@@ -2,7 +2,7 @@ import type { ApprovalRepository } from "./approval-repository.js";
 import type { ChannelSettingsRepository } from "./channel-settings-repository.js";
 import type { RateTable, CachedRates } from "./currency-rates.js";
 import type { ToolApprovalRepository } from "./tool-approval-repository.js";
-import type { TurnClosing, TurnStart } from "./turn-records.js";
+import type { RestartNotice, TurnClosing, TurnStart } from "./turn-records.js";
 import type { Conversation, ConversationRef, StoredMessage, WorkspaceRef } from "./types.js";
 import type { UsageReportRepository } from "./usage-report-repository.js";
 import type { WorkspaceSettingKey, WorkspaceSettings } from "./workspace-settings.js";
@@ -211,9 +211,16 @@ export interface InstanceRegistry {
   /**
    * Reaps runs whose lease is older than `leaseMs` by the database's clock, the runs named in
    * `dead`, and the turns, places in line and pending requests for approval of runs no longer
-   * registered. Returns what it marked.
+   * registered. Their running turns are marked interrupted; so are their answered turns that still
+   * held their place (the answer was being posted), whose exchange is taken out of memory. The
+   * askers of both get a restart notice (see takeRestartNotices). Returns what it marked.
    */
   reap(options: { leaseMs: number; dead?: string[] }): Promise<{ runs: number; turns: number }>;
+  /**
+   * Takes (deletes and returns) up to `limit` restart notices of these platforms, for this process
+   * to post: each is taken by one process only. Notices older than RESTART_NOTICE_KEPT_MS go unsent.
+   */
+  takeRestartNotices(platforms: readonly string[], limit: number): Promise<RestartNotice[]>;
   /** A clean stop: turns the run leaves running are marked interrupted, its places in line released, its pending requests for approval expired, its record removed. */
   leave(run: InstanceRun): Promise<void>;
 }

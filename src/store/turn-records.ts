@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { shorten } from "../text.js";
 import type { ConversationRef, StoredAttachment, StoredMessage, WorkspaceRef } from "./types.js";
 
@@ -22,7 +23,41 @@ export interface TurnStart {
   instance: string;
   /** What usage reports group by: the model the turn uses and its channel (a thread's channel). */
   context?: { model: string; channelId: string };
+  /** The turn's place in line (held until its answer was posted): see InstanceRegistry.reap. */
+  place?: number;
+  /** Where its asker is told the bot restarted before finishing, should its process die. */
+  noticeTo?: NoticeTarget;
 }
+
+/** Where a turn's asker is told that the bot restarted before finishing it: the question's place and message. */
+const noticeTargetSchema = z.object({
+  location: z.object({ channelId: z.string(), threadId: z.string().optional(), parentChannelId: z.string().optional() }),
+  messageId: z.string(),
+  isDm: z.boolean().optional(),
+  askerId: z.string(),
+});
+export type NoticeTarget = z.infer<typeof noticeTargetSchema>;
+
+/** An asker to tell, on a platform. */
+export interface RestartNotice {
+  platform: string;
+  target: NoticeTarget;
+}
+
+export const noticeTargetJson = (target: NoticeTarget | undefined): string | null => (target ? storableJson(target) : null);
+
+/** A stored notice, or undefined when its row does not read as one (it is dropped). */
+export function restartNoticeFromRow(row: { platform: string; target: string }): RestartNotice | undefined {
+  try {
+    const target = noticeTargetSchema.safeParse(JSON.parse(row.target));
+    return target.success ? { platform: row.platform, target: target.data } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How long a restart notice waits for a process connected to its platform; older ones are dropped unsent. */
+export const RESTART_NOTICE_KEPT_MS = 60 * 60 * 1000;
 
 interface TurnEnd {
   status: "answered" | "failed" | "interrupted";
@@ -110,3 +145,5 @@ export function messageFromRow(row: { role: "user" | "assistant"; author: string
 
 /** Why a turn left running is marked interrupted. */
 export const INTERRUPTED_ERROR = "the bot stopped before this turn finished";
+/** Why an answered turn whose answer was not (fully) posted when its process died is marked interrupted. */
+export const UNSHOWN_ERROR = "the bot stopped before this turn's answer was shown";

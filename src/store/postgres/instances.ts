@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { InstanceRegistry, InstanceRun } from "../store.js";
-import { INTERRUPTED_ERROR } from "../turn-records.js";
+import { INTERRUPTED_ERROR, RESTART_NOTICE_KEPT_MS, restartNoticeFromRow, UNSHOWN_ERROR, type RestartNotice } from "../turn-records.js";
 import { CHANNELS } from "./listener.js";
 
 /**
@@ -19,7 +19,22 @@ const REAP = `
     UPDATE turns SET status = 'interrupted', outcome = 'interrupted', ended_at = $3, error = $4
     WHERE status = 'running'
       AND (instance IN (SELECT id FROM gone) OR NOT EXISTS (SELECT 1 FROM instances i WHERE i.id = turns.instance))
-    RETURNING 1
+    RETURNING id, conversation_id, notice_to
+  ), unshown AS (
+    -- answered, but the place still held: the answer was being posted when its process died
+    UPDATE turns t SET status = 'interrupted', outcome = 'interrupted', error = $6
+    FROM turn_queue q
+    WHERE q.turn_id = t.id AND t.status = 'answered'
+      AND (q.instance IN (SELECT id FROM gone) OR NOT EXISTS (SELECT 1 FROM instances i WHERE i.id = q.instance))
+    RETURNING t.id, t.conversation_id, t.notice_to
+  ), unsaid AS (
+    DELETE FROM messages WHERE turn_id IN (SELECT id FROM unshown)
+  ), told AS (
+    INSERT INTO restart_notices (turn_id, platform, target, created_at)
+    SELECT x.id, c.platform, x.notice_to, $3
+    FROM (SELECT * FROM cut UNION ALL SELECT * FROM unshown) x JOIN conversations c ON c.id = x.conversation_id
+    WHERE x.notice_to IS NOT NULL
+    ON CONFLICT (turn_id) DO NOTHING
   ), released AS (
     DELETE FROM turn_queue q
     WHERE q.instance IN (SELECT id FROM gone) OR NOT EXISTS (SELECT 1 FROM instances i WHERE i.id = q.instance)
@@ -33,7 +48,20 @@ const REAP = `
   ), notified AS (
     SELECT pg_notify($5, md5(key)) FROM (SELECT DISTINCT conversation_key AS key FROM released) keys
   )
-  SELECT (SELECT count(*) FROM gone)::int AS runs, (SELECT count(*) FROM cut)::int AS turns, (SELECT count(*) FROM notified)::int AS conversations`;
+  SELECT (SELECT count(*) FROM gone)::int AS runs, (SELECT count(*) FROM cut)::int + (SELECT count(*) FROM unshown)::int AS turns,
+    (SELECT count(*) FROM notified)::int AS conversations`;
+
+/** Notices of these platforms taken by this process (each by one process only), and the stale ones dropped. */
+const TAKE_NOTICES = `
+  WITH stale AS (
+    DELETE FROM restart_notices WHERE created_at < $3
+  ), taken AS (
+    DELETE FROM restart_notices WHERE turn_id IN (
+      SELECT turn_id FROM restart_notices WHERE platform = ANY($1::text[]) AND created_at >= $3
+      ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
+    ) RETURNING platform, target
+  )
+  SELECT platform, target FROM taken`;
 
 /** A clean stop: the run's running turns interrupted, its places released (and notified), its record removed. */
 const LEAVE = `
@@ -81,8 +109,15 @@ export class PostgresInstances implements InstanceRegistry {
       Date.now(),
       INTERRUPTED_ERROR,
       CHANNELS.queue,
+      UNSHOWN_ERROR,
     ]);
     return { runs: rows[0]!.runs, turns: rows[0]!.turns };
+  }
+
+  async takeRestartNotices(platforms: readonly string[], limit: number): Promise<RestartNotice[]> {
+    if (platforms.length === 0) return [];
+    const { rows } = await this.pool.query<{ platform: string; target: string }>(TAKE_NOTICES, [platforms, limit, Date.now() - RESTART_NOTICE_KEPT_MS]);
+    return rows.flatMap((row) => restartNoticeFromRow(row) ?? []);
   }
 
   async leave(run: InstanceRun): Promise<void> {

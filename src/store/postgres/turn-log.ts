@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { TokenUsage, TurnLog } from "../store.js";
-import { attachmentsJson, stepRows, storable, utcDay, type TurnClosing, type TurnStart } from "../turn-records.js";
+import { attachmentsJson, noticeTargetJson, stepRows, storable, utcDay, type TurnClosing, type TurnStart } from "../turn-records.js";
 import type { Conversation, WorkspaceRef } from "../types.js";
 import { openConversation } from "./conversations.js";
 
@@ -23,9 +23,11 @@ const START = `
   ), conversation AS (
     SELECT id, window_start FROM found UNION ALL SELECT id, window_start FROM created
   ), turn AS (
-    INSERT INTO turns (id, conversation_id, user_id, status, started_at, instance, model, channel_id)
-    SELECT $6, id, $7, 'running', $5, $8, $9, $10 FROM conversation, async
+    INSERT INTO turns (id, conversation_id, user_id, status, started_at, instance, model, channel_id, notice_to)
+    SELECT $6, id, $7, 'running', $5, $8, $9, $10, $12 FROM conversation, async
     RETURNING conversation_id
+  ), placed AS (
+    UPDATE turn_queue SET turn_id = $6 WHERE id = $11
   )
   SELECT c.id, c.window_start AS "windowStart" FROM conversation c JOIN turn t ON t.conversation_id = c.id`;
 
@@ -77,6 +79,8 @@ export class PostgresTurnLog implements TurnLog, TokenUsage {
         turn.instance,
         turn.context?.model ?? null,
         turn.context?.channelId ?? null,
+        turn.place ?? null,
+        noticeTargetJson(turn.noticeTo),
       ]);
       if (rows[0]) return rows[0];
     }

@@ -1,6 +1,7 @@
-import { INTERRUPTED_ERROR } from "../turn-records.js";
+import { INTERRUPTED_ERROR, RESTART_NOTICE_KEPT_MS, restartNoticeFromRow, UNSHOWN_ERROR, type RestartNotice } from "../turn-records.js";
 import type { InstanceRegistry, InstanceRun } from "../store.js";
 import type { Db } from "./database.js";
+import type { WindowCache } from "./window-cache.js";
 
 const RATES_KEPT_MS = 60 * 60 * 1000;
 
@@ -12,8 +13,10 @@ export class SqliteInstances implements InstanceRegistry {
   private readonly remove;
   private readonly leaveRun: (id: string) => void;
   private readonly reapRuns: (leaseMs: number, dead: string[]) => { runs: number; turns: number };
+  private readonly takeNotices: (platforms: string, limit: number) => { platform: string; target: string }[];
 
-  constructor(db: Db) {
+  /** `cache`: the memory windows this connection keeps, from which a reaped turn's exchange is dropped. */
+  constructor(db: Db, cache: WindowCache) {
     this.insert = db.prepare<[string, string, string, number, number, number]>(
       `INSERT OR REPLACE INTO instances (id, name, host, pid, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?)`,
     );
@@ -26,6 +29,23 @@ export class SqliteInstances implements InstanceRegistry {
        WHERE status = 'running' AND instance NOT IN (SELECT id FROM instances)`,
     );
     const releaseOrphans = db.prepare(`DELETE FROM turn_queue WHERE instance NOT IN (SELECT id FROM instances)`);
+    // Answered, but the place still held: the answer was being posted when its process died.
+    const unshownTurns = db.prepare<[], { id: string; conversationId: number }>(
+      `SELECT t.id, t.conversation_id AS conversationId FROM turn_queue q JOIN turns t ON t.id = q.turn_id
+       WHERE q.instance NOT IN (SELECT id FROM instances) AND t.status = 'answered'`,
+    );
+    const unsay = db.prepare<[string]>(`DELETE FROM messages WHERE turn_id = ?`);
+    const unshown = db.prepare<[string, string]>(`UPDATE turns SET status = 'interrupted', outcome = 'interrupted', error = ? WHERE id = ?`);
+    const noticeRunning = db.prepare<[number]>(
+      `INSERT OR IGNORE INTO restart_notices (turn_id, platform, target, created_at)
+       SELECT t.id, c.platform, t.notice_to, ? FROM turns t JOIN conversations c ON c.id = t.conversation_id
+       WHERE t.status = 'running' AND t.instance NOT IN (SELECT id FROM instances) AND t.notice_to IS NOT NULL`,
+    );
+    const noticeOne = db.prepare<[number, string]>(
+      `INSERT OR IGNORE INTO restart_notices (turn_id, platform, target, created_at)
+       SELECT t.id, c.platform, t.notice_to, ? FROM turns t JOIN conversations c ON c.id = t.conversation_id
+       WHERE t.id = ? AND t.notice_to IS NOT NULL`,
+    );
     // A press on a request whose process is gone finds it expired.
     const expireOrphanApprovals = db.prepare<[number]>(
       `UPDATE approvals SET status = 'expired', decided_at = ? WHERE status = 'pending' AND instance NOT IN (SELECT id FROM instances)`,
@@ -36,7 +56,15 @@ export class SqliteInstances implements InstanceRegistry {
       const now = Date.now();
       let runs = expire.run(now - leaseMs).changes;
       for (const id of dead) runs += this.remove.run(id).changes;
-      const turns = interruptOrphans.run(now).changes;
+      let turns = 0;
+      for (const turn of unshownTurns.all()) {
+        unsay.run(turn.id);
+        turns += unshown.run(UNSHOWN_ERROR, turn.id).changes;
+        noticeOne.run(now, turn.id);
+        cache.drop(turn.conversationId);
+      }
+      noticeRunning.run(now);
+      turns += interruptOrphans.run(now).changes;
       releaseOrphans.run();
       expireOrphanApprovals.run(now);
       pruneRates.run(now - RATES_KEPT_MS);
@@ -51,12 +79,29 @@ export class SqliteInstances implements InstanceRegistry {
     const expireOwnApprovals = db.prepare<[number, string]>(
       `UPDATE approvals SET status = 'expired', decided_at = ? WHERE status = 'pending' AND instance = ?`,
     );
+    const dropStale = db.prepare<[number]>(`DELETE FROM restart_notices WHERE created_at < ?`);
+    const take = db.prepare<[string, number, number], { platform: string; target: string }>(
+      `DELETE FROM restart_notices WHERE turn_id IN (
+         SELECT turn_id FROM restart_notices WHERE platform IN (SELECT value FROM json_each(?)) AND created_at >= ? ORDER BY created_at LIMIT ?
+       ) RETURNING platform, target`,
+    );
+    const takeNotices = db.transaction((platforms: string, limit: number) => {
+      const since = Date.now() - RESTART_NOTICE_KEPT_MS;
+      dropStale.run(since);
+      return take.all(platforms, since, limit);
+    });
+    this.takeNotices = (platforms, limit) => takeNotices.immediate(platforms, limit);
     this.leaveRun = db.transaction((id: string) => {
       interruptOwn.run(Date.now(), id);
       releaseOwn.run(id);
       expireOwnApprovals.run(Date.now(), id);
       this.remove.run(id);
     });
+  }
+
+  async takeRestartNotices(platforms: readonly string[], limit: number): Promise<RestartNotice[]> {
+    if (platforms.length === 0) return [];
+    return this.takeNotices(JSON.stringify(platforms), limit).flatMap((row) => restartNoticeFromRow(row) ?? []);
   }
 
   async register(run: InstanceRun): Promise<void> {

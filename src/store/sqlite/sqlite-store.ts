@@ -62,7 +62,7 @@ export class SqliteStore implements Store {
     this.approvals = new SqliteApprovals(db);
     this.usageReports = new SqliteUsageReports(db);
     this.currencyRates = new SqliteCurrencyRates(db);
-    this.instances = new SqliteInstances(db);
+    this.instances = new SqliteInstances(db, this.conversations.cache);
     this.pingStatement = db.prepare("SELECT 1");
   }
 

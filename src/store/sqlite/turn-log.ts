@@ -1,4 +1,4 @@
-import { stepRows, storable, utcDay, type TurnClosing, type TurnStart } from "../turn-records.js";
+import { noticeTargetJson, stepRows, storable, utcDay, type TurnClosing, type TurnStart } from "../turn-records.js";
 import type { TokenUsage, TurnLog } from "../store.js";
 import type { Conversation, WorkspaceRef } from "../types.js";
 import type { SqliteConversations } from "./conversations.js";
@@ -7,6 +7,7 @@ import type { Db } from "./database.js";
 /** The audit trail and the daily token usage; a turn closes in one transaction. */
 export class SqliteTurnLog implements TurnLog, TokenUsage {
   private readonly insertTurn;
+  private readonly placeTurn;
   private readonly updateTurn;
   private readonly insertStep;
   private readonly addTokens;
@@ -19,9 +20,10 @@ export class SqliteTurnLog implements TurnLog, TokenUsage {
     db: Db,
     private readonly conversations: SqliteConversations,
   ) {
-    this.insertTurn = db.prepare<[string, number, string, number, string, string | null, string | null]>(
-      `INSERT INTO turns (id, conversation_id, user_id, status, started_at, instance, model, channel_id) VALUES (?, ?, ?, 'running', ?, ?, ?, ?)`,
+    this.insertTurn = db.prepare<[string, number, string, number, string, string | null, string | null, string | null]>(
+      `INSERT INTO turns (id, conversation_id, user_id, status, started_at, instance, model, channel_id, notice_to) VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?)`,
     );
+    this.placeTurn = db.prepare<[string, number]>(`UPDATE turn_queue SET turn_id = ? WHERE id = ?`);
     this.updateTurn = db.prepare(
       `UPDATE turns SET status = @status, outcome = @outcome, ended_at = @endedAt,
          duration_ms = @endedAt - started_at, iterations = @iterations,
@@ -42,7 +44,17 @@ export class SqliteTurnLog implements TurnLog, TokenUsage {
 
     const startTurn = db.transaction((turn: TurnStart) => {
       const conversation = conversations.openNow(turn.conversation);
-      this.insertTurn.run(turn.id, conversation.id, turn.userId, Date.now(), turn.instance, turn.context?.model ?? null, turn.context?.channelId ?? null);
+      this.insertTurn.run(
+        turn.id,
+        conversation.id,
+        turn.userId,
+        Date.now(),
+        turn.instance,
+        turn.context?.model ?? null,
+        turn.context?.channelId ?? null,
+        noticeTargetJson(turn.noticeTo),
+      );
+      if (turn.place !== undefined) this.placeTurn.run(turn.id, turn.place);
       return conversation;
     });
     // IMMEDIATE: it reads before it writes, and a transaction that holds a read snapshot when it
