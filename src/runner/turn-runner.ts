@@ -271,7 +271,8 @@ export class TurnRunner {
       const closing: TurnClosing = {
         turnId,
         end: { status: "answered", outcome: result.outcome, iterations: result.iterations, usage: result.usage },
-        steps: steps.records(),
+        // A copy: the closing may be written more than once (see closeTurn), and an iterator reads once.
+        steps: [...steps.records()],
         workspace: request,
         // Memory keeps what the person wrote and a description of the files, never their content.
         exchange: {
@@ -431,7 +432,7 @@ export class TurnRunner {
         usage,
         error: errorDetail(error),
       } as const;
-      await this.closeTurn({ turnId, end, steps: steps.records(), workspace: request }, "record the failed turn", logger);
+      await this.closeTurn({ turnId, end, steps: [...steps.records()], workspace: request }, "record the failed turn", logger);
     } catch (storeError) {
       logger.error({ err: storeError }, "could not record the failed turn");
     }

@@ -9,7 +9,7 @@ import type { TurnReply, TurnView } from "../../src/runner/types.js";
 import { PostgresStore } from "../../src/store/postgres/postgres-store.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../../src/store/store.js";
-import { FakeOpenAI, type RecordedRequest } from "../fakes/fake-openai.js";
+import { FakeOpenAI, reply, type RecordedRequest } from "../fakes/fake-openai.js";
 import { createTestDatabase, postgresAvailability, queryRows } from "../support/postgres.js";
 import { TcpProxy } from "../support/tcp-proxy.js";
 import { request } from "../support/test-app.js";
@@ -145,12 +145,14 @@ for (const engine of engines) {
       const b = bed;
       let answer!: () => void;
       const answered = new Promise<void>((resolve) => (answer = resolve));
-      b.model.otherwise(async (recorded) => {
-        if (lastQuestion(recorded) === "while it drops") await answered;
-        return { kind: "message", content: `answer to ${lastQuestion(recorded)}` };
+      // a tool step first, so the closing has steps and tokens to keep as well as the exchange
+      b.model.script(reply.toolCalls({ name: "calculator", args: { expression: "6*7" } }));
+      b.model.otherwise(async () => {
+        await answered;
+        return { kind: "message", content: "answer to while it drops", usage: { prompt_tokens: 30, completion_tokens: 12, total_tokens: 42 } };
       });
       const turn = b.apps[0]!.runner.submit(request("while it drops"), sink());
-      await until(() => b.model.chatRequests.length === 1, "the model call");
+      await until(() => b.model.chatRequests.length === 2, "the model's last call");
       b.cut();
       answer();
       await sleep(OUTAGE_MS);
@@ -158,7 +160,10 @@ for (const engine of engines) {
       expect(await turn).toMatchObject({ status: "answered", text: "answer to while it drops" });
       const messages = await b.rows(`SELECT text FROM messages ORDER BY id`);
       expect(messages.map((row) => row.text)).toEqual(["while it drops", "answer to while it drops"]);
-      expect(await b.rows(`SELECT status FROM turns`)).toEqual([{ status: "answered" }]);
+      // 15 tokens for the tool call (the fake's default), 42 for the answer
+      expect(await b.rows(`SELECT status, total_tokens FROM turns`)).toEqual([{ status: "answered", total_tokens: 57 }]);
+      expect(await b.rows(`SELECT tool, output FROM turn_steps`)).toEqual([{ tool: "calculator", output: "42" }]);
+      expect(await b.rows(`SELECT tokens FROM token_usage_daily`)).toEqual([{ tokens: 57 }]);
       expect(await b.rows(`SELECT id FROM turn_queue`)).toEqual([]);
     }, 60_000);
 
