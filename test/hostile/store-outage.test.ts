@@ -190,6 +190,33 @@ for (const engine of engines) {
       await until(async () => (await b.rows(`SELECT id FROM turn_queue`)).length === 0, "no place left in line");
     }, 60_000);
 
+    it("keeps trying to give a place up while the store is away, and stops at shutdown", async () => {
+      bed = await engine.open();
+      const b = bed;
+      b.model.otherwise((recorded) => ({ kind: "message", content: `answer to ${lastQuestion(recorded)}` }));
+      const [app] = b.apps;
+      const queue = app!.store.queue;
+      const leave = queue.leave.bind(queue);
+      let attempts = 0;
+      queue.leave = (ticket) => {
+        attempts++;
+        return leave(ticket);
+      };
+      const first = gatedView();
+      const turn = app!.runner.submit(request("before the drop"), first.view);
+      await until(() => first.replies.length === 1, "the answer to be posted");
+      b.cut();
+      first.open();
+      await turn;
+      await until(() => attempts >= 3, "two retries of the release");
+      await app!.runner.shutdown(1_000);
+      const atShutdown = attempts;
+      // after the third attempt the next is due within 0.8 s (0.2 s doubling): none comes after shutdown
+      await sleep(1_500);
+      expect(attempts).toBe(atShutdown);
+      b.resume();
+    }, 60_000);
+
     it("drops a place of its own process it no longer holds at once: its own next message is answered within seconds", async () => {
       bed = await engine.open();
       const b = bed;
