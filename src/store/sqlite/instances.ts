@@ -90,7 +90,10 @@ export class SqliteInstances implements InstanceRegistry {
       dropStale.run(since);
       return take.all(platforms, since, limit);
     });
-    this.takeNotices = (platforms, limit) => takeNotices.immediate(platforms, limit);
+    // Looked for without the write lock first: nearly always there are none, and a write here would
+    // wait out another process's write lock (busy_timeout) on the main thread at every lease renewal.
+    const anyNotice = db.prepare(`SELECT 1 FROM restart_notices LIMIT 1`).pluck();
+    this.takeNotices = (platforms, limit) => (anyNotice.get() === undefined ? [] : takeNotices.immediate(platforms, limit));
     this.leaveRun = db.transaction((id: string) => {
       interruptOwn.run(Date.now(), id);
       releaseOwn.run(id);
