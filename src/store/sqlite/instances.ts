@@ -30,10 +30,13 @@ export class SqliteInstances implements InstanceRegistry {
     );
     const releaseOrphans = db.prepare(`DELETE FROM turn_queue WHERE instance NOT IN (SELECT id FROM instances)`);
     // Answered, but the place still held: the answer was being posted when its process died.
-    const unshownTurns = db.prepare<[], { id: string; conversationId: number }>(
-      `SELECT t.id, t.conversation_id AS conversationId FROM turn_queue q JOIN turns t ON t.id = q.turn_id
-       WHERE q.instance NOT IN (SELECT id FROM instances) AND t.status = 'answered'`,
-    );
+    const unshownTurns = db
+      .prepare<[], string>(
+        `SELECT t.id FROM turn_queue q JOIN turns t ON t.id = q.turn_id WHERE q.instance NOT IN (SELECT id FROM instances) AND t.status = 'answered'`,
+      )
+      .pluck();
+    // Its exchange is in its conversation and in a thread opened for it, if any.
+    const saidIn = db.prepare<[string], number>(`SELECT DISTINCT conversation_id FROM messages WHERE turn_id = ?`).pluck();
     const unsay = db.prepare<[string]>(`DELETE FROM messages WHERE turn_id = ?`);
     const unshown = db.prepare<[string, string]>(`UPDATE turns SET status = 'interrupted', outcome = 'interrupted', error = ? WHERE id = ?`);
     const noticeRunning = db.prepare<[number]>(
@@ -57,11 +60,11 @@ export class SqliteInstances implements InstanceRegistry {
       let runs = expire.run(now - leaseMs).changes;
       for (const id of dead) runs += this.remove.run(id).changes;
       let turns = 0;
-      for (const turn of unshownTurns.all()) {
-        unsay.run(turn.id);
-        turns += unshown.run(UNSHOWN_ERROR, turn.id).changes;
-        noticeOne.run(now, turn.id);
-        cache.drop(turn.conversationId);
+      for (const turnId of unshownTurns.all()) {
+        for (const conversationId of saidIn.all(turnId)) cache.drop(conversationId);
+        unsay.run(turnId);
+        turns += unshown.run(UNSHOWN_ERROR, turnId).changes;
+        noticeOne.run(now, turnId);
       }
       noticeRunning.run(now);
       turns += interruptOrphans.run(now).changes;
