@@ -71,6 +71,21 @@ describe("Discord direct messages keep the servers' rules", () => {
     expect(discord.calls.filter((call) => call.path === `/guilds/${server.elsewhere().id}/members/${discord.member.id}`)).toHaveLength(1);
   });
 
+  it("answers when Discord will not say whether the user is a member there, and logs why", async () => {
+    const server = withServerElsewhere();
+    bot = await startDiscordBot(server.env);
+    const { discord } = bot;
+    bot.model.otherwise(reply.text("hello"));
+    discord.world.addMember(server.elsewhere().id, discord.member.id);
+    await bot.app.store.workspaceSettings.set({ platform: "discord", workspaceId: server.elsewhere().id }, "ignoredUsers", [discord.member.id], "its owner");
+    discord.failNext({ method: "GET", path: /^\/guilds\/\d+\/members\//, status: 403, code: 50001, message: "Missing Access" });
+    const dm = discord.openDm(discord.member);
+    const question = await discord.dispatchMessage({ author: discord.member, channelId: dm.id, content: "still there?" });
+
+    expect((await discord.waitFor((call) => isAnswerTo(call, question))).body.content).toBe("hello");
+    expect(bot.logs.lines.some((line) => /could not tell whether a user is a member/.test(line.msg))).toBe(true);
+  });
+
   it("follows the bot admins' list of direct messages in every DM, and it leaves the servers' channels alone", async () => {
     bot = await startDiscordBot();
     const { discord } = bot;

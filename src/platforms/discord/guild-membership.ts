@@ -1,4 +1,4 @@
-import { DiscordAPIError, RESTJSONErrorCodes, type Client } from "discord.js";
+import { DiscordAPIError, RESTJSONErrorCodes, type Client, type Guild } from "discord.js";
 import type { Logger } from "../../log.js";
 import type { WorkspaceMembership } from "../../runner/incoming.js";
 
@@ -44,8 +44,9 @@ export class GuildMembership {
           if (known.member) shared.push(guildId);
           continue;
         }
-        if (lookups++ >= MAX_LOOKUPS) continue;
-        const member = await this.lookUp(guildId, userId);
+        if (lookups === MAX_LOOKUPS) continue;
+        lookups++;
+        const member = await this.lookUp(guild, userId);
         if (member === undefined) continue;
         this.remember(key, member);
         if (member) shared.push(guildId);
@@ -55,19 +56,19 @@ export class GuildMembership {
   }
 
   /** True or false as Discord answers; undefined when it did not (logged). */
-  private async lookUp(guildId: string, userId: string): Promise<boolean | undefined> {
+  private async lookUp(guild: Guild, userId: string): Promise<boolean | undefined> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`no answer within ${LOOKUP_TIMEOUT_MS} ms`)), LOOKUP_TIMEOUT_MS);
     });
     try {
       // Not cached: the bot reads members from events, and this one may never write again.
-      await Promise.race([this.client.guilds.cache.get(guildId)!.members.fetch({ user: userId, cache: false }), timeout]);
+      await Promise.race([guild.members.fetch({ user: userId, cache: false }), timeout]);
       return true;
     } catch (error) {
       if (error instanceof DiscordAPIError && (error.code === RESTJSONErrorCodes.UnknownMember || error.code === RESTJSONErrorCodes.UnknownUser)) return false;
       this.logger.warn(
-        { err: error, guild: guildId, user: userId },
+        { err: error, guild: guild.id, user: userId },
         "could not tell whether a user is a member of a server (its ignore list is not applied to their DM)",
       );
       return undefined;
