@@ -96,6 +96,13 @@ export interface IncomingMessage extends Location {
   actor: Actor;
   /** Resolves details the adapter must ask the platform for (Slack's users.info); called in arrival order. */
   resolveActor?: () => Promise<Actor>;
+  /**
+   * For a direct message: which of these workspaces its sender is a member of, with the bot there
+   * too (Discord: the servers they share with it). A DM follows the ignore lists of its own
+   * workspace and of these, never those of a workspace its sender is not in (anyone can make one).
+   * Without it, a DM follows its own workspace's alone (Slack: the DM's team). Never rejects.
+   */
+  memberOf?: WorkspaceMembership;
   /** The question, made plain: the bot's mention removed, platform markup made readable. */
   text: string;
   mentionsBot: boolean;
@@ -115,6 +122,16 @@ export interface IncomingMessage extends Location {
   /** A slash command (/ask) rather than a message: always for the bot. */
   viaCommand?: boolean;
 }
+
+/** Of these workspace ids, the ones a message's sender is a member of (see IncomingMessage.memberOf). */
+export type WorkspaceMembership = (workspaceIds: readonly string[]) => Promise<readonly string[]>;
+
+/**
+ * The workspace of direct messages on a platform where they belong to none (Discord's): one daily
+ * budget and one ignore list for all of them, which only BOT_ADMIN_USER_IDS can change (nobody
+ * else is an admin outside a workspace).
+ */
+export const DIRECT_MESSAGES_WORKSPACE = "dm";
 
 /** A settings command as the platform received it, already read into a command. */
 export interface IncomingCommand extends Location {

@@ -211,6 +211,7 @@ function turnRequest(message: IncomingMessage, actor: Actor, continuesChannel: b
     userRoleIds: actor.roleIds,
     operator: actor.operator,
     isDm: message.isDm,
+    senderMemberOf: message.memberOf,
     shared: sharedContent(message, source),
   };
 }

@@ -8,7 +8,7 @@ import type { ChannelRef } from "../store/channel-settings-repository.js";
 import type { QueueTicket, Store } from "../store/store.js";
 import { conversationKey, type Conversation, type ConversationRef } from "../store/types.js";
 import type { WorkspaceSettings } from "../store/workspace-settings.js";
-import { TurnAdmission, type AdmissionLimits } from "./admission.js";
+import { ignoredInSharedWorkspaces, TurnAdmission, type AdmissionLimits } from "./admission.js";
 import type { ApprovalDesk } from "./approvals/approval-desk.js";
 import { settingsChannelOf, type ChannelPolicies, type TurnPolicy } from "./channel-policy.js";
 import type { Location } from "./incoming.js";
@@ -123,7 +123,7 @@ export class TurnRunner {
         settings,
         tokensToday: () => store.usage.tokensToday(request),
         userTokensToday: () => store.usageReports.userTokensSince(request, request.userId, startOfUtcDay(Date.now())),
-        ignoredAnywhere: () => store.workspaceSettings.isIgnoredAnywhere(request.platform, request.userId),
+        ignoredElsewhere: () => ignoredInSharedWorkspaces(store.workspaceSettings, request),
         takePlace: async () => {
           const entered = await store.queue.enter({
             conversation: request,

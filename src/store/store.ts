@@ -165,8 +165,11 @@ export interface WorkspaceSettingsStore {
   get(workspace: WorkspaceRef): Promise<WorkspaceSettings>;
   /** Sets (or with `undefined`, resets to the default) one setting, and records the change; every process sees it from its next message. */
   set<K extends WorkspaceSettingKey>(workspace: WorkspaceRef, key: K, value: WorkspaceSettings[K], changedBy: string): Promise<void>;
-  /** True when the admins of any workspace of the platform ignore this user (their direct messages go unanswered too). */
-  isIgnoredAnywhere(platform: string, userId: string): Promise<boolean>;
+  /**
+   * The workspaces of the platform whose admins ignore this user (at most `IGNORING_WORKSPACES_READ`),
+   * for direct messages: those of them the user shares with the bot apply there too.
+   */
+  workspacesIgnoring(platform: string, userId: string): Promise<string[]>;
 }
 
 /** Tokens spent per workspace per UTC day, for the daily budget (written when a turn closes). */

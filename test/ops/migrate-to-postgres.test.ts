@@ -112,7 +112,7 @@ describe.skipIf(!availability.available)(
         expect((await store.conversations.window(thread, 5, 10_000))[0]!.attachments).toEqual([{ name: "notes.txt", type: "text/plain", size: 12 }]);
         expect((await store.toolSettings.overrides(channel)).get("wikipedia")).toMatchObject({ enabled: false, changedBy: "U-admin" });
         expect(await store.workspaceSettings.get(channel)).toEqual({ ignoredUsers: ["U-troll"], systemPrompt: "Answer briefly." });
-        expect(await store.workspaceSettings.isIgnoredAnywhere("slack", "U-troll")).toBe(true);
+        expect(await store.workspaceSettings.workspacesIgnoring("slack", "U-troll")).toEqual([channel.workspaceId]);
         expect(await store.threads.scopeOf("slack", "C1", "1600000000.000001")).toBe("channel");
         expect(await store.events.claim("slack", "C1:1700000000.000100")).toBe(false);
         expect(await store.usage.tokensToday(channel)).toBe(30);

@@ -204,9 +204,9 @@ for (const engine of engines) {
       expect(await b.workspaceSettings.get(ws)).toEqual({ memoryWindow: 3, ignoredUsers: ["troll"] });
       await waitFor(async () => (await b.toolSettings.overrides(ws)).get("calculator")?.enabled === false, "the other process to see the tool change");
       expect((await b.toolSettings.overrides(ws)).get("calculator")).toMatchObject({ tool: "calculator", enabled: false, changedBy: "admin-2" });
-      expect(await b.workspaceSettings.isIgnoredAnywhere("test", "troll")).toBe(true);
-      expect(await b.workspaceSettings.isIgnoredAnywhere("test", "someone")).toBe(false);
-      expect(await b.workspaceSettings.isIgnoredAnywhere("other", "troll")).toBe(false);
+      expect(await b.workspaceSettings.workspacesIgnoring("test", "troll")).toContain(ws.workspaceId);
+      expect(await b.workspaceSettings.workspacesIgnoring("test", "someone")).toEqual([]);
+      expect(await b.workspaceSettings.workspacesIgnoring("other", "troll")).toEqual([]);
 
       await b.workspaceSettings.set(ws, "memoryWindow", undefined, "admin-1");
       await waitFor(async () => (await a.workspaceSettings.get(ws)).memoryWindow === undefined, "the reset to reach the first process");

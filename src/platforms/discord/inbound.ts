@@ -1,11 +1,11 @@
 import { ChannelType, cleanContent, MessageReferenceType, type Attachment, type Collection, type Message } from "discord.js";
-import type { AttachmentDescriptor, IncomingMessage, Location, QuotedMessage } from "../../runner/incoming.js";
+import { DIRECT_MESSAGES_WORKSPACE, type AttachmentDescriptor, type IncomingMessage, type Location, type QuotedMessage } from "../../runner/incoming.js";
 import { memberRoleIds, roleOf } from "./permissions.js";
 
 export const PLATFORM = "discord";
 
 /** Direct messages have no server: they share one workspace, whose daily budget caps them all. */
-export const DM_WORKSPACE = "dm";
+export const DM_WORKSPACE = DIRECT_MESSAGES_WORKSPACE;
 
 /** A Discord message in the core's terms. Platform words stop here. */
 export function incomingMessage(message: Message, adminUserIds: readonly string[]): IncomingMessage {

@@ -50,10 +50,24 @@ const slackMessageSchema = z.object({
 /** Subtypes that are still a person writing (not an edit, deletion, join or bot message). */
 const PERSON_SUBTYPES = new Set(["thread_broadcast", "file_share"]);
 
-/** The workspace: the enterprise on Enterprise Grid, else the team. */
-export function workspaceOf(body: { enterprise_id?: unknown; team_id?: unknown }, fallback?: string): string {
-  const id = body.enterprise_id || body.team_id || fallback;
-  return typeof id === "string" && id !== "" ? id : "unknown";
+/** Where a Slack request came from: its workspace (team) and, on Enterprise Grid, the organisation. */
+export interface SlackPlace {
+  teamId?: string;
+  enterpriseId?: string;
+}
+
+/** The place a request names (an event's envelope, a slash command, a button press's team and enterprise). */
+export function placeOf(body: { enterprise_id?: unknown; team_id?: unknown }, fallbackTeam?: unknown): SlackPlace {
+  const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
+  return { teamId: text(body.team_id) ?? text(fallbackTeam), enterpriseId: text(body.enterprise_id) };
+}
+
+/**
+ * The bot's workspace: the organisation on Enterprise Grid, else the team. Settings, memory and
+ * usage stay the organisation's, as they were stored; isAdminIn keeps them to its own admins.
+ */
+export function workspaceOf(place: SlackPlace): string {
+  return place.enterpriseId ?? place.teamId ?? "unknown";
 }
 
 export interface SlackEnvelope {
@@ -71,7 +85,7 @@ export function incomingMessage(raw: unknown, envelope: SlackEnvelope, botUserId
   const subtypeIsPerson = event.subtype === undefined || PERSON_SUBTYPES.has(event.subtype);
   return {
     platform: PLATFORM,
-    workspaceId: workspaceOf(envelope, event.team),
+    workspaceId: workspaceOf(placeOf(envelope, event.team)),
     // A redelivery has the same ts; an edited mention comes back with a new event id but the same ts.
     messageId: event.ts,
     eventId: envelope.event_id,
