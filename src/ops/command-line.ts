@@ -28,7 +28,7 @@ export interface CommandSpec<O extends Record<string, OptionSpec>> {
   options: O;
   /** At most one optional positional argument, or none. */
   positional?: PositionalSpec;
-  examples: string[];
+  examples: readonly string[];
 }
 
 type Values<O extends Record<string, OptionSpec>> = { [K in keyof O]: O[K]["type"] extends "boolean" ? boolean : string | undefined };
@@ -61,7 +61,8 @@ export function parseCommandLine<O extends Record<string, OptionSpec>>(spec: Com
   return { values, positional: parsed.positionals[0] };
 }
 
-function refuse(spec: CommandSpec<Record<string, OptionSpec>>, problem: string): never {
+/** Refuses the arguments with one line on stderr and exit code 2; also for a value the tool itself finds wrong. */
+export function refuse(spec: Pick<CommandSpec<Record<string, OptionSpec>>, "command">, problem: string): never {
   process.stderr.write(`${spec.command}: ${problem}; see ${spec.command} -- --help\n`);
   process.exit(2);
 }

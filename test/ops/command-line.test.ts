@@ -63,13 +63,18 @@ describe("the npm run tools' arguments", () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it("backup takes one TARGET at most; usage's --csv takes no value", async () => {
+  it("backup takes one TARGET at most, usage's --csv no value, migrate no argument, doctor's --timeout a number", async () => {
     const backup = await runTool(TOOLS.backup!, ["one.sqlite", "two.sqlite"], dir);
     expect([backup.code, backup.stderr]).toEqual([2, "npm run backup: one TARGET at most (got 2); see npm run backup -- --help\n"]);
     const usage = await runTool(TOOLS.usage!, ["--csv=yes"], dir);
     expect([usage.code, usage.stderr]).toEqual([2, "npm run usage: option '--csv' does not take an argument; see npm run usage -- --help\n"]);
     const migrate = await runTool(TOOLS.migrate!, ["postgres"], dir);
     expect([migrate.code, migrate.stderr]).toEqual([2, "npm run migrate: unexpected argument postgres; see npm run migrate -- --help\n"]);
+    const doctor = await runTool(TOOLS.doctor!, ["--timeout", "soon"], dir);
+    expect([doctor.code, doctor.stderr]).toEqual([
+      2,
+      'npm run doctor: --timeout takes a number of seconds greater than 0 (got "soon"); see npm run doctor -- --help\n',
+    ]);
     expect(readdirSync(dir)).toEqual([]);
   });
 });
