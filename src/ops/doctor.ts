@@ -1,6 +1,7 @@
 import { createOpenAIClient } from "../agent/openai-client.js";
 import { ConfigError, loadConfig, type Config } from "../config/env.js";
 import { processEnvironment } from "../config/environment.js";
+import { misspelledVariables } from "../config/misspelled-variables.js";
 import { storeSettingsOf } from "../config/store-settings.js";
 import { silentLogger } from "../log.js";
 import { platformDefinitions } from "../platforms/index.js";
@@ -35,6 +36,7 @@ export async function runDoctor(env: NodeJS.ProcessEnv = processEnvironment(), o
   const restoreConsole = muteConsole();
   try {
     const verdicts: Verdict[] = [{ item: "configuration", status: "pass", detail: "every variable is valid" }];
+    for (const warning of misspelledVariables(env)) verdicts.push({ item: "configuration", status: "warning", detail: warning });
     verdicts.push(await checkDatabase(config, timeoutMs));
     verdicts.push(await checkModel(config, timeoutMs));
     for (const platform of platformDefinitions) {
