@@ -26,8 +26,12 @@ export function misspelledVariables(env: NodeJS.ProcessEnv = processEnvironment(
   return warnings;
 }
 
-/** The known name nearest to `name`, if it is near enough to be a slip of the keyboard: two edits at most, and fewer for short names. */
+/**
+ * The known name nearest to `name`, if it is near enough to be a slip of the keyboard: two edits at
+ * most, and fewer for short names; or the name with the unit it left out (TURN_TIMEOUT for TURN_TIMEOUT_MS).
+ */
 function closest(name: string, known: readonly string[]): string | undefined {
+  if (known.includes(`${name}_MS`)) return `${name}_MS`;
   let best: { name: string; distance: number } | undefined;
   for (const candidate of known) {
     const distance = editDistance(name, candidate);

@@ -42,6 +42,7 @@ describe("a misspelled variable", () => {
         DISCORD_ALLOW_DM: "false",
         openai_model: "gpt-4o",
         TOOLS_DIRS: "./tools",
+        TURN_TIMEOUT: "60000",
         OPENAI_MODEL: "gpt-4o",
         PATH: "/bin",
         DATABASE_HOST: "db",
@@ -52,6 +53,7 @@ describe("a misspelled variable", () => {
       "DISCORD_ALLOW_DM is not a variable of the bot and is ignored; did you mean DISCORD_ALLOW_DMS?",
       "SLACK_BOT_TOKN is not a variable of the bot and is ignored; did you mean SLACK_BOT_TOKEN?",
       "TOOLS_DIRS is not a variable of the bot and is ignored; did you mean TOOLS_DIR?",
+      "TURN_TIMEOUT is not a variable of the bot and is ignored; did you mean TURN_TIMEOUT_MS?",
       "openai_model is not a variable of the bot and is ignored; did you mean OPENAI_MODEL?",
     ]);
   });
