@@ -29,14 +29,15 @@ export async function runDoctor(env: NodeJS.ProcessEnv = processEnvironment(), o
     config = loadConfig(env);
   } catch (error) {
     const detail = error instanceof ConfigError ? error.message.replace(/^Configuration error:\n\s*/, "") : String(error);
-    return [{ item: "configuration", status: "fail", detail }];
+    // A misspelled name may be why a variable seems missing.
+    return [{ item: "configuration", status: "fail", detail }, ...configurationWarnings(env)];
   }
   // The SDKs write their own warnings to the console (Slack's "[WARN] web-api:WebClient:0 http
   // request failed"); the verdicts already say what failed, so the doctor's output is its lines only.
   const restoreConsole = muteConsole();
   try {
     const verdicts: Verdict[] = [{ item: "configuration", status: "pass", detail: "every variable is valid" }];
-    for (const warning of misspelledVariables(env)) verdicts.push({ item: "configuration", status: "warning", detail: warning });
+    verdicts.push(...configurationWarnings(env));
     verdicts.push(await checkDatabase(config, timeoutMs));
     verdicts.push(await checkModel(config, timeoutMs));
     for (const platform of platformDefinitions) {
@@ -50,6 +51,10 @@ export async function runDoctor(env: NodeJS.ProcessEnv = processEnvironment(), o
   } finally {
     restoreConsole();
   }
+}
+
+function configurationWarnings(env: NodeJS.ProcessEnv): Verdict[] {
+  return misspelledVariables(env).map((warning) => ({ item: "configuration", status: "warning", detail: warning }));
 }
 
 async function checkDatabase(config: Config, timeoutMs: number): Promise<Verdict> {

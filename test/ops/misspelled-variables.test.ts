@@ -67,5 +67,9 @@ describe("a misspelled variable", () => {
       DATABASE_PATH: join(scratch.dir, "bot.sqlite"),
     });
     expect(formatVerdicts(verdicts)).toContain("⚠ configuration: OPENAI_MODLE is not a variable of the bot and is ignored; did you mean OPENAI_MODEL?");
+    // Also beside a configuration that fails, where the misspelling may be the reason.
+    const failed = await runDoctor({ AGENT_PROTOCOL: "telepathy", AGENT_PROTOKOL: "tools" });
+    expect(failed.map((v) => v.status)).toEqual(["fail", "warning"]);
+    expect(failed[1]!.detail).toBe("AGENT_PROTOKOL is not a variable of the bot and is ignored; did you mean AGENT_PROTOCOL?");
   });
 });
