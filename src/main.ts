@@ -1,6 +1,7 @@
 import type { Server } from "node:http";
 import { createApp, type App } from "./app.js";
 import { ConfigError, loadConfig, loadDotEnv, type Config } from "./config/env.js";
+import { misspelledVariables } from "./config/misspelled-variables.js";
 import { createLogger } from "./log.js";
 import { createHealthHandler, startHealthServer } from "./ops/health.js";
 import { BotMetrics } from "./ops/metrics.js";
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
   // The terminal is a conversation, so its default keeps log lines out of it.
   const conversational = chosen.every((platform) => platform.fallback);
   const logger = createLogger(config.LOG_LEVEL ?? (conversational ? "warn" : "info"), 2, config.LOG_FORMAT ?? (conversational ? "text" : "json"));
+  for (const warning of misspelledVariables()) logger.warn(warning);
   // Called only once turns run, when `app` exists.
   const metrics = new BotMetrics({ isKnownTool: (name) => app.registry.has(name) });
   const app = await createApp(config, logger, { observer: metrics });

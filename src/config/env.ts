@@ -187,6 +187,9 @@ const configSchema = coreConfigSchema.extend(platformConfigSchemas).superRefine(
   }
 });
 
+/** The names of all the bot's variables, the core's and every platform's. */
+export const knownVariables = (): string[] => Object.keys(configSchema.shape);
+
 type CoreConfig = z.output<typeof coreConfigSchema>;
 export type Config = CoreConfig & PlatformConfig;
 
