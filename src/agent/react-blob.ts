@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH, TOO_DEEP } from "./json-depth.js";
 import { scanJson } from "./json-scan.js";
 import { MAX_REPAIR_CHARS, readModelJson } from "./tolerant-json.js";
 
@@ -31,6 +32,9 @@ export function findActionBlob(text: string): BlobFind {
     const end = closed ? scan.end : unclosedEnd(text, from);
     const candidate = text.slice(from, end);
     first ??= { start: from, end };
+    if (scan.depth > MAX_JSON_DEPTH && ACTION_KEY.test(candidate)) {
+      return { kind: "broken", start: fenceBefore(text, from), problem: TOO_DEEP };
+    }
     const strict = parseStrict(candidate);
     const action = strict.ok ? asAction(strict.value) : undefined;
     if (action) return { kind: "blob", start: fenceBefore(text, from), end, ...action };

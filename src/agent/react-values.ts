@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH, TOO_DEEP } from "./json-depth.js";
 import { scanJson } from "./json-scan.js";
 import { insideFence, readModelJson, unwrapJsonString } from "./tolerant-json.js";
 
@@ -55,6 +56,7 @@ export function readActionInput(raw: string): InputRead {
   if (text.startsWith("{") || text.startsWith("[")) {
     // the input ends where its object closes: lines the model added after it are not part of it
     const scan = scanJson(text, 0);
+    if (scan.depth > MAX_JSON_DEPTH) return { ok: false, problem: TOO_DEEP };
     const json = readModelJson(scan.end === -1 ? text : text.slice(0, scan.end), "finished");
     return json.ok ? { ok: true, value: unwrapJsonString(json.value).value } : json;
   }

@@ -1,4 +1,5 @@
 import { jsonrepair } from "jsonrepair";
+import { MAX_JSON_DEPTH } from "./json-depth.js";
 import { scanJson, type JsonScan } from "./json-scan.js";
 
 /**
@@ -21,8 +22,6 @@ export type JsonEnding = "finished" | "may-be-cut";
  * of them take about 20 ms, 64k about 300 ms. Longer broken JSON is refused, not repaired.
  */
 export const MAX_REPAIR_CHARS = 16_384;
-/** jsonrepair recurses once per level; far below the depth at which its stack overflows. */
-const MAX_REPAIR_DEPTH = 64;
 
 const LITERAL_END = /(?:true|false|null|True|False|None)$/;
 
@@ -46,7 +45,8 @@ export function readModelJson(raw: string, ending: JsonEnding): JsonRead {
     return { ok: false, problem: `${strictError}; at ${text.length} characters it is too long to repair` };
   }
   const scan = scanJson(text, 0);
-  if (scan.depth > MAX_REPAIR_DEPTH) return { ok: false, problem: `${strictError}; it is nested too deeply to repair` };
+  // jsonrepair recurses once per level
+  if (scan.depth > MAX_JSON_DEPTH) return { ok: false, problem: `${strictError}; it is nested too deeply to repair` };
   if (scan.end === -1) {
     const cut = cutShort(text, scan, ending);
     if (cut) return { ok: false, problem: `it stops ${cut}, as if cut short; send the whole JSON again` };
