@@ -1,6 +1,7 @@
 import { jsonrepair } from "jsonrepair";
 import { MAX_JSON_DEPTH } from "./json-depth.js";
 import { scanJson, type JsonScan } from "./json-scan.js";
+import { readPlainStringJson } from "./plain-json-string.js";
 
 /**
  * Reads JSON the way small models write it: strict JSON first; then, for an object or array,
@@ -53,15 +54,37 @@ export function readModelJson(raw: string, ending: JsonEnding): JsonRead {
     repairs.push(`closed ${scan.open.length || "a"} bracket${scan.open.length > 1 ? "s" : ""} left open`);
   }
 
-  let repaired: string;
+  // A writer who stopped there meant a string with raw line breaks or inner quotes as plain text.
+  const plain = ending === "finished" && scan.end !== -1 ? readPlainStringJson(text) : undefined;
+  if (plain && !plain.holdsKey) return { ok: true, value: plain.value, repairs: [...repairs, PLAIN_STRING] };
+  let repaired: unknown;
   try {
-    repaired = jsonrepair(scan.quirks.has("single quotes") ? escapeApostrophes(text) : text);
+    repaired = JSON.parse(jsonrepair(scan.quirks.has("single quotes") ? escapeApostrophes(text) : text));
   } catch {
+    if (plain) return { ok: true, value: plain.value, repairs: [...repairs, PLAIN_STRING] };
     return { ok: false, problem: strictError };
   }
+  // A string holding a key may be two values with a comma missing, which the repair reads; unless it made keys of the string's words.
+  if (plain && inventsKeys(repaired, text)) return { ok: true, value: plain.value, repairs: [...repairs, PLAIN_STRING] };
   repairs.push(...scan.quirks);
   if (scan.quirks.size === 0 && scan.end !== -1) repairs.push("fixed JSON syntax");
-  return { ok: true, value: JSON.parse(repaired), repairs };
+  return { ok: true, value: repaired, repairs };
+}
+
+const PLAIN_STRING = "read a string with raw line breaks or inner quotes as written";
+
+/** Whether a repaired value has a key the text never wrote as a quoted key. */
+function inventsKeys(value: unknown, text: string): boolean {
+  const pending = [value];
+  while (pending.length > 0) {
+    const current = pending.pop();
+    if (typeof current !== "object" || current === null) continue;
+    for (const [key, child] of Object.entries(current)) {
+      if (!Array.isArray(current) && !text.includes(`"${key}"`) && !text.includes(`'${key}'`)) return true;
+      pending.push(child);
+    }
+  }
+  return false;
 }
 
 /**
