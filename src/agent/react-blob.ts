@@ -16,15 +16,15 @@ export type BlobFind =
   | { kind: "keyless"; start: number }
   | { kind: "none" };
 
-const TOOL_KEYS = ["action", "tool", "toolname", "function", "name"];
+const TOOL_KEYS = ["action", "tool", "toolname", "actionname", "function", "name"];
 const INPUT_KEYS = ["actioninput", "toolinput", "input", "arguments", "args", "parameters", "params"];
 /** Text that shows a blob was meant as an action even when it cannot be read. */
-const ACTION_KEY = /(?:^|[{,\s"'])(?:action|tool|tool_name|name|action_input|tool_input|thought)["']?[ \t]{0,8}:/i;
+const ACTION_KEY = /(?:^|[{,\s"'])(?:action|tool|tool_name|action_name|name|action_input|tool_input|thought|final_answer)["']?[ \t]{0,8}:/i;
 /**
  * Keys only the agent's own format uses: a blob holding one but naming no tool is an action whose
  * "action" key was left out, wherever it stands; never an example the answer shows.
  */
-const SCAFFOLDING_KEYS = ["actioninput", "toolinput", "thought"];
+const SCAFFOLDING_KEYS = ["actioninput", "toolinput", "thought", "finalanswer"];
 
 export function findActionBlob(text: string): BlobFind {
   let from = text.indexOf("{");
@@ -102,7 +102,7 @@ function asAction(value: unknown): { tool: string; input: unknown; hasInput: boo
   const inputKey = INPUT_KEYS.find((key) => object.has(key));
   if (tool === undefined) return undefined;
   // "name" alone is a person's or a thing's name in an example the answer shows, not a tool call
-  const named = ["action", "tool", "toolname", "function"].some((key) => typeof object.get(key) === "string");
+  const named = ["action", "tool", "toolname", "actionname", "function"].some((key) => typeof object.get(key) === "string");
   if (!named && inputKey === undefined) return undefined;
   return { tool: tool.trim(), input: inputKey === undefined ? undefined : object.get(inputKey), hasInput: inputKey !== undefined };
 }

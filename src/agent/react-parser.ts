@@ -119,12 +119,15 @@ class Reader {
       if (output !== "") return { kind: "final", output };
       throw new OutputParseError('"Action: Final Answer" has no text for the user', this.text, "final");
     }
-    if (name.kind === "none") throw new OutputParseError('"Action:" names no tool', this.text, "action");
-    const tool = this.tools.resolve(name.tool);
-    if (name.kind === "call") return { kind: "action", tool, input: this.actionInput(name.args, this.targetOf(tool, name.tool), true) };
+    // "Action: Wikipedia Search": an offered tool's name written in words, which the first word alone is not
+    const spelled = name.kind === "call" || (name.kind === "tool" && this.tools.find(name.tool)) ? undefined : this.tools.find(wordsOf(line));
+    if (spelled === undefined && name.kind === "none") throw new OutputParseError('"Action:" names no tool', this.text, "action");
+    const written = spelled ?? (name.kind === "none" ? "" : name.tool);
+    const tool = spelled ?? this.tools.resolve(written);
+    if (spelled === undefined && name.kind === "call") return { kind: "action", tool, input: this.actionInput(name.args, this.targetOf(tool, written), true) };
     if (input === undefined && blobInSection) return this.blob();
     const raw = input === undefined ? jsonLooking(rest) : this.inputText(input);
-    return { kind: "action", tool, input: this.actionInput(raw, this.targetOf(tool, name.tool)) };
+    return { kind: "action", tool, input: this.actionInput(raw, this.targetOf(tool, written)) };
   }
 
   /** A reply that is only a call of an offered tool, `add({"a": 1})` or `search(query="x")`: that action. */
@@ -216,6 +219,11 @@ class Reader {
     }
     return this.valueOf(segment);
   }
+}
+
+/** An Action line's words without the markdown and quotes around them. */
+function wordsOf(line: string): string {
+  return line.replace(/[`*"'[\]]/g, "").trim();
 }
 
 /**

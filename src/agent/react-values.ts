@@ -78,7 +78,7 @@ export function readActionInput(raw: string, target: InputTarget = ANY_TOOL, inC
     const placeholder = target.takesText ? bracketedText(span) : undefined;
     if (placeholder !== undefined) return { ok: true, value: placeholder };
     const json = readModelJson(span, "finished");
-    if (json.ok) return { ok: true, value: unwrapJsonString(json.value).value };
+    if (json.ok) return { ok: true, value: target.takesText ? onlyString(unwrapJsonString(json.value).value) : unwrapJsonString(json.value).value };
     // a one-string tool gets what the model wrote; for any other tool it is an error the model can fix
     return target.takesText ? { ok: true, value: text } : json;
   }
@@ -159,14 +159,31 @@ function literal(token: string): unknown {
   return Number(token);
 }
 
+/** A quoted string read by JSON's rules, or as written between its quotes where they refuse it (a raw tab, a bad escape). */
+function jsonString(quoted: string): string {
+  try {
+    return JSON.parse(quoted) as string;
+  } catch {
+    return quoted.slice(1, -1);
+  }
+}
+
+/** `["weather in SF"]`: the one string a one-string tool was meant to get. */
+function onlyString(value: unknown): unknown {
+  return Array.isArray(value) && value.length === 1 && typeof value[0] === "string" ? value[0] : value;
+}
+
 /**
- * `{temperature in SF}`, `[query]`: text in the brackets of a prompt's placeholder, not JSON.
- * Undefined when the span is JSON or holds JSON's marks (quotes, colons, nested brackets).
+ * `{temperature in SF}`, `[query]`: text in the brackets of a prompt's placeholder, not JSON;
+ * `{"Paris, France"}`, a quoted string in braces (a Python set). Undefined when the span is JSON
+ * or holds JSON's marks (quotes, colons, nested brackets) otherwise.
  */
 function bracketedText(span: string): string | undefined {
   const close = span.startsWith("{") ? "}" : "]";
   if (!span.endsWith(close)) return undefined;
   const inner = span.slice(1, -1).trim();
+  if (close === "}" && /^"(?:[^"\\\n]|\\.)*"$/.test(inner)) return jsonString(inner);
+  if (close === "}" && /^'[^'\n]*'$/.test(inner)) return inner.slice(1, -1);
   if (inner === "" || /["':{}[\]]/.test(inner)) return undefined;
   try {
     JSON.parse(span);

@@ -35,4 +35,10 @@ export const keylessBlobCases: CorpusCase[] = [
     text: `Here is a minimal config:\n${F}json\n{"port": 8080, "input": "stdin"}\n${F}`,
     expect: final(`Here is a minimal config:\n${F}json\n{"port": 8080, "input": "stdin"}\n${F}`),
   },
+  // written for this corpus: the final answer under a key of its own, after prose, is not the agent's format either
+  {
+    name: "final_answer key without action, after prose",
+    text: `Sure, here it is:\n${F}json\n{"final_answer": "Paris is the capital of France."}\n${F}`,
+    expect: invalid,
+  },
 ];

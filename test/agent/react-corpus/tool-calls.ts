@@ -118,4 +118,25 @@ export const toolCallCases: CorpusCase[] = [
     tools: [wikipedia],
     expect: action("wikipedia_search", { query: "Ada Lovelace" }),
   },
+  // crewAIInc/crewAI#2237: crewAI tools are named in words ("Action: Name of my tool"); here an offered tool's name so written
+  {
+    name: "tool name written in words",
+    text: 'Thought: I should look it up.\nAction: Wikipedia Search\nAction Input: {"query": "Ada Lovelace"}',
+    tools: [wikipedia],
+    expect: action("wikipedia_search", { query: "Ada Lovelace" }),
+  },
+  // written for this corpus: the query as a one-element JSON list, as "[query]" prompts teach
+  {
+    name: "a one-element list for a one-string tool",
+    text: 'Action: search\nAction Input: ["latest AI agent frameworks"]',
+    tools: [search],
+    expect: action("search", "latest AI agent frameworks"),
+  },
+  // written for this corpus: a Python set literal around the text
+  {
+    name: "a quoted string in braces for a one-string tool",
+    text: 'Action: get_weather\nAction Input: {"Paris, France"}',
+    tools: [weather],
+    expect: action("get_weather", "Paris, France"),
+  },
 ];
