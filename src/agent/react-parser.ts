@@ -132,6 +132,7 @@ class Reader {
 
   /** A reply that is only a call of an offered tool, `add({"a": 1})` or `search(query="x")`: that action. */
   bareCall(): AgentOutput | undefined {
+    if (this.tools.empty) return undefined;
     const kept = this.unlabelled().trim();
     const text = insideFence(kept) ?? kept;
     const call = /^([\p{L}\p{N}_.-]{1,64})[ \t]?\(/u.exec(text);

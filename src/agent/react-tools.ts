@@ -25,6 +25,10 @@ export class KnownTools {
     }
   }
 
+  get empty(): boolean {
+    return this.exact.size === 0;
+  }
+
   /** The offered tool a written name means, or undefined when it means none (or two). */
   find(written: string): string | undefined {
     if (this.exact.has(written)) return written;

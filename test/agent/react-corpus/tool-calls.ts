@@ -111,6 +111,13 @@ export const toolCallCases: CorpusCase[] = [
     tools: [wikipedia],
     expect: action("WebBrowser", "open example.com"),
   },
+  // written for this corpus: a spelling two offered tools share means neither
+  {
+    name: "a spelling two tools share stays as written",
+    text: "Action: Web-Search\nAction Input: weather in Oslo",
+    tools: [textTool("web_search"), textTool("WebSearch")],
+    expect: action("Web-Search", "weather in Oslo"),
+  },
   // huggingface/smolagents (code agents): the whole reply is a call of a tool, in a code block
   {
     name: "the reply is only a call of an offered tool",
