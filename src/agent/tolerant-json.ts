@@ -54,8 +54,10 @@ export function readModelJson(raw: string, ending: JsonEnding): JsonRead {
     repairs.push(`closed ${scan.open.length || "a"} bracket${scan.open.length > 1 ? "s" : ""} left open`);
   }
 
-  // A writer who stopped there meant a string with raw line breaks or inner quotes as plain text.
-  const plain = ending === "finished" && scan.end !== -1 ? readPlainStringJson(text) : undefined;
+  // A writer who stopped there meant a string with raw line breaks or inner quotes as plain text
+  // (closing what was left open, when the text stops outside a string).
+  const closed = scan.end !== -1 ? text : scan.inString ? undefined : text + closersOf(scan.open);
+  const plain = ending === "finished" && closed !== undefined ? readPlainStringJson(closed) : undefined;
   if (plain && !plain.holdsKey) return { ok: true, value: plain.value, repairs: [...repairs, PLAIN_STRING] };
   let repaired: unknown;
   try {
@@ -69,6 +71,14 @@ export function readModelJson(raw: string, ending: JsonEnding): JsonRead {
   repairs.push(...scan.quirks);
   if (scan.quirks.size === 0 && scan.end !== -1) repairs.push("fixed JSON syntax");
   return { ok: true, value: repaired, repairs };
+}
+
+/** The brackets that close `open` ("{[" -> "]}"). */
+function closersOf(open: string): string {
+  return [...open]
+    .reverse()
+    .map((bracket) => (bracket === "{" ? "}" : "]"))
+    .join("");
 }
 
 const PLAIN_STRING = "read a string with raw line breaks or inner quotes as written";

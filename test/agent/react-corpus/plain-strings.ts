@@ -35,4 +35,10 @@ export const plainStringCases: CorpusCase[] = [
     text: `${F}json\n{"action": "grep", "action_input": "\\d+ "items"\n\\t(total)"}\n${F}`,
     expect: action("grep", '\\d+ "items"\n\t(total)'),
   },
+  // written for this corpus: the same without its closing brace, as when a stop sequence ends the reply
+  {
+    name: "quoted words followed by a comma, the closing brace missing",
+    text: `${F}json\n{"action": "Final Answer", "action_input": "She answered "yes", and smiled."\n${F}`,
+    expect: final('She answered "yes", and smiled.'),
+  },
 ];
