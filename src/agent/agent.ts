@@ -80,7 +80,9 @@ export class Agent {
       ...run.history.map((message): ChatMessage => ({ role: message.role, content: message.text })),
       userMessage(run),
     ];
-    return react ? new ReactProtocolSession(caller, messages, run.logger, onText) : new ToolsProtocolSession(caller, messages, run.tools, run.logger, onText);
+    return react
+      ? new ReactProtocolSession(caller, messages, run.tools, run.logger, onText)
+      : new ToolsProtocolSession(caller, messages, run.tools, run.logger, onText);
   }
 }
 

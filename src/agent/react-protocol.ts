@@ -4,6 +4,7 @@ import { LIMIT_REACHED_PROMPT, reactFormatError, reactObservation } from "./prom
 import type { Decision, ProtocolSession } from "./protocol.js";
 import { ReactAnswerStream } from "./react-answer-stream.js";
 import { OutputParseError, parseAgentOutput } from "./react-parser.js";
+import type { ToolShape } from "./react-tools.js";
 import type { ToolCallResult } from "./tool-invoker.js";
 import type { ChatMessage } from "./types.js";
 
@@ -15,6 +16,8 @@ export class ReactProtocolSession implements ProtocolSession {
   constructor(
     private readonly caller: ModelCaller,
     private readonly messages: ChatMessage[],
+    /** The tools offered: the parser reads a name or an input as the tool it is meant for. */
+    private readonly tools: readonly ToolShape[],
     private readonly logger: Logger,
     /** Set when the answer is shown while it arrives: only a final answer's text reaches it (see ReactAnswerStream). */
     private readonly onText?: (text: string) => void,
@@ -24,7 +27,7 @@ export class ReactProtocolSession implements ProtocolSession {
   async decide(signal: AbortSignal): Promise<Decision> {
     const text = await this.ask(signal);
     try {
-      const parsed = parseAgentOutput(text);
+      const parsed = parseAgentOutput(text, this.tools);
       if (parsed.kind === "final") return { kind: "final", text: parsed.output };
       return { kind: "calls", calls: [{ tool: parsed.tool, args: parsed.input }] };
     } catch (error) {
