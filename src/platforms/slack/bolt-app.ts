@@ -5,6 +5,7 @@ import type { SlackConfig } from "./config.js";
 import type { Logger } from "../../log.js";
 import type { PlatformServices } from "../platform.js";
 import { clientFetch } from "../../net/keep-alive-fetch.js";
+import { SERVER_LIMITS } from "../../net/server-limits.js";
 import { boltLogger } from "./bolt-logger.js";
 
 export type WebClientOptions = NonNullable<ConstructorParameters<typeof webApi.WebClient>[1]>;
@@ -83,7 +84,8 @@ export class SlackConnection {
       return;
     }
     const listen = this.options.listen ?? { port: this.config.PORT };
-    this.server = (await this.bolt.start(listen)) as Server;
+    // Bolt hands these to http.createServer: a request trickled in slowly is cut off in seconds.
+    this.server = (await this.bolt.start(listen, SERVER_LIMITS)) as Server;
     this.started = true;
   }
 
