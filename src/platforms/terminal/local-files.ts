@@ -15,17 +15,19 @@ const CHUNK_BYTES = 64 * 1024;
  */
 const SYSTEM_TREES = ["/proc", "/sys", "/dev"];
 
-/** Where the path really leads (symlinks followed), refused if that is inside a system tree. */
+const inSystemTree = (path: string) => SYSTEM_TREES.some((tree) => path === tree || path.startsWith(tree + sep));
+
+/** Where the path really leads (symlinks followed), refused if it names or leads into a system tree. */
 async function realFileOf(path: string, shown: string): Promise<string> {
+  const refused = new Error(`${shown} is a system path (files under /proc, /sys and /dev are never attached)`);
+  if (inSystemTree(resolve(path))) throw refused;
   let real: string;
   try {
     real = await realpath(path);
   } catch {
     throw new Error(`there is no file ${shown}`);
   }
-  if (SYSTEM_TREES.some((tree) => real === tree || real.startsWith(tree + sep))) {
-    throw new Error(`${shown} is a system path (files under /proc, /sys and /dev are never attached)`);
-  }
+  if (inSystemTree(real)) throw refused;
   return real;
 }
 

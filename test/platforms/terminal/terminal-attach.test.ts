@@ -81,7 +81,7 @@ describe("the terminal's /attach PATH", () => {
       "/attach /proc/self/environ",
       `/attach ${join(folder, "innocent.txt")}`,
       `/attach ${join(folder, "me", "environ")}`,
-      "/attach /sys/kernel/mm/transparent_hugepage/enabled",
+      "/attach /sys/no/such/file",
       "/attach /dev/null",
       "hello",
     ]);
@@ -91,7 +91,7 @@ describe("the terminal's /attach PATH", () => {
       refusal("/proc/self/environ"),
       refusal(join(folder, "innocent.txt")),
       refusal(join(folder, "me", "environ")),
-      refusal("/sys/kernel/mm/transparent_hugepage/enabled"),
+      refusal("/sys/no/such/file"),
       refusal("/dev/null"),
     ]);
     expect(t.model.question(0).text).toBe("hello");
