@@ -9,6 +9,7 @@ import { ApprovalDesk } from "./runner/approvals/approval-desk.js";
 import { ChannelPolicies } from "./runner/channel-policy.js";
 import { BotCommands } from "./runner/commands/bot-commands.js";
 import { InstanceLease } from "./runner/instance-lease.js";
+import { StorePruner } from "./store/pruner.js";
 import { MessageIntake } from "./runner/intake.js";
 import { PlatformLinks } from "./runner/platform-link.js";
 import { ToolAccess } from "./runner/tool-access.js";
@@ -59,6 +60,9 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     await store.close();
     throw error;
   }
+
+  const pruner = new StorePruner(store.retention, { threadRetentionDays: config.BOT_THREAD_RETENTION_DAYS, logger });
+  pruner.start();
 
   const registry = new ToolRegistry([
     ...builtinTools({ currency: { store: store.currencyRates, ratesUrl: config.CURRENCY_RATES_URL }, knowledge: config }),
@@ -144,6 +148,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      await pruner.stop();
       await lease.stop().catch((error: unknown) => logger.warn({ err: error }, "could not give up this process's lease"));
       await store.close();
     })());

@@ -69,6 +69,8 @@ const coreConfigSchema = z.object({
   MEMORY_TOKEN_BUDGET: positiveInt(3_000),
   /** The largest memory window an admin may set for a workspace. */
   MEMORY_WINDOW_MAX: positiveInt(20),
+  /** Threads the bot opened are forgotten (follow-ups there need a mention again) after this many days without a turn. */
+  BOT_THREAD_RETENTION_DAYS: positiveInt(30),
   RATE_LIMIT_PER_USER: positiveInt(6),
   /** Tokens a workspace may spend per UTC day; empty, 0 or "unlimited" means no limit. */
   DAILY_TOKEN_BUDGET: tokenBudget,

@@ -33,6 +33,8 @@ export interface Store {
   readonly channelSettings: ChannelSettingsRepository;
   /** Turns and tokens by user, channel and model, for usage reports and the per-user budget. */
   readonly usageReports: UsageReportRepository;
+  /** Rows kept only for a while (bot threads, event claims, unused thread seeds), pruned in rounds. */
+  readonly retention: Retention;
   /** Resolves when the database answers (health checks); rejects otherwise. */
   ping(): Promise<void>;
   /** What `npm run doctor` reports. */
@@ -68,8 +70,8 @@ export interface TurnLog {
   /** Records a turn as running, in its conversation (created if needed), and returns that conversation. */
   start(turn: TurnStart): Promise<Conversation>;
   /**
-   * Closes a turn as one unit of work: its outcome, steps, token usage and the exchange (also
-   * copied into a thread opened for the turn) commit together or not at all, so no memory window
+   * Closes a turn as one unit of work: its outcome, steps, token usage and the exchange (and the
+   * seed of a thread opened for the turn) commit together or not at all, so no memory window
    * ever holds half an exchange.
    */
   finish(closing: TurnClosing): Promise<void>;
@@ -143,6 +145,29 @@ export interface BotThreads {
   remember(thread: BotThread, scope?: ThreadScope): Promise<void>;
   /** The thread's scope when it is one of the bot's, else undefined. */
   scopeOf(platform: string, channelId: string, threadId: string): Promise<ThreadScope | undefined>;
+}
+
+/** What a pruning round deletes: rows older than these times (ms since the epoch). */
+export interface PruneCutoffs {
+  /** Bot threads without a turn since then, and thread seeds never used since then. */
+  threads: number;
+  /** Event claims made before then. */
+  claims: number;
+}
+
+export interface PruneCounts {
+  threads: number;
+  seeds: number;
+  claims: number;
+}
+
+/**
+ * Pruning, in bounded rounds: each deletes at most `limit` rows of each kind, oldest first, in
+ * short transactions. A bot thread past the cutoff that still had a turn since is kept (renewed
+ * to that turn's time) and checked again once that turn is as old.
+ */
+export interface Retention {
+  pruneRound(cutoffs: PruneCutoffs, limit: number): Promise<PruneCounts>;
 }
 
 export interface ToolSetting {

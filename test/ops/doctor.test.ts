@@ -94,7 +94,7 @@ describe("npm run doctor", () => {
         expect(verdicts.find((v) => v.item === "database")).toEqual({
           item: "database",
           status: "pass",
-          detail: expect.stringMatching(/^postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/agent_bot_doctor_\w+ at schema version 1, 0 turns recorded$/),
+          detail: expect.stringMatching(/^postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/agent_bot_doctor_\w+ at schema version 10, 0 turns recorded$/),
         });
         expect(formatVerdicts(verdicts)).not.toContain("hunter2-secret");
       } finally {
