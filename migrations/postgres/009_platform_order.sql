@@ -17,6 +17,9 @@ CREATE INDEX turn_queue_by_conversation ON turn_queue (conversation_key, message
 -- (p_channel_key). p_event_id NULL: no claim (a question handed to the runner directly).
 -- Returns 'placed' with the place and the thread's scope, 'duplicate' (another delivery claimed
 -- the message first) or 'not_addressed' (nothing was written).
+-- Its commit does not wait for the disk, like the other places' (001): the place must be visible to
+-- the other processes as soon as possible (an fsync on a busy disk took longer than the hold-back),
+-- and a crash of the server may lose only the last claims, whose messages were acknowledged already.
 CREATE FUNCTION claim_turn_place(
   p_platform TEXT, p_event_id TEXT, p_thread_channel TEXT, p_thread_id TEXT, p_addressed BOOLEAN,
   p_key TEXT, p_channel_key TEXT, p_order BIGINT, p_instance TEXT, p_now BIGINT
@@ -25,6 +28,7 @@ DECLARE
   v_scope TEXT;
   v_place BIGINT;
 BEGIN
+  PERFORM set_config('synchronous_commit', 'off', true);
   IF p_thread_id IS NOT NULL THEN
     SELECT b.scope INTO v_scope FROM bot_threads b WHERE b.platform = p_platform AND b.channel_id = p_thread_channel AND b.thread_id = p_thread_id;
   END IF;
