@@ -70,8 +70,8 @@ interface AdmittedTurn extends LinePlace {
 }
 
 /**
- * Runs turns for every platform: one at a time per conversation in arrival order (also across
- * processes sharing the database, through the store's turn queue), concurrently across
+ * Runs turns for every platform: one at a time per conversation in the platform's order of their
+ * messages (also across processes sharing the database, through the store's turn queue), concurrently across
  * conversations. Loads the memory window, offers only the tools the channel allows, shows steps
  * through the turn's view, and stores the exchange and the audit as one unit of work.
  */

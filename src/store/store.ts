@@ -152,7 +152,10 @@ export interface TurnQueue {
   leave(ticket: QueueTicket): Promise<void>;
 }
 
-/** Platform event ids already handled, so a redelivered event (also to another process) starts no second turn. */
+/**
+ * Platform event ids already handled, so a redelivered event (also to another process) starts no
+ * second turn. The intake claims its messages through TurnQueue.claim, which writes the same claims.
+ */
 export interface EventClaims {
   /** True for the one caller that claims the id first (a unique insert), false for every other. */
   claim(platform: string, eventId: string): Promise<boolean>;
