@@ -140,6 +140,8 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     store,
     runner,
     logger,
+    instance: lease.run.id,
+    orderHoldMs: config.TURN_ORDER_HOLD_MS,
     stepStartDelayMs: config.STEP_START_DELAY_MS,
     maxAnswerMessages: MAX_ANSWER_MESSAGES,
     streamEditIntervalMs: config.STREAM_ANSWERS ? config.STREAM_EDIT_INTERVAL_MS : undefined,

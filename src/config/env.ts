@@ -61,6 +61,17 @@ const coreConfigSchema = z.object({
     .min(0, { message: "a whole number of ms, 0 or more" })
     .default(400),
   TURN_TIMEOUT_MS: positiveInt(120_000),
+  /**
+   * A Slack message's turn starts no sooner than this long after Slack stamped the message, in case
+   * an earlier message of its conversation is still on its way (to this process or another): the
+   * earlier one then goes first. At most this long from its arrival; 0 turns it off.
+   */
+  TURN_ORDER_HOLD_MS: z.coerce
+    .number({ message: "a whole number of ms from 0 to 5000" })
+    .int({ message: "a whole number of ms from 0 to 5000" })
+    .min(0, { message: "a whole number of ms from 0 to 5000" })
+    .max(5_000, { message: "a whole number of ms from 0 to 5000" })
+    .default(300),
   /** Show the answer while the model writes it (edited in place, or the platform's own streaming). */
   STREAM_ANSWERS: bool(true),
   /** A streamed answer's message is edited at most once per this many ms (and a channel's writes share a budget). */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AttachmentDescriptor, IncomingMessage, QuotedMessage } from "../../runner/incoming.js";
+import type { AttachmentDescriptor, IncomingMessage, PlatformOrder, QuotedMessage } from "../../runner/incoming.js";
 import { slackTextToPlain } from "./incoming-text.js";
 
 export const PLATFORM = "slack";
@@ -89,6 +89,7 @@ export function incomingMessage(raw: unknown, envelope: SlackEnvelope, botUserId
     // A redelivery has the same ts; an edited mention comes back with a new event id but the same ts.
     messageId: event.ts,
     eventId: envelope.event_id,
+    order: slackOrder(event.ts),
     channelId: event.channel,
     threadId: inThread ? event.thread_ts : undefined,
     isDm: event.channel_type === "im",
@@ -102,6 +103,18 @@ export function incomingMessage(raw: unknown, envelope: SlackEnvelope, botUserId
     isSystem: !subtypeIsPerson || event.user === undefined,
     isOwn: botUserId !== undefined && event.user === botUserId,
   };
+}
+
+/**
+ * A message's place in Slack's order: its ts ("seconds.microseconds", stamped by Slack when the
+ * message was posted) in microseconds. Slack delivers each event in a request of its own, to
+ * whichever process, so the turn holds back a moment from `sentAt` for an earlier one still on its way.
+ */
+export function slackOrder(ts: string): PlatformOrder | undefined {
+  const match = /^(\d{1,12})\.(\d{1,6})$/.exec(ts);
+  if (!match) return undefined;
+  const micros = match[2]!.padEnd(6, "0");
+  return { key: `${BigInt(match[1]!) * 1_000_000n + BigInt(micros)}`, sentAt: Number(match[1]) * 1000 + Math.floor(Number(micros) / 1000) };
 }
 
 /** Items that match the schema; the others are left out. */

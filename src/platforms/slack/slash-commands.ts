@@ -4,7 +4,7 @@ import type { CommandGroup } from "../../runner/commands/catalog.js";
 import { commandQuestion, type Actor, type IncomingCommand } from "../../runner/incoming.js";
 import type { PlatformLink } from "../../runner/platform-link.js";
 import type { SlackConfig } from "./config.js";
-import { PLATFORM, placeOf, workspaceOf, type SlackPlace } from "./inbound.js";
+import { PLATFORM, placeOf, slackOrder, workspaceOf, type SlackPlace } from "./inbound.js";
 import { slackTextToPlain } from "./incoming-text.js";
 import { defuseMassMentions, markdownToMrkdwn } from "./mrkdwn.js";
 import type { SlackApi } from "./slack-api.js";
@@ -55,7 +55,15 @@ export function registerSlashCommands(bolt: BoltApp, { link, api, config, logger
     const posted = await api.postMessage({ channel: command.channel_id, text: `<@${command.user_id}> asked: ${defuseMassMentions(question)}` });
     if (!posted.ok) return reply(respond, POST_REFUSALS[posted.error] ?? "Sorry, I couldn't post in this channel. The details are in the bot's log.");
     const from = commandPlace(command, await actorOf(command.user_id, placeOf(command)));
-    void link.receive(commandQuestion(from, { messageId: posted.value.ts, eventId: command.trigger_id, text: slackTextToPlain(question) }));
+    void link.receive(
+      commandQuestion(from, {
+        messageId: posted.value.ts,
+        eventId: command.trigger_id,
+        // Its place is the posted question's.
+        order: slackOrder(posted.value.ts),
+        text: slackTextToPlain(question),
+      }),
+    );
   });
 
   for (const [group, name] of Object.entries(commandNames(config)) as [CommandGroup, string][]) {
