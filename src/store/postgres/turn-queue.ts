@@ -9,8 +9,6 @@ import { CHANNELS } from "./listener.js";
 const LOOK_AGAIN_MS = 1_000;
 const LOOK_AGAIN_UNHEARD_MS = 100;
 
-const KEEP_EVENTS_MS = 7 * 24 * 60 * 60 * 1000;
-
 /** The payload of a queue notification: short and of fixed length, whatever the key. PostgreSQL's md5() gives the same. */
 const queueSignal = (key: string) => createHash("md5").update(key, "utf8").digest("hex");
 
@@ -23,7 +21,6 @@ const queueSignal = (key: string) => createHash("md5").update(key, "utf8").diges
  */
 export class PostgresTurnQueue implements TurnQueue {
   private readonly waiters = new Map<string, Set<() => void>>();
-  private claimed = 0;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -57,7 +54,6 @@ export class PostgresTurnQueue implements TurnQueue {
     );
     const row = rows[0]!;
     if (row.outcome !== "placed") return { skipped: row.outcome };
-    if (claim.claim && ++this.claimed % 1000 === 0) await this.pool.query(`DELETE FROM processed_events WHERE received_at < $1`, [now - KEEP_EVENTS_MS]);
     const ticket = { id: Number(row.place), conversationKey: row.scope === "channel" ? channelKey : key };
     return { placed: ticket, ...(row.scope ? { scope: row.scope } : {}) };
   }

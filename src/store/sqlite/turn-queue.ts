@@ -9,8 +9,6 @@ import type { Db } from "./database.js";
 const FIRST_POLL_MS = 5;
 const MAX_POLL_MS = 100;
 
-const KEEP_EVENTS_MS = 7 * 24 * 60 * 60 * 1000;
-
 /**
  * The turn queue in the file. Claims, places and starts are IMMEDIATE transactions (the write lock
  * orders them); places run in message order (the platform's), ties in id order. A turn behind
@@ -22,10 +20,8 @@ export class SqliteTurnQueue implements TurnQueue {
   private readonly admitInTransaction: (ticket: QueueTicket, checks: PlaceChecks, now: number) => QueueAdmission;
   private readonly startInTransaction: (ticket: QueueTicket, now: number) => number | undefined;
   private readonly deleteTicket;
-  private readonly pruneEvents;
   /** This process's turns waiting in a conversation, woken when one of its places is given up. */
   private readonly waiters = new Map<string, Set<() => void>>();
-  private claimed = 0;
 
   constructor(db: Db) {
     const selectScope = db
@@ -54,7 +50,6 @@ export class SqliteTurnQueue implements TurnQueue {
        ON CONFLICT (key) DO UPDATE SET period = excluded.period, current = excluded.current, previous = excluded.previous, updated_at = excluded.updated_at`,
     );
     this.deleteTicket = db.prepare<[number]>(`DELETE FROM turn_queue WHERE id = ?`);
-    this.pruneEvents = db.prepare<[number]>(`DELETE FROM processed_events WHERE received_at < ?`);
 
     const claim = db.transaction((entry: PlaceClaim, now: number): ClaimOutcome => {
       const { conversation, thread } = entry;
@@ -101,7 +96,6 @@ export class SqliteTurnQueue implements TurnQueue {
   async claim(claim: PlaceClaim): Promise<ClaimOutcome> {
     const now = Date.now();
     const outcome = this.claimInTransaction(claim, now);
-    if (claim.claim && "placed" in outcome && ++this.claimed % 1000 === 0) this.pruneEvents.run(now - KEEP_EVENTS_MS);
     return outcome;
   }
 
