@@ -1,5 +1,5 @@
 import { Agent } from "./agent/agent.js";
-import { createOpenAIClient } from "./agent/openai-client.js";
+import { openModelCatalog } from "./agent/providers/open-catalog.js";
 import { SharedContentReader } from "./attachments/shared-content-reader.js";
 import { visionEnabled } from "./attachments/vision.js";
 import type { Config } from "./config/env.js";
@@ -76,12 +76,10 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     models,
   });
   const approvals = new ApprovalDesk({ store: store.approvals, logger, by: config.APPROVAL_BY, timeoutMs: config.APPROVAL_TIMEOUT_MS, instance: lease.run.id });
-  const client = createOpenAIClient({
-    apiKey: config.OPENAI_API_KEY,
-    baseURL: config.OPENAI_BASE_URL,
-    timeoutMs: config.OPENAI_TIMEOUT_MS,
+  const catalog = await openModelCatalog(models, "openai", {
+    openai: { apiKey: config.OPENAI_API_KEY, baseURL: config.OPENAI_BASE_URL, timeoutMs: config.OPENAI_TIMEOUT_MS },
   });
-  const agent = new Agent(client, {
+  const agent = new Agent(catalog, {
     model: models[0]!,
     retry: { maxRetries: config.OPENAI_MAX_RETRIES, maxDelayMs: config.OPENAI_MAX_RETRY_DELAY_MS },
     protocol: config.AGENT_PROTOCOL,

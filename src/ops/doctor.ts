@@ -1,4 +1,4 @@
-import { createOpenAIClient } from "../agent/openai-client.js";
+import { createOpenAIClient } from "../agent/providers/openai/client.js";
 import { ConfigError, loadConfig, type Config } from "../config/env.js";
 import { storeSettingsOf } from "../config/store-settings.js";
 import { platformDefinitions } from "../platforms/index.js";

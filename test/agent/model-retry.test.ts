@@ -1,6 +1,11 @@
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
-import { retryDelayMs } from "../../src/agent/model-retry.js";
+import { retryDelayMs as delayOf, type RetryPolicy } from "../../src/agent/model-retry.js";
+import { classifyOpenAIError } from "../../src/agent/providers/openai/errors.js";
+
+/** The wait for what the openai client threw, as ModelCaller reads it. */
+const retryDelayMs = (error: unknown, attempt: number, policy: RetryPolicy, random?: () => number) =>
+  delayOf(classifyOpenAIError(error), attempt, policy, random);
 
 const policy = { maxRetries: 5, maxDelayMs: 10_000 };
 const apiError = (status: number, headers: Record<string, string> = {}) =>
