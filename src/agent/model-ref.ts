@@ -1,5 +1,5 @@
 /** The providers the bot can talk to (src/agent/providers/<name>/). */
-const MODEL_PROVIDERS = ["openai", "anthropic"] as const;
+export const MODEL_PROVIDERS = ["openai", "anthropic"] as const;
 export type ProviderName = (typeof MODEL_PROVIDERS)[number];
 
 export interface ModelRef {
@@ -18,4 +18,13 @@ export function parseModelRef(text: string, defaultProvider: ProviderName): Mode
   const colon = text.indexOf(":");
   const prefix = colon > 0 ? text.slice(0, colon) : "";
   return isProvider(prefix) ? { provider: prefix, name: text.slice(colon + 1) } : { provider: defaultProvider, name: text };
+}
+
+/**
+ * How a model is written in choices, settings and usage records: bare for the default provider's
+ * (as every model was before there were two providers, so stored choices and MODEL_PRICES keys
+ * still match), qualified for the others'.
+ */
+export function modelRefText(ref: ModelRef, defaultProvider: ProviderName): string {
+  return ref.provider === defaultProvider && !isProvider(ref.name.split(":")[0]!) ? ref.name : `${ref.provider}:${ref.name}`;
 }

@@ -1,5 +1,7 @@
-import { createOpenAIClient } from "../agent/providers/openai/client.js";
+import { parseModelRef } from "../agent/model-ref.js";
+import { openModelCatalog } from "../agent/providers/open-catalog.js";
 import { ConfigError, loadConfig, type Config } from "../config/env.js";
+import { modelChoices, providerConnections } from "../config/models.js";
 import { storeSettingsOf } from "../config/store-settings.js";
 import { platformDefinitions } from "../platforms/index.js";
 import { silentLogger } from "../log.js";
@@ -52,23 +54,29 @@ async function checkDatabase(config: Config): Promise<Verdict> {
   }
 }
 
+/** The default model's provider: is it configured, does it answer, does it list the default model. */
 async function checkModel(config: Config): Promise<Verdict> {
-  if (!config.OPENAI_API_KEY && !config.OPENAI_BASE_URL) {
-    return { item: "model", ok: false, detail: "set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a local OpenAI-compatible server)" };
+  const anthropic = config.MODEL_PROVIDER === "anthropic";
+  if (anthropic ? !config.ANTHROPIC_API_KEY && !config.ANTHROPIC_BASE_URL : !config.OPENAI_API_KEY && !config.OPENAI_BASE_URL) {
+    const detail = anthropic
+      ? "set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a gateway that needs no key)"
+      : "set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a local OpenAI-compatible server)";
+    return { item: "model", ok: false, detail };
   }
-  const endpoint = config.OPENAI_BASE_URL ?? "https://api.openai.com/v1";
+  const endpoint = anthropic ? (config.ANTHROPIC_BASE_URL ?? "https://api.anthropic.com") : (config.OPENAI_BASE_URL ?? "https://api.openai.com/v1");
+  const model = anthropic ? config.ANTHROPIC_MODEL : config.OPENAI_MODEL;
   return attempt(
     "model",
     async () => {
-      const client = createOpenAIClient({
-        apiKey: config.OPENAI_API_KEY,
-        baseURL: config.OPENAI_BASE_URL,
-        timeoutMs: CHECK_TIMEOUT_MS,
-      });
-      const models: string[] = [];
-      for await (const model of client.models.list()) models.push(model.id);
-      const listed = models.includes(config.OPENAI_MODEL);
-      const note = listed ? `${config.OPENAI_MODEL} is available` : `${config.OPENAI_MODEL} is not in its list (some servers list no models; check the name)`;
+      const catalog = await openModelCatalog([], config.MODEL_PROVIDER, providerConnections(config, CHECK_TIMEOUT_MS));
+      const models = await catalog.primary.listModels();
+      // The first model of this provider that turns may use: the default, unless OPENAI_MODELS begins with another provider's.
+      const wanted =
+        modelChoices(config)
+          .map((name) => parseModelRef(name, config.MODEL_PROVIDER))
+          .find((ref) => ref.provider === config.MODEL_PROVIDER)?.name ?? model;
+      const listed = models.includes(wanted);
+      const note = listed ? `${wanted} is available` : `${wanted} is not in its list (some servers list no models; check the name)`;
       return `${endpoint} answers with ${models.length} model(s); ${note}`;
     },
     (error) => `${endpoint} did not answer: ${(error as Error).message}`,

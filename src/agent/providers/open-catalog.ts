@@ -1,11 +1,13 @@
 import { ModelCatalog } from "../model-catalog.js";
 import type { ModelProvider } from "../model.js";
 import { parseModelRef, type ProviderName } from "../model-ref.js";
+import type { AnthropicConnection } from "./anthropic/client.js";
 import type { ModelConnection } from "./openai/client.js";
 
 /** How to reach each provider; only those a configured model names are loaded. */
 export interface ProviderConnections {
   openai: ModelConnection;
+  anthropic: AnthropicConnection;
 }
 
 /**
@@ -25,6 +27,6 @@ async function loadProvider(name: ProviderName, connections: ProviderConnections
     case "openai":
       return (await import("./openai/provider.js")).openAIProvider(connections.openai);
     case "anthropic":
-      throw new Error("the anthropic provider is not available yet");
+      return (await import("./anthropic/provider.js")).anthropicProvider(connections.anthropic);
   }
 }
