@@ -61,15 +61,17 @@ describe.each(providers)("the model contract on $name", (provider) => {
   });
 
   it.each([
-    ["whole", { STREAM_ANSWERS: "false" }],
-    ["streamed", {}],
-  ])("calls a tool (%s), shows the step, sends its result back under the call's id, and answers", async (_how, env) => {
-    const t = await start(env);
+    ["whole", false],
+    ["streamed", true],
+  ])("calls a tool (%s), shows the step, sends its result back under the call's id, and answers", async (_how, streamed) => {
+    const t = await start();
     t.model.script(reply.toolCalls({ name: "circumference", args: { radius: 7.81 } }), reply.text("The circumference is about 49.07."));
-    const sink = new RecordingSink();
+    // a view that takes the answer's text as it arrives makes the model calls stream
+    const sink = streamed ? new StreamingSink() : new RecordingSink();
     const result = await t.app.runner.submit(request(CIRCLE), sink);
 
     expect(result).toMatchObject({ status: "answered", text: "The circumference is about 49.07." });
+    expect(t.model.chatRequests.map((recorded) => recorded.body.stream === true)).toEqual([streamed, streamed]);
     expect(sink.steps.map((step) => step.type)).toEqual(["tool_started", "tool_finished"]);
     expect(sink.steps[1]).toMatchObject({ tool: "circumference", args: { radius: 7.81 }, output: "49.0716772491" });
     expect(t.model.toolsOffered(0)).toContain("circumference");
@@ -145,19 +147,25 @@ describe.each(providers)("the model contract on $name", (provider) => {
     expect(window.map((m) => m.text)).toEqual(["first question", "First answer."]);
   });
 
-  it("runs the text (ReAct) protocol: plain completions that stop before an Observation", async () => {
-    const t = await start({ AGENT_PROTOCOL: "react", STREAM_ANSWERS: "false" });
+  it.each([
+    ["whole", false],
+    ["streamed", true],
+  ])("runs the text (ReAct) protocol (%s): plain completions that stop before an Observation", async (_how, streamed) => {
+    const t = await start({ AGENT_PROTOCOL: "react" });
     t.model.script(
-      reply.text('```json\n{"action": "circumference", "action_input": {"radius": 7.81}}\n```'),
-      reply.text('```json\n{"action": "Final Answer", "action_input": "About 49.07."}\n```'),
+      reply.streamed(['```json\n{"action": "circumference", ', '"action_input": {"radius": 7.81}}\n```']),
+      reply.streamed(['```json\n{"action": "Final Answer", "action_input": "About ', '49.07."}\n```']),
     );
-    const sink = new RecordingSink();
+    const sink = streamed ? new StreamingSink() : new RecordingSink();
     const result = await t.app.runner.submit(request(CIRCLE), sink);
 
     expect(result.text).toBe("About 49.07.");
     expect(sink.steps[1]).toMatchObject({ type: "tool_finished", tool: "circumference", output: "49.0716772491" });
     expect(t.model.chatRequests[0]!.body[provider.stopField]).toEqual(["\nObservation:"]);
+    expect(t.model.chatRequests[0]!.body.stream === true).toBe(streamed);
     expect(t.model.toolsOffered(0)).toEqual([]);
     expect(t.model.question(1).text).toMatch(/^Observation: 49\.0716772491/);
+    // only the Final Answer's text is shown while it arrives
+    if (sink instanceof StreamingSink) expect(sink.text.map((event) => (event.type === "delta" ? event.text : "")).join("")).toBe("About 49.07.");
   });
 });

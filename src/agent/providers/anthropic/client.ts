@@ -10,14 +10,15 @@ export interface AnthropicConnection {
 }
 
 /**
- * The Anthropic client. The key is always passed, so the SDK never looks for credentials of its
- * own (its environment variables, profile files); a local server ignores it. It does not retry:
+ * The Anthropic client. The key and the address are always passed, so the SDK never looks for
+ * settings or credentials of its own (its environment variables, profile files). It does not retry:
  * ModelCaller does, with waits a turn can cancel. Requests go over node:http with keep-alive.
  */
 export function createAnthropicClient(connection: AnthropicConnection): Anthropic {
   return new Anthropic({
     apiKey: connection.apiKey ?? "not-needed",
-    baseURL: connection.baseURL,
+    // Explicit, so that the configuration is the only source (the SDK would read the environment itself).
+    baseURL: connection.baseURL ?? "https://api.anthropic.com",
     maxRetries: 0,
     timeout: connection.timeoutMs,
     fetch: clientFetch(),
