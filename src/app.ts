@@ -1,8 +1,9 @@
 import { Agent } from "./agent/agent.js";
-import { createOpenAIClient } from "./agent/openai-client.js";
+import { openModelCatalog } from "./agent/providers/open-catalog.js";
 import { SharedContentReader } from "./attachments/shared-content-reader.js";
 import { visionEnabled } from "./attachments/vision.js";
 import type { Config } from "./config/env.js";
+import { modelChoices, providerConnections } from "./config/models.js";
 import { storeSettingsOf } from "./config/store-settings.js";
 import type { Logger } from "./log.js";
 import { ApprovalDesk } from "./runner/approvals/approval-desk.js";
@@ -73,19 +74,15 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     { settings: store.toolSettings, approvals: store.toolApprovals, channels: store.channelSettings },
     config.DEFAULT_TOOLS,
   );
-  const models = config.OPENAI_MODELS.length > 0 ? config.OPENAI_MODELS : [config.OPENAI_MODEL];
+  const models = modelChoices(config);
   const policies = new ChannelPolicies(store.workspaceSettings, store.channelSettings, access, {
     memoryWindow: config.MEMORY_WINDOW,
     memoryWindowMax: config.MEMORY_WINDOW_MAX,
     models,
   });
   const approvals = new ApprovalDesk({ store: store.approvals, logger, by: config.APPROVAL_BY, timeoutMs: config.APPROVAL_TIMEOUT_MS, instance: lease.run.id });
-  const client = createOpenAIClient({
-    apiKey: config.OPENAI_API_KEY,
-    baseURL: config.OPENAI_BASE_URL,
-    timeoutMs: config.OPENAI_TIMEOUT_MS,
-  });
-  const agent = new Agent(client, {
+  const catalog = await openModelCatalog(models, config.MODEL_PROVIDER, providerConnections(config));
+  const agent = new Agent(catalog, {
     model: models[0]!,
     retry: { maxRetries: config.OPENAI_MAX_RETRIES, maxDelayMs: config.OPENAI_MAX_RETRY_DELAY_MS },
     protocol: config.AGENT_PROTOCOL,

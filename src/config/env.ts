@@ -1,18 +1,32 @@
 import { z } from "zod";
+import { MODEL_PROVIDERS } from "../agent/model-ref.js";
 import { platformConfigSchemas, platformDefinitions, type PlatformConfig } from "../platforms/index.js";
 import { processEnvironment } from "./environment.js";
 import { bool, idList, nonNegativeInt, optionalText, optionalUrl, positiveInt, tokenBudget, urlTemplate } from "./fields.js";
 
 /** The core's variables; each platform adds its own (see src/platforms/<name>/config.ts). */
 const coreConfigSchema = z.object({
+  /** The provider of the default model, and of the names in OPENAI_MODELS without a provider before them. */
+  MODEL_PROVIDER: z.enum(MODEL_PROVIDERS, { message: MODEL_PROVIDERS.join(" or ") }).default("openai"),
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: optionalUrl,
   OPENAI_MODEL: z.string().trim().min(1).default("gpt-4o-mini"),
   /**
    * The models admins may choose per channel (`settings channel model NAME`), comma separated; the
-   * first is the default. Unset: OPENAI_MODEL alone.
+   * first is the default. A name may say its provider ("openai:gpt-4o-mini,anthropic:claude-sonnet-4-5");
+   * one that does not is MODEL_PROVIDER's, as every name was before there were two providers.
+   * Unset: the default provider's model (OPENAI_MODEL or ANTHROPIC_MODEL) alone.
    */
-  OPENAI_MODELS: idList,
+  OPENAI_MODELS: idList.refine((names) => names.every((name) => !MODEL_PROVIDERS.some((provider) => name === `${provider}:`)), {
+    message: 'model names, optionally after their provider, such as "openai:gpt-4o-mini,anthropic:claude-sonnet-4-5"',
+  }),
+  ANTHROPIC_API_KEY: optionalText,
+  /** Another endpoint of the Messages API (a gateway, a proxy); the SDK adds /v1/messages. */
+  ANTHROPIC_BASE_URL: optionalUrl,
+  /** The default model when MODEL_PROVIDER=anthropic. */
+  ANTHROPIC_MODEL: z.string().trim().min(1).default("claude-sonnet-4-5"),
+  /** The Messages API needs a cap on each answer's tokens. */
+  ANTHROPIC_MAX_TOKENS: positiveInt(4_096),
   /** Prices per million tokens in and out, for the cost estimate of /usage: "gpt-4o-mini=0.15/0.60,gpt-4o=2.50/10". */
   MODEL_PRICES: z
     .string()

@@ -1,7 +1,9 @@
-import { createOpenAIClient } from "../agent/openai-client.js";
+import { parseModelRef } from "../agent/model-ref.js";
+import { openModelCatalog } from "../agent/providers/open-catalog.js";
 import { ConfigError, loadConfig, type Config } from "../config/env.js";
 import { processEnvironment } from "../config/environment.js";
 import { misspelledVariables } from "../config/misspelled-variables.js";
+import { modelChoices, providerConnections } from "../config/models.js";
 import { storeSettingsOf } from "../config/store-settings.js";
 import { silentLogger } from "../log.js";
 import { platformDefinitions } from "../platforms/index.js";
@@ -72,19 +74,29 @@ async function checkDatabase(config: Config, timeoutMs: number): Promise<Verdict
   }
 }
 
+/** The default model's provider: is it configured, does it answer, does it list the default model. */
 async function checkModel(config: Config, timeoutMs: number): Promise<Verdict> {
-  if (!config.OPENAI_API_KEY && !config.OPENAI_BASE_URL) {
-    return { item: "model", status: "fail", detail: "set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a local OpenAI-compatible server)" };
+  const anthropic = config.MODEL_PROVIDER === "anthropic";
+  if (anthropic ? !config.ANTHROPIC_API_KEY && !config.ANTHROPIC_BASE_URL : !config.OPENAI_API_KEY && !config.OPENAI_BASE_URL) {
+    const detail = anthropic
+      ? "set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a gateway that needs no key)"
+      : "set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a local OpenAI-compatible server)";
+    return { item: "model", status: "fail", detail };
   }
-  const endpoint = config.OPENAI_BASE_URL ?? "https://api.openai.com/v1";
+  const endpoint = anthropic ? (config.ANTHROPIC_BASE_URL ?? "https://api.anthropic.com") : (config.OPENAI_BASE_URL ?? "https://api.openai.com/v1");
+  const model = anthropic ? config.ANTHROPIC_MODEL : config.OPENAI_MODEL;
   try {
-    const client = createOpenAIClient({ apiKey: config.OPENAI_API_KEY, baseURL: config.OPENAI_BASE_URL, timeoutMs });
-    const models: string[] = [];
-    for await (const model of client.models.list()) models.push(model.id);
+    const catalog = await openModelCatalog([], config.MODEL_PROVIDER, providerConnections(config, timeoutMs));
+    const models = await withTimeout(catalog.primary.listModels(), timeoutMs);
+    // The first model of this provider that turns may use: the default, unless OPENAI_MODELS begins with another provider's.
+    const wanted =
+      modelChoices(config)
+        .map((name) => parseModelRef(name, config.MODEL_PROVIDER))
+        .find((ref) => ref.provider === config.MODEL_PROVIDER)?.name ?? model;
     const answers = `${endpoint} answers with ${models.length} model(s)`;
-    if (models.includes(config.OPENAI_MODEL)) return { item: "model", status: "pass", detail: `${answers}; ${config.OPENAI_MODEL} is available` };
+    if (models.includes(wanted)) return { item: "model", status: "pass", detail: `${answers}; ${wanted} is available` };
     // Some servers list no models, or not under the name they accept: worth a look, not a failure.
-    return { item: "model", status: "warning", detail: `${answers}; ${config.OPENAI_MODEL} is not in its list (some servers list no models; check the name)` };
+    return { item: "model", status: "warning", detail: `${answers}; ${wanted} is not in its list (some servers list no models; check the name)` };
   } catch (error) {
     return { item: "model", status: "fail", detail: `${endpoint} did not answer: ${(error as Error).message}` };
   }
