@@ -140,12 +140,12 @@ describe("npm run doctor with MODEL_PROVIDER=anthropic", () => {
     try {
       const env = { MODEL_PROVIDER: "anthropic", DATABASE_PATH: join(dir, "bot.sqlite") };
       const missing = (await runDoctor(env)).find((verdict) => verdict.item === "model");
-      expect(missing).toMatchObject({ ok: false, detail: expect.stringContaining("set ANTHROPIC_API_KEY") });
+      expect(missing).toMatchObject({ status: "fail", detail: expect.stringContaining("set ANTHROPIC_API_KEY") });
 
       const verdicts = await runDoctor({ ...env, ANTHROPIC_BASE_URL: claude.url, ANTHROPIC_MODEL: "claude-test" });
       expect(verdicts.find((verdict) => verdict.item === "model")).toEqual({
         item: "model",
-        ok: true,
+        status: "pass",
         detail: `${claude.url} answers with 1 model(s); claude-test is available`,
       });
     } finally {
