@@ -40,6 +40,20 @@ module.exports = {
       to: { path: "node_modules/pg/" },
     },
     {
+      name: "openai-sdk-only-in-its-provider",
+      comment: "The agent loop speaks the model seam (src/agent/model.ts); only the OpenAI provider talks to the openai client.",
+      severity: "error",
+      from: { path: "^src/(?!agent/providers/openai/)" },
+      to: { path: "node_modules/openai/" },
+    },
+    {
+      name: "anthropic-sdk-only-in-its-provider",
+      comment: "Only the Anthropic provider talks to @anthropic-ai/sdk (loaded only when a configured model names it).",
+      severity: "error",
+      from: { path: "^src/(?!agent/providers/anthropic/)" },
+      to: { path: "node_modules/@anthropic-ai/" },
+    },
+    {
       name: "agent-knows-no-runner",
       comment: "The agent loop is below the runner: it gets a request, tools and callbacks.",
       severity: "error",

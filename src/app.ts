@@ -1,14 +1,16 @@
 import { Agent } from "./agent/agent.js";
-import { createOpenAIClient } from "./agent/openai-client.js";
+import { openModelCatalog } from "./agent/providers/open-catalog.js";
 import { SharedContentReader } from "./attachments/shared-content-reader.js";
 import { visionEnabled } from "./attachments/vision.js";
 import type { Config } from "./config/env.js";
+import { modelChoices, providerConnections } from "./config/models.js";
 import { storeSettingsOf } from "./config/store-settings.js";
 import type { Logger } from "./log.js";
 import { ApprovalDesk } from "./runner/approvals/approval-desk.js";
 import { ChannelPolicies } from "./runner/channel-policy.js";
 import { BotCommands } from "./runner/commands/bot-commands.js";
 import { InstanceLease } from "./runner/instance-lease.js";
+import { StorePruner } from "./store/pruner.js";
 import { MessageIntake } from "./runner/intake.js";
 import { PlatformLinks } from "./runner/platform-link.js";
 import { RestartNotices } from "./runner/restart-notices.js";
@@ -64,6 +66,9 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     throw error;
   }
 
+  const pruner = new StorePruner(store.retention, { threadRetentionDays: config.BOT_THREAD_RETENTION_DAYS, logger });
+  pruner.start();
+
   const registry = new ToolRegistry([
     ...builtinTools({ currency: { store: store.currencyRates, ratesUrl: config.CURRENCY_RATES_URL }, knowledge: config }),
     ...(options.extraTools ?? []),
@@ -73,19 +78,15 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     { settings: store.toolSettings, approvals: store.toolApprovals, channels: store.channelSettings },
     config.DEFAULT_TOOLS,
   );
-  const models = config.OPENAI_MODELS.length > 0 ? config.OPENAI_MODELS : [config.OPENAI_MODEL];
+  const models = modelChoices(config);
   const policies = new ChannelPolicies(store.workspaceSettings, store.channelSettings, access, {
     memoryWindow: config.MEMORY_WINDOW,
     memoryWindowMax: config.MEMORY_WINDOW_MAX,
     models,
   });
   const approvals = new ApprovalDesk({ store: store.approvals, logger, by: config.APPROVAL_BY, timeoutMs: config.APPROVAL_TIMEOUT_MS, instance: lease.run.id });
-  const client = createOpenAIClient({
-    apiKey: config.OPENAI_API_KEY,
-    baseURL: config.OPENAI_BASE_URL,
-    timeoutMs: config.OPENAI_TIMEOUT_MS,
-  });
-  const agent = new Agent(client, {
+  const catalog = await openModelCatalog(models, config.MODEL_PROVIDER, providerConnections(config));
+  const agent = new Agent(catalog, {
     model: models[0]!,
     retry: { maxRetries: config.OPENAI_MAX_RETRIES, maxDelayMs: config.OPENAI_MAX_RETRY_DELAY_MS },
     protocol: config.AGENT_PROTOCOL,
@@ -141,6 +142,8 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     store,
     runner,
     logger,
+    instance: lease.run.id,
+    orderHoldMs: config.TURN_ORDER_HOLD_MS,
     stepStartDelayMs: config.STEP_START_DELAY_MS,
     maxAnswerMessages: MAX_ANSWER_MESSAGES,
     streamEditIntervalMs: config.STREAM_ANSWERS ? config.STREAM_EDIT_INTERVAL_MS : undefined,
@@ -149,6 +152,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      await pruner.stop();
       await lease.stop().catch((error: unknown) => logger.warn({ err: error }, "could not give up this process's lease"));
       await store.close();
     })());

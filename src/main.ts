@@ -1,6 +1,8 @@
 import type { Server } from "node:http";
 import { createApp, type App } from "./app.js";
 import { ConfigError, loadConfig, loadDotEnv, type Config } from "./config/env.js";
+import { misspelledVariables } from "./config/misspelled-variables.js";
+import { providersInUse } from "./config/models.js";
 import { createLogger } from "./log.js";
 import { createHealthHandler, startHealthServer } from "./ops/health.js";
 import { BotMetrics } from "./ops/metrics.js";
@@ -14,6 +16,8 @@ const NO_MODEL_MESSAGE = `No language model is configured: set OPENAI_API_KEY (f
 For example, with Ollama running locally:
   OPENAI_BASE_URL=http://127.0.0.1:11434/v1 OPENAI_MODEL=llama3.1 npm start
 Put these in .env to keep them (see .env.example).`;
+const NO_ANTHROPIC_KEY_MESSAGE = `A model of the anthropic provider is configured (MODEL_PROVIDER=anthropic, or a name "anthropic:..." in OPENAI_MODELS), but no key:
+set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a gateway that needs none). See .env.example.`;
 
 function readConfig(): Config {
   try {
@@ -32,12 +36,15 @@ function exitWith(message: string): never {
 
 async function main(): Promise<void> {
   const config = readConfig();
-  if (!config.OPENAI_API_KEY && !config.OPENAI_BASE_URL) exitWith(NO_MODEL_MESSAGE);
+  const providers = providersInUse(config);
+  if (providers.includes("openai") && !config.OPENAI_API_KEY && !config.OPENAI_BASE_URL) exitWith(NO_MODEL_MESSAGE);
+  if (providers.includes("anthropic") && !config.ANTHROPIC_API_KEY && !config.ANTHROPIC_BASE_URL) exitWith(NO_ANTHROPIC_KEY_MESSAGE);
 
   const chosen = choosePlatforms(config);
   // The terminal is a conversation, so its default keeps log lines out of it.
   const conversational = chosen.every((platform) => platform.fallback);
   const logger = createLogger(config.LOG_LEVEL ?? (conversational ? "warn" : "info"), 2, config.LOG_FORMAT ?? (conversational ? "text" : "json"));
+  for (const warning of misspelledVariables()) logger.warn(warning);
   // Called only once turns run, when `app` exists.
   const metrics = new BotMetrics({ isKnownTool: (name) => app.registry.has(name) });
   const app = await createApp(config, logger, { observer: metrics });

@@ -1,13 +1,14 @@
-import type OpenAI from "openai";
 import { cleanAnswer, hasVisibleText } from "../text.js";
 import type { AnswerTextSink } from "./answer-text.js";
+import type { ModelMessage } from "./model.js";
 import { ModelCaller } from "./model-caller.js";
+import type { ModelCatalog } from "./model-catalog.js";
 import { FORCED_STOP_ANSWER, reactInstructions, systemPrompt } from "./prompts.js";
 import type { ProtocolSession } from "./protocol.js";
 import { ReactProtocolSession } from "./react-protocol.js";
 import { invokeTool, tooManyCallsResult, type InvokerDeps } from "./tool-invoker.js";
 import { ToolsProtocolSession } from "./tools-protocol.js";
-import { emptyUsage, type AgentResult, type AgentRun, type AgentSettings, type ChatMessage } from "./types.js";
+import { emptyUsage, type AgentResult, type AgentRun, type AgentSettings } from "./types.js";
 import { userMessage } from "./user-message.js";
 
 const EMPTY_REPLY = "Your reply was empty. Please answer the user's last message.";
@@ -19,13 +20,13 @@ const EMPTY_REPLY = "Your reply was empty. Please answer the user's last message
  */
 export class Agent {
   constructor(
-    private readonly client: OpenAI,
+    private readonly models: ModelCatalog,
     private readonly settings: AgentSettings,
   ) {}
 
   async run(run: AgentRun): Promise<AgentResult> {
     const usage = run.usage ?? emptyUsage();
-    const caller = new ModelCaller(this.client, run.model ?? this.settings.model, usage, this.settings.retry, {
+    const caller = new ModelCaller(this.models.model(run.model ?? this.settings.model), usage, this.settings.retry, {
       idleTimeoutMs: this.settings.streamIdleTimeoutMs ?? 60_000,
     });
     const shown = shownText(run.onAnswerText);
@@ -75,12 +76,14 @@ export class Agent {
   private openSession(caller: ModelCaller, run: AgentRun, onText: ((text: string) => void) | undefined): ProtocolSession {
     const react = this.settings.protocol === "react";
     const system = systemPrompt([this.settings.systemPrompt, run.instructions].filter(Boolean).join("\n\n"));
-    const messages: ChatMessage[] = [
+    const messages: ModelMessage[] = [
       { role: "system", content: react ? `${system}\n\n${reactInstructions(run.tools)}` : system },
-      ...run.history.map((message): ChatMessage => ({ role: message.role, content: message.text })),
+      ...run.history.map((message): ModelMessage => ({ role: message.role, content: message.text })),
       userMessage(run),
     ];
-    return react ? new ReactProtocolSession(caller, messages, run.logger, onText) : new ToolsProtocolSession(caller, messages, run.tools, run.logger, onText);
+    return react
+      ? new ReactProtocolSession(caller, messages, run.tools, run.logger, onText)
+      : new ToolsProtocolSession(caller, messages, run.tools, run.logger, onText);
   }
 }
 

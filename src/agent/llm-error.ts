@@ -1,13 +1,22 @@
-import OpenAI from "openai";
+import type { ModelErrorVerdict, ModelFailure } from "./model.js";
 
-/** `interrupted`: a streamed answer broke off part-way through (it is not retried: part of it was shown). */
-export type LlmFailure = "unreachable" | "timeout" | "rate_limited" | "server_error" | "auth" | "bad_request" | "interrupted";
+/** What the user is told for each failure; the user never sees raw API text. */
+const USER_MESSAGES: Record<ModelFailure, string> = {
+  timeout: "The language model took too long to answer. Please try again in a moment.",
+  unreachable: "I can't reach the language model right now. Please try again in a moment.",
+  rate_limited: "The language model is busy (rate limited). Please try again in a minute.",
+  overloaded: "The language model is overloaded right now. Please try again in a moment.",
+  auth: "The language model refused the bot's credentials. An admin needs to check the configuration.",
+  server_error: "The language model had an internal error. Please try again in a moment.",
+  bad_request: "The language model could not handle this request. An admin can find the details in the log.",
+  interrupted: "The language model stopped answering part-way through. Please try again in a moment.",
+};
 
 /** A model call that failed for good (after ModelCaller's retries): carries a message fit for users. */
 export class LlmError extends Error {
   override readonly name = "LlmError";
   constructor(
-    readonly failure: LlmFailure,
+    readonly failure: ModelFailure,
     readonly userMessage: string,
     options: { cause: unknown },
   ) {
@@ -15,24 +24,12 @@ export class LlmError extends Error {
   }
 }
 
-/** Turns whatever the openai client threw into an LlmError; the user never sees raw API text. */
-export function toLlmError(error: unknown): LlmError {
-  if (error instanceof LlmError) return error;
-  const make = (failure: LlmFailure, message: string) => new LlmError(failure, message, { cause: error });
-  if (error instanceof OpenAI.APIConnectionTimeoutError) {
-    return make("timeout", "The language model took too long to answer. Please try again in a moment.");
-  }
-  if (error instanceof OpenAI.APIConnectionError) {
-    return make("unreachable", "I can't reach the language model right now. Please try again in a moment.");
-  }
-  if (error instanceof OpenAI.RateLimitError) {
-    return make("rate_limited", "The language model is busy (rate limited). Please try again in a minute.");
-  }
-  if (error instanceof OpenAI.AuthenticationError || error instanceof OpenAI.PermissionDeniedError) {
-    return make("auth", "The language model refused the bot's credentials. An admin needs to check the configuration.");
-  }
-  if (error instanceof OpenAI.APIError && (error.status ?? 0) >= 500) {
-    return make("server_error", "The language model had an internal error. Please try again in a moment.");
-  }
-  return make("bad_request", "The language model could not handle this request. An admin can find the details in the log.");
+/** The LlmError for a failure, with the user's words for it. */
+export function llmError(failure: ModelFailure, cause: unknown): LlmError {
+  return new LlmError(failure, USER_MESSAGES[failure], { cause });
+}
+
+/** Turns what a model call threw, as its provider read it, into an LlmError. */
+export function toLlmError(error: unknown, verdict: ModelErrorVerdict): LlmError {
+  return error instanceof LlmError ? error : llmError(verdict.failure, error);
 }

@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH, TOO_DEEP } from "./json-depth.js";
 import { scanJson } from "./json-scan.js";
 import { MAX_REPAIR_CHARS, readModelJson } from "./tolerant-json.js";
 
@@ -11,18 +12,24 @@ import { MAX_REPAIR_CHARS, readModelJson } from "./tolerant-json.js";
 export type BlobFind =
   | { kind: "blob"; start: number; end: number; tool: string; input: unknown; hasInput: boolean }
   | { kind: "broken"; start: number; problem: string }
-  /** The text is one JSON object that names no action. */
+  /** The text is one JSON object that names no action, or holds a blob shaped as an action that lacks its tool. */
   | { kind: "keyless"; start: number }
   | { kind: "none" };
 
-const TOOL_KEYS = ["action", "tool", "toolname", "function", "name"];
+const TOOL_KEYS = ["action", "tool", "toolname", "actionname", "function", "name"];
 const INPUT_KEYS = ["actioninput", "toolinput", "input", "arguments", "args", "parameters", "params"];
 /** Text that shows a blob was meant as an action even when it cannot be read. */
-const ACTION_KEY = /(?:^|[{,\s"'])(?:action|tool|tool_name|name)["']?[ \t]{0,8}:/i;
+const ACTION_KEY = /(?:^|[{,\s"'])(?:action|tool|tool_name|action_name|name|action_input|tool_input|thought|final_answer)["']?[ \t]{0,8}:/i;
+/**
+ * Keys only the agent's own format uses: a blob holding one but naming no tool is an action whose
+ * "action" key was left out, wherever it stands; never an example the answer shows.
+ */
+const SCAFFOLDING_KEYS = ["actioninput", "toolinput", "thought", "finalanswer"];
 
 export function findActionBlob(text: string): BlobFind {
   let from = text.indexOf("{");
   let first: { start: number; end: number } | undefined;
+  let keyless: number | undefined;
   // Repairs cost more than a strict parse: only spans that name an action get one, within one budget.
   let repairBudget = MAX_REPAIR_CHARS;
   while (from !== -1) {
@@ -31,19 +38,25 @@ export function findActionBlob(text: string): BlobFind {
     const end = closed ? scan.end : unclosedEnd(text, from);
     const candidate = text.slice(from, end);
     first ??= { start: from, end };
+    if (scan.depth > MAX_JSON_DEPTH && ACTION_KEY.test(candidate)) {
+      return { kind: "broken", start: fenceBefore(text, from), problem: TOO_DEEP };
+    }
     const strict = parseStrict(candidate);
     const action = strict.ok ? asAction(strict.value) : undefined;
     if (action) return { kind: "blob", start: fenceBefore(text, from), end, ...action };
+    if (strict.ok && isToolless(strict.value)) keyless ??= from;
     if (!strict.ok && ACTION_KEY.test(candidate)) {
       const read = candidate.length <= repairBudget ? readModelJson(candidate, "finished") : { ok: false as const, problem: "it is too long to repair" };
       repairBudget -= candidate.length;
       const repaired = read.ok ? asAction(read.value) : undefined;
       if (repaired) return { kind: "blob", start: fenceBefore(text, from), end, ...repaired };
       if (!read.ok) return { kind: "broken", start: fenceBefore(text, from), problem: read.problem };
+      if (isToolless(read.value)) keyless ??= from;
     }
     if (!closed) break;
     from = text.indexOf("{", scan.end);
   }
+  if (keyless !== undefined) return { kind: "keyless", start: keyless };
   if (first && isOnlyContent(text, first.start, first.end)) return { kind: "keyless", start: first.start };
   return { kind: "none" };
 }
@@ -89,9 +102,15 @@ function asAction(value: unknown): { tool: string; input: unknown; hasInput: boo
   const inputKey = INPUT_KEYS.find((key) => object.has(key));
   if (tool === undefined) return undefined;
   // "name" alone is a person's or a thing's name in an example the answer shows, not a tool call
-  const named = ["action", "tool", "toolname", "function"].some((key) => typeof object.get(key) === "string");
+  const named = ["action", "tool", "toolname", "actionname", "function"].some((key) => typeof object.get(key) === "string");
   if (!named && inputKey === undefined) return undefined;
   return { tool: tool.trim(), input: inputKey === undefined ? undefined : object.get(inputKey), hasInput: inputKey !== undefined };
+}
+
+/** An object with the agent format's own keys that names no tool (asAction found none). */
+function isToolless(value: unknown): boolean {
+  const object = asObject(value);
+  return object !== undefined && SCAFFOLDING_KEYS.some((key) => object.has(key));
 }
 
 /** The object's entries under normalised keys: "Action Input", "action_input" and "actionInput" alike. */

@@ -6,6 +6,8 @@
  * begins with a label (`Thought: ... Action: x Action Input: y`) or pairs "Action:" with a later
  * "Action Input:" (`Sure. Action: x Action Input: y`), so that prose saying "action:" is left alone.
  *
+ * The colon may be the full-width "：" that models writing Chinese or Japanese put after a label.
+ *
  * Linear time: lines are walked once, and the only regular expressions are anchored per line
  * or have bounded repetitions, so no input makes them backtrack over a long run.
  */
@@ -22,21 +24,20 @@ export interface Segment {
 }
 
 const LEADING_WORD = /(final[ _-]?answer|action[ _-]?input|action|thoughts?|observations?|ai)(?![a-z])/iy;
-const INLINE_LABEL = /(?<=[\s*])(Thought|Action[ _]?[Ii]nput|Action|Observation|Final[ _]?[Aa]nswer)\*{0,2}[ \t]{0,3}\d{0,2}\*{0,2}[ \t]{0,3}:/g;
+const INLINE_LABEL = /(?<=[\s*])(Thought|Action[ _]?[Ii]nput|Action|Observation|Final[ _]?[Aa]nswer)\*{0,2}[ \t]{0,3}\d{0,2}\*{0,2}[ \t]{0,3}[:：]/g;
 
 export function findSegments(text: string): Segment[] {
   const found: Omit<Segment, "end">[] = [];
   let lineStart = 0;
-  // a label needs a colon: lines without one are not searched; the next colon only moves forward
-  let colon = text.indexOf(":");
+  // a label needs a colon: lines without one are not searched; each next colon only moves forward
+  const colons = [new NextColon(text, ":"), new NextColon(text, "：")];
   while (lineStart <= text.length) {
     let lineEnd = text.indexOf("\n", lineStart);
     if (lineEnd === -1) lineEnd = text.length;
     const leading = leadingLabel(text, lineStart, lineEnd);
     if (leading) found.push(leading);
     const rest = leading ? leading.valueStart : lineStart;
-    if (colon !== -1 && colon < rest) colon = text.indexOf(":", rest);
-    if (colon !== -1 && colon < lineEnd) found.push(...inlineLabels(text, rest, lineEnd, leading?.label));
+    if (colons.some((colon) => colon.before(rest, lineEnd))) found.push(...inlineLabels(text, rest, lineEnd, leading?.label));
     lineStart = lineEnd + 1;
   }
   return found.map((segment, index) => ({ ...segment, end: found[index + 1]?.start ?? text.length }));
@@ -57,7 +58,7 @@ function leadingLabel(text: string, lineStart: number, lineEnd: number): Omit<Se
   i = skip(text, i, lineEnd, " \t*_");
   while (i < lineEnd && text[i]! >= "0" && text[i]! <= "9") i++; // "Action 2:"
   i = skip(text, i, lineEnd, " \t*_");
-  if (text[i] !== ":") return undefined;
+  if (text[i] !== ":" && text[i] !== "：") return undefined;
   i++;
   // `**Action:** x`: the emphasis that closes after the colon is markdown, not the value
   for (let closed = 0; closed < emphasis && (text[i] === "*" || text[i] === "_"); closed++) i++;
@@ -82,6 +83,23 @@ function inlineLabels(text: string, from: number, lineEnd: number, leading: Labe
     return action === -1 ? [] : labels.slice(action);
   }
   return leading === "final" || leading === "ai" ? labels.filter(paired) : labels;
+}
+
+/** The next place of one colon character, searched for only when the lines passed it. */
+class NextColon {
+  private at: number;
+  constructor(
+    private readonly text: string,
+    private readonly colon: string,
+  ) {
+    this.at = text.indexOf(colon);
+  }
+
+  /** Whether the colon occurs in [from, end). */
+  before(from: number, end: number): boolean {
+    if (this.at !== -1 && this.at < from) this.at = this.text.indexOf(this.colon, from);
+    return this.at !== -1 && this.at < end;
+  }
 }
 
 function labelOf(word: string): Label {

@@ -1,8 +1,20 @@
 import { scanJson } from "./json-scan.js";
 import { findActionBlob, type BlobFind } from "./react-blob.js";
 import { findSegments, type Segment } from "./react-labels.js";
-import { FINAL_NAME, finalText, finalValue, jsonLooking, readActionInput, splitFirstLine, toolName, withoutPartialObservation } from "./react-values.js";
-import { unwrapJsonString } from "./tolerant-json.js";
+import { KnownTools, type ToolShape } from "./react-tools.js";
+import {
+  closingParen,
+  FINAL_NAME,
+  finalText,
+  finalValue,
+  type InputTarget,
+  jsonLooking,
+  readActionInput,
+  splitFirstLine,
+  toolName,
+  withoutPartialObservation,
+} from "./react-values.js";
+import { insideFence, unwrapJsonString } from "./tolerant-json.js";
 
 /**
  * Reads what a model without native tool calling wrote: a JSON blob (fenced or bare, with the
@@ -10,6 +22,10 @@ import { unwrapJsonString } from "./tolerant-json.js";
  * a "Final Answer:", or plain prose, which is the answer. What comes first decides: a final
  * answer followed by an action is the answer; an action followed by an observation, thought or
  * final answer the model invented is the action, cut where the invention begins.
+ *
+ * With the tools the turn offers, a tool's name is read as the tool it means ("WikipediaSearch"
+ * for wikipedia_search), a reply that is only a call of one ("add({...})") is that action, and a
+ * one-string tool's input is text even where it looks like broken JSON.
  *
  * A pure function of the whole text, and linear in it: only the first MAX_READ_CHARS are read,
  * and nothing in the parser backtracks over a long run of one character.
@@ -36,7 +52,7 @@ export class OutputParseError extends Error {
  */
 export const MAX_READ_CHARS = 65_536;
 
-export function parseAgentOutput(text: string): AgentOutput {
+export function parseAgentOutput(text: string, tools: readonly ToolShape[] = []): AgentOutput {
   const body = withoutReasoning(text.slice(0, MAX_READ_CHARS), text).trim();
   if (body === "") throw new OutputParseError("the reply was empty", text);
   const segments = findSegments(body);
@@ -47,7 +63,7 @@ export function parseAgentOutput(text: string): AgentOutput {
   const actionStart = action === -1 ? Infinity : segments[action]!.start;
   const finalStart = final === -1 ? Infinity : segments[final]!.start;
 
-  const read = new Reader(body, segments, blob, text);
+  const read = new Reader(body, segments, blob, text, new KnownTools(tools));
   if (finalStart < actionStart && finalStart < blobStart) return read.finalAnswer(final);
   if (actionStart < blobStart) return read.mrklAction(action);
   if (blob.kind !== "none" && blob.kind !== "keyless") return read.blob();
@@ -57,7 +73,7 @@ export function parseAgentOutput(text: string): AgentOutput {
   if (blob.kind === "keyless") {
     throw new OutputParseError('the JSON blob needs an "action" key naming a tool or "Final Answer"', text);
   }
-  return read.prose();
+  return read.bareCall() ?? read.prose();
 }
 
 class Reader {
@@ -66,6 +82,7 @@ class Reader {
     private readonly segments: Segment[],
     private readonly found: BlobFind,
     private readonly text: string,
+    private readonly tools: KnownTools,
   ) {}
 
   /** "Final Answer: ..." up to the next label or action blob: what follows it is dropped. */
@@ -102,11 +119,26 @@ class Reader {
       if (output !== "") return { kind: "final", output };
       throw new OutputParseError('"Action: Final Answer" has no text for the user', this.text, "final");
     }
-    if (name.kind === "none") throw new OutputParseError('"Action:" names no tool', this.text, "action");
-    if (name.kind === "call") return { kind: "action", tool: name.tool, input: this.actionInput(name.args) };
+    // "Action: Wikipedia Search": an offered tool's name written in words, which the first word alone is not
+    const spelled = name.kind === "call" || (name.kind === "tool" && this.tools.find(name.tool)) ? undefined : this.tools.find(wordsOf(line));
+    if (spelled === undefined && name.kind === "none") throw new OutputParseError('"Action:" names no tool', this.text, "action");
+    const written = spelled ?? (name.kind === "none" ? "" : name.tool);
+    const tool = spelled ?? this.tools.resolve(written);
+    if (spelled === undefined && name.kind === "call") return { kind: "action", tool, input: this.actionInput(name.args, this.targetOf(tool, written), true) };
     if (input === undefined && blobInSection) return this.blob();
     const raw = input === undefined ? jsonLooking(rest) : this.inputText(input);
-    return { kind: "action", tool: name.tool, input: this.actionInput(raw) };
+    return { kind: "action", tool, input: this.actionInput(raw, this.targetOf(tool, written)) };
+  }
+
+  /** A reply that is only a call of an offered tool, `add({"a": 1})` or `search(query="x")`: that action. */
+  bareCall(): AgentOutput | undefined {
+    if (this.tools.empty) return undefined;
+    const kept = this.unlabelled().trim();
+    const text = insideFence(kept) ?? kept;
+    const call = /^([\p{L}\p{N}_.-]{1,64})[ \t]?\(/u.exec(text);
+    const tool = call ? this.tools.find(call[1]!) : undefined;
+    if (!call || tool === undefined || closingParen(text, call[0].length - 1) !== text.length - 1) return undefined;
+    return { kind: "action", tool, input: this.actionInput(text.slice(call[0].length, -1), this.targetOf(tool, call[1]!), true) };
   }
 
   blob(): AgentOutput {
@@ -121,11 +153,18 @@ class Reader {
       throw new OutputParseError('the Final Answer blob has no "action_input" text for the user', this.text, "final");
     }
     const input = blob.input === undefined || blob.input === null ? {} : unwrapJsonString(blob.input).value;
-    return { kind: "action", tool: blob.tool, input };
+    return { kind: "action", tool: this.tools.resolve(blob.tool), input };
   }
 
   /** Plain prose is the answer, without the lines that are only the model's scaffolding. */
   prose(): AgentOutput {
+    const output = finalText(this.unlabelled());
+    if (output !== "") return { kind: "final", output };
+    throw new OutputParseError("it has a Thought but no Action and no Final Answer", this.text);
+  }
+
+  /** The reply without the lines that carry a label. */
+  private unlabelled(): string {
     const kept: string[] = [];
     let next = 0;
     let lineStart = 0;
@@ -139,9 +178,7 @@ class Reader {
       if (!labelled) kept.push(line);
       lineStart = lineEnd + 1;
     }
-    const output = finalText(kept.join("\n"));
-    if (output !== "") return { kind: "final", output };
-    throw new OutputParseError("it has a Thought but no Action and no Final Answer", this.text);
+    return kept.join("\n");
   }
 
   /** The "Action Input:" that belongs to the action at `index`: before any other step label. */
@@ -153,8 +190,13 @@ class Reader {
     return undefined;
   }
 
-  private actionInput(raw: string): unknown {
-    const input = readActionInput(raw);
+  /** What the input of a call to `tool`, written `written`, is read for. */
+  private targetOf(tool: string, written: string): InputTarget {
+    return { takesText: this.tools.takesText(tool), isTool: (callee) => callee === written || this.tools.find(callee) === tool };
+  }
+
+  private actionInput(raw: string, target: InputTarget, inCall = false): unknown {
+    const input = readActionInput(raw, target, inCall);
     if (input.ok) return input.value;
     throw new OutputParseError(`the Action Input could not be read: ${input.problem}`, this.text, "action");
   }
@@ -178,6 +220,11 @@ class Reader {
     }
     return this.valueOf(segment);
   }
+}
+
+/** An Action line's words without the markdown and quotes around them. */
+function wordsOf(line: string): string {
+  return line.replace(/[`*"'[\]]/g, "").trim();
 }
 
 /**

@@ -1,11 +1,12 @@
 import type { Logger } from "../log.js";
+import type { ModelMessage } from "./model.js";
 import type { ModelCaller } from "./model-caller.js";
 import { LIMIT_REACHED_PROMPT, reactFormatError, reactObservation } from "./prompts.js";
 import type { Decision, ProtocolSession } from "./protocol.js";
 import { ReactAnswerStream } from "./react-answer-stream.js";
 import { OutputParseError, parseAgentOutput } from "./react-parser.js";
+import type { ToolShape } from "./react-tools.js";
 import type { ToolCallResult } from "./tool-invoker.js";
-import type { ChatMessage } from "./types.js";
 
 /** Stops the model from writing the observation itself. */
 const STOP = ["\nObservation:"];
@@ -14,7 +15,9 @@ const STOP = ["\nObservation:"];
 export class ReactProtocolSession implements ProtocolSession {
   constructor(
     private readonly caller: ModelCaller,
-    private readonly messages: ChatMessage[],
+    private readonly messages: ModelMessage[],
+    /** The tools offered: the parser reads a name or an input as the tool it is meant for. */
+    private readonly tools: readonly ToolShape[],
     private readonly logger: Logger,
     /** Set when the answer is shown while it arrives: only a final answer's text reaches it (see ReactAnswerStream). */
     private readonly onText?: (text: string) => void,
@@ -24,7 +27,7 @@ export class ReactProtocolSession implements ProtocolSession {
   async decide(signal: AbortSignal): Promise<Decision> {
     const text = await this.ask(signal);
     try {
-      const parsed = parseAgentOutput(text);
+      const parsed = parseAgentOutput(text, this.tools);
       if (parsed.kind === "final") return { kind: "final", text: parsed.output };
       return { kind: "calls", calls: [{ tool: parsed.tool, args: parsed.input }] };
     } catch (error) {
@@ -58,14 +61,14 @@ export class ReactProtocolSession implements ProtocolSession {
 
   private async ask(signal: AbortSignal): Promise<string> {
     const params = { messages: this.messages, stop: STOP };
-    let message;
+    let reply;
     if (this.onText) {
       const answer = new ReactAnswerStream(this.onText);
-      message = await this.caller.stream(params, signal, (delta) => answer.push(delta));
+      reply = await this.caller.stream(params, signal, (delta) => answer.push(delta));
     } else {
-      message = await this.caller.complete(params, signal);
+      reply = await this.caller.complete(params, signal);
     }
-    const text = message.content ?? "";
+    const text = reply.text ?? "";
     this.messages.push({ role: "assistant", content: text });
     return text;
   }

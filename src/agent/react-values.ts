@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH, TOO_DEEP } from "./json-depth.js";
 import { scanJson } from "./json-scan.js";
 import { insideFence, readModelJson, unwrapJsonString } from "./tolerant-json.js";
 
@@ -8,7 +9,8 @@ import { insideFence, readModelJson, unwrapJsonString } from "./tolerant-json.js
  */
 
 export const FINAL_NAME = /^final[ _-]?answer(?![a-z])/i;
-const TOOL_NAME = /^[A-Za-z0-9_-]+/;
+/** Letters and digits of any script: a tool may be named "加法" or "búsqueda". */
+const TOOL_NAME = /^[\p{L}\p{N}\p{M}_-]+/u;
 /** "Action: None" is how some models say they need no tool. */
 const NO_TOOL = /^(?:none|null|nothing|no)$/i;
 const EMPTY_INPUT = /^(?:none|null|n\/a|no input)?$/i;
@@ -46,22 +48,148 @@ export function splitFirstLine(text: string): [string, string] {
 
 type InputRead = { ok: true; value: unknown } | { ok: false; problem: string };
 
-/** An action's input: JSON when it looks like JSON, else the text without quotes and markdown around it. */
-export function readActionInput(raw: string): InputRead {
+/** What an input is read for: the tool it goes to, as far as the parser knows it. */
+export interface InputTarget {
+  /** The tool takes one string: text that is not JSON is that string, not an error. */
+  takesText: boolean;
+  /** Whether a callee written around the input (`add({...})`) names the tool itself. */
+  isTool(callee: string): boolean;
+}
+
+const ANY_TOOL: InputTarget = { takesText: false, isTool: () => false };
+
+/**
+ * An action's input: JSON when it looks like JSON, else the text without quotes and markdown
+ * around it. `inCall`: the text stood between a call's parentheses, where `key="value"` pairs
+ * are keyword arguments.
+ */
+export function readActionInput(raw: string, target: InputTarget = ANY_TOOL, inCall = false): InputRead {
   let text = withoutEmphasis(raw.trim(), true);
   text = insideFence(text) ?? withoutOpeningFence(text);
   if (text.length > 1 && text.startsWith("`") && text.endsWith("`")) text = text.slice(1, -1).trim();
+  const called = inCall ? undefined : toolCallArguments(text, target);
+  if (called !== undefined) return readActionInput(called, target, true);
   if (EMPTY_INPUT.test(text) || text === "{}") return { ok: true, value: {} };
   if (text.startsWith("{") || text.startsWith("[")) {
     // the input ends where its object closes: lines the model added after it are not part of it
     const scan = scanJson(text, 0);
-    const json = readModelJson(scan.end === -1 ? text : text.slice(0, scan.end), "finished");
-    return json.ok ? { ok: true, value: unwrapJsonString(json.value).value } : json;
+    if (scan.depth > MAX_JSON_DEPTH) return { ok: false, problem: TOO_DEEP };
+    const span = scan.end === -1 ? text : text.slice(0, scan.end);
+    const placeholder = target.takesText ? bracketedText(span) : undefined;
+    if (placeholder !== undefined) return { ok: true, value: placeholder };
+    const json = readModelJson(span, "finished");
+    if (json.ok) return { ok: true, value: target.takesText ? onlyString(unwrapJsonString(json.value).value) : unwrapJsonString(json.value).value };
+    // a one-string tool gets what the model wrote; for any other tool it is an error the model can fix
+    return target.takesText ? { ok: true, value: text } : json;
   }
+  const keywords = inCall ? keywordArguments(text) : undefined;
+  if (keywords) return { ok: true, value: keywords };
   try {
     return { ok: true, value: unwrapJsonString(JSON.parse(text)).value };
   } catch {
     return { ok: true, value: withoutQuotes(text) };
+  }
+}
+
+const CALL = /^([\p{L}_][\p{L}\p{N}_.-]{0,63})[ \t]?\(/u;
+
+/**
+ * "add({...})", "QueryEngineTool({...})": the input written as a call of the tool itself, or of
+ * a tool class (a name ending in "Tool"), with JSON or keyword arguments: the text between the
+ * parentheses. Other calls ("sqrt(81)", "print('hi')") are the input as written.
+ */
+function toolCallArguments(text: string, target: InputTarget): string | undefined {
+  const call = CALL.exec(text);
+  if (!call || closingParen(text, call[0].length - 1) !== text.length - 1) return undefined;
+  const callee = call[1]!;
+  if (!target.isTool(callee) && !/tool$/i.test(callee)) return undefined;
+  const inner = text.slice(call[0].length, -1).trim();
+  return inner.startsWith("{") || keywordArguments(inner) ? inner : undefined;
+}
+
+/** Where the parenthesis opened at `open` closes, outside quoted strings; -1 if it never does. */
+export function closingParen(text: string, open: number): number {
+  let depth = 0;
+  let quote = "";
+  for (let i = open; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote !== "") {
+      if (ch === "\\") i++;
+      else if (ch === quote) quote = "";
+    } else if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === "(") depth++;
+    else if (ch === ")" && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/**
+ * Python's keyword arguments, as models write tool calls: `query="Ada Lovelace", limit=3`.
+ * Values are quoted strings, numbers, or True/False/None; anything else is not this form.
+ */
+const KEYWORD_PAIR =
+  /[ \t]*([A-Za-z_][A-Za-z0-9_]{0,63})[ \t]*=[ \t]*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|-?\d+(?:\.\d+)?|True|False|None|true|false|null)[ \t]*(?:,|$)/y;
+
+function keywordArguments(text: string): Record<string, unknown> | undefined {
+  const args: Record<string, unknown> = {};
+  const pair = KEYWORD_PAIR;
+  let at = 0;
+  while (at < text.length) {
+    pair.lastIndex = at;
+    const match = pair.exec(text);
+    if (!match) return undefined;
+    args[match[1]!] = literal(match[2]!);
+    at = pair.lastIndex;
+  }
+  return Object.keys(args).length > 0 ? args : undefined;
+}
+
+function literal(token: string): unknown {
+  if (token === "True" || token === "true") return true;
+  if (token === "False" || token === "false") return false;
+  if (token === "None" || token === "null") return null;
+  if (token.startsWith("'")) return token.slice(1, -1).replace(/\\(['\\])/g, "$1");
+  if (token.startsWith('"')) {
+    try {
+      return JSON.parse(token);
+    } catch {
+      return token.slice(1, -1);
+    }
+  }
+  return Number(token);
+}
+
+/** A quoted string read by JSON's rules, or as written between its quotes where they refuse it (a raw tab, a bad escape). */
+function jsonString(quoted: string): string {
+  try {
+    return JSON.parse(quoted) as string;
+  } catch {
+    return quoted.slice(1, -1);
+  }
+}
+
+/** `["weather in SF"]`: the one string a one-string tool was meant to get. */
+function onlyString(value: unknown): unknown {
+  return Array.isArray(value) && value.length === 1 && typeof value[0] === "string" ? value[0] : value;
+}
+
+/**
+ * `{temperature in SF}`, `[query]`: text in the brackets of a prompt's placeholder, not JSON;
+ * `{"Paris, France"}`, a quoted string in braces (a Python set). Undefined when the span is JSON
+ * or holds JSON's marks (quotes, colons, nested brackets) otherwise.
+ */
+function bracketedText(span: string): string | undefined {
+  const close = span.startsWith("{") ? "}" : "]";
+  if (!span.endsWith(close)) return undefined;
+  const inner = span.slice(1, -1).trim();
+  if (close === "}" && /^"(?:[^"\\\n]|\\.)*"$/.test(inner)) return jsonString(inner);
+  if (close === "}" && /^'[^'\n]*'$/.test(inner)) return inner.slice(1, -1);
+  if (inner === "" || /["':{}[\]]/.test(inner)) return undefined;
+  try {
+    JSON.parse(span);
+    return undefined;
+  } catch {
+    return inner;
   }
 }
 

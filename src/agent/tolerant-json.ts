@@ -1,5 +1,7 @@
 import { jsonrepair } from "jsonrepair";
+import { MAX_JSON_DEPTH } from "./json-depth.js";
 import { scanJson, type JsonScan } from "./json-scan.js";
+import { readPlainStringJson } from "./plain-json-string.js";
 
 /**
  * Reads JSON the way small models write it: strict JSON first; then, for an object or array,
@@ -21,8 +23,6 @@ export type JsonEnding = "finished" | "may-be-cut";
  * of them take about 20 ms, 64k about 300 ms. Longer broken JSON is refused, not repaired.
  */
 export const MAX_REPAIR_CHARS = 16_384;
-/** jsonrepair recurses once per level; far below the depth at which its stack overflows. */
-const MAX_REPAIR_DEPTH = 64;
 
 const LITERAL_END = /(?:true|false|null|True|False|None)$/;
 
@@ -46,22 +46,55 @@ export function readModelJson(raw: string, ending: JsonEnding): JsonRead {
     return { ok: false, problem: `${strictError}; at ${text.length} characters it is too long to repair` };
   }
   const scan = scanJson(text, 0);
-  if (scan.depth > MAX_REPAIR_DEPTH) return { ok: false, problem: `${strictError}; it is nested too deeply to repair` };
+  // jsonrepair recurses once per level
+  if (scan.depth > MAX_JSON_DEPTH) return { ok: false, problem: `${strictError}; it is nested too deeply to repair` };
   if (scan.end === -1) {
     const cut = cutShort(text, scan, ending);
     if (cut) return { ok: false, problem: `it stops ${cut}, as if cut short; send the whole JSON again` };
     repairs.push(`closed ${scan.open.length || "a"} bracket${scan.open.length > 1 ? "s" : ""} left open`);
   }
 
-  let repaired: string;
+  // A writer who stopped there meant a string with raw line breaks or inner quotes as plain text
+  // (closing what was left open, when the text stops outside a string).
+  const closed = scan.end !== -1 ? text : scan.inString ? undefined : text + closersOf(scan.open);
+  const plain = ending === "finished" && closed !== undefined ? readPlainStringJson(closed) : undefined;
+  if (plain && !plain.holdsKey) return { ok: true, value: plain.value, repairs: [...repairs, PLAIN_STRING] };
+  let repaired: unknown;
   try {
-    repaired = jsonrepair(scan.quirks.has("single quotes") ? escapeApostrophes(text) : text);
+    repaired = JSON.parse(jsonrepair(scan.quirks.has("single quotes") ? escapeApostrophes(text) : text));
   } catch {
+    if (plain) return { ok: true, value: plain.value, repairs: [...repairs, PLAIN_STRING] };
     return { ok: false, problem: strictError };
   }
+  // A string holding a key may be two values with a comma missing, which the repair reads; unless it made keys of the string's words.
+  if (plain && inventsKeys(repaired, text)) return { ok: true, value: plain.value, repairs: [...repairs, PLAIN_STRING] };
   repairs.push(...scan.quirks);
   if (scan.quirks.size === 0 && scan.end !== -1) repairs.push("fixed JSON syntax");
-  return { ok: true, value: JSON.parse(repaired), repairs };
+  return { ok: true, value: repaired, repairs };
+}
+
+/** The brackets that close `open` ("{[" -> "]}"). */
+function closersOf(open: string): string {
+  return [...open]
+    .reverse()
+    .map((bracket) => (bracket === "{" ? "}" : "]"))
+    .join("");
+}
+
+const PLAIN_STRING = "read a string with raw line breaks or inner quotes as written";
+
+/** Whether a repaired value has a key the text never wrote as a quoted key. */
+function inventsKeys(value: unknown, text: string): boolean {
+  const pending = [value];
+  while (pending.length > 0) {
+    const current = pending.pop();
+    if (typeof current !== "object" || current === null) continue;
+    for (const [key, child] of Object.entries(current)) {
+      if (!Array.isArray(current) && !text.includes(`"${key}"`) && !text.includes(`'${key}'`)) return true;
+      pending.push(child);
+    }
+  }
+  return false;
 }
 
 /**

@@ -2,6 +2,7 @@ import { lazyChild, type Logger } from "../log.js";
 import type { Tool, ToolContext, ToolRequestInfo } from "../tools/define-tool.js";
 import { displayToolName, shorten } from "../text.js";
 import { deadline } from "../signals.js";
+import { MAX_JSON_DEPTH, nestedDeeperThan } from "./json-depth.js";
 import type { ApprovalVerdict, StepEvent, ToolApproval } from "./types.js";
 
 /** Tool output is untrusted text of any size: the model gets at most this much of it. */
@@ -11,6 +12,8 @@ const MAX_OBSERVATION_CHARS = 4_000;
  * audit) carries them whole only up to this length as JSON, else as shortened JSON text.
  */
 const MAX_STEP_ARGS_CHARS = 2_000;
+/** What a step shows for arguments too deep to serialise. */
+const TOO_DEEP_FOR_STEP = `(arguments nested more than ${MAX_JSON_DEPTH} levels deep)`;
 
 export interface ToolCallRequest {
   tool: string;
@@ -52,7 +55,9 @@ export async function invokeTool(call: ToolCallRequest, deps: InvokerDeps): Prom
   const seq = deps.nextSeq();
   const started = performance.now();
   const shown = displayToolName(call.tool);
-  const args = argsForStep(call.args);
+  // First, before anything serialises or walks the arguments: past this depth JSON.stringify overflows the stack.
+  const tooDeep = nestedDeeperThan(call.args, MAX_JSON_DEPTH);
+  const args = tooDeep ? TOO_DEEP_FOR_STEP : argsForStep(call.args);
   const tool = deps.tools.get(call.tool);
   // A call that needs approval shows as a request first; its step starts only once approved.
   const needsApproval = tool !== undefined && deps.approval?.tools.has(tool.name) === true;
@@ -74,6 +79,7 @@ export async function invokeTool(call: ToolCallRequest, deps: InvokerDeps): Prom
     const available = [...deps.tools.keys()].join(", ") || "none";
     return fail(`there is no tool named "${shown}" available here. Available tools: ${available}.`);
   }
+  if (tooDeep) return fail(`the arguments for ${tool.name} are nested too deeply (more than ${MAX_JSON_DEPTH} levels); send them with less nesting.`);
   if (call.argsError) return fail(`the arguments for ${tool.name} are not valid JSON (${call.argsError}).`);
   const parsed = tool.parseArgs(call.args);
   if (!parsed.ok) return fail(`invalid arguments for ${tool.name}: ${parsed.error}`);

@@ -1,10 +1,10 @@
-import type OpenAI from "openai";
 import type { Logger } from "../log.js";
 import type { Tool, ToolRequestInfo } from "../tools/define-tool.js";
 import type { AnswerTextSink } from "./answer-text.js";
+import type { Usage } from "./model.js";
 import type { RetryPolicy } from "./model-retry.js";
 
-export type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+export type { Usage } from "./model.js";
 
 /**
  * What happened inside a turn, as it happens. `seq` numbers the tool steps of one turn from 1.
@@ -14,12 +14,6 @@ export type StepEvent =
   | { type: "tool_started"; seq: number; tool: string; args: unknown }
   | { type: "tool_finished"; seq: number; tool: string; args: unknown; output: string; durationMs: number }
   | { type: "tool_failed"; seq: number; tool: string; args: unknown; error: string; durationMs: number };
-
-export interface Usage {
-  promptTokens: number;
-  completionTokens: number;
-  totalTokens: number;
-}
 
 type AgentOutcome = "answer" | "direct" | "iteration_limit_generated" | "iteration_limit_forced";
 
@@ -32,6 +26,7 @@ export interface AgentResult {
 }
 
 export interface AgentSettings {
+  /** The default model, as the catalog names it ("gpt-4o-mini", "anthropic:claude-sonnet-4-5"). */
   model: string;
   /** Retries of a failed model call within a turn. */
   retry: RetryPolicy;

@@ -1,18 +1,32 @@
 import { z } from "zod";
+import { MODEL_PROVIDERS } from "../agent/model-ref.js";
 import { platformConfigSchemas, platformDefinitions, type PlatformConfig } from "../platforms/index.js";
 import { processEnvironment } from "./environment.js";
 import { bool, idList, nonNegativeInt, optionalText, optionalUrl, positiveInt, tokenBudget, urlTemplate } from "./fields.js";
 
 /** The core's variables; each platform adds its own (see src/platforms/<name>/config.ts). */
 const coreConfigSchema = z.object({
+  /** The provider of the default model, and of the names in OPENAI_MODELS without a provider before them. */
+  MODEL_PROVIDER: z.enum(MODEL_PROVIDERS, { message: MODEL_PROVIDERS.join(" or ") }).default("openai"),
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: optionalUrl,
   OPENAI_MODEL: z.string().trim().min(1).default("gpt-4o-mini"),
   /**
    * The models admins may choose per channel (`settings channel model NAME`), comma separated; the
-   * first is the default. Unset: OPENAI_MODEL alone.
+   * first is the default. A name may say its provider ("openai:gpt-4o-mini,anthropic:claude-sonnet-4-5");
+   * one that does not is MODEL_PROVIDER's, as every name was before there were two providers.
+   * Unset: the default provider's model (OPENAI_MODEL or ANTHROPIC_MODEL) alone.
    */
-  OPENAI_MODELS: idList,
+  OPENAI_MODELS: idList.refine((names) => names.every((name) => !MODEL_PROVIDERS.some((provider) => name === `${provider}:`)), {
+    message: 'model names, optionally after their provider, such as "openai:gpt-4o-mini,anthropic:claude-sonnet-4-5"',
+  }),
+  ANTHROPIC_API_KEY: optionalText,
+  /** Another endpoint of the Messages API (a gateway, a proxy); the SDK adds /v1/messages. */
+  ANTHROPIC_BASE_URL: optionalUrl,
+  /** The default model when MODEL_PROVIDER=anthropic. */
+  ANTHROPIC_MODEL: z.string().trim().min(1).default("claude-sonnet-4-5"),
+  /** The Messages API needs a cap on each answer's tokens. */
+  ANTHROPIC_MAX_TOKENS: positiveInt(4_096),
   /** Prices per million tokens in and out, for the cost estimate of /usage: "gpt-4o-mini=0.15/0.60,gpt-4o=2.50/10". */
   MODEL_PRICES: z
     .string()
@@ -61,6 +75,17 @@ const coreConfigSchema = z.object({
     .min(0, { message: "a whole number of ms, 0 or more" })
     .default(400),
   TURN_TIMEOUT_MS: positiveInt(120_000),
+  /**
+   * A Slack message's turn starts no sooner than this long after Slack stamped the message, in case
+   * an earlier message of its conversation is still on its way (to this process or another): the
+   * earlier one then goes first. At most this long from its arrival; 0 turns it off.
+   */
+  TURN_ORDER_HOLD_MS: z.coerce
+    .number({ message: "a whole number of ms from 0 to 5000" })
+    .int({ message: "a whole number of ms from 0 to 5000" })
+    .min(0, { message: "a whole number of ms from 0 to 5000" })
+    .max(5_000, { message: "a whole number of ms from 0 to 5000" })
+    .default(300),
   /** Show the answer while the model writes it (edited in place, or the platform's own streaming). */
   STREAM_ANSWERS: bool(true),
   /** A streamed answer's message is edited at most once per this many ms (and a channel's writes share a budget). */
@@ -69,6 +94,8 @@ const coreConfigSchema = z.object({
   MEMORY_TOKEN_BUDGET: positiveInt(3_000),
   /** The largest memory window an admin may set for a workspace. */
   MEMORY_WINDOW_MAX: positiveInt(20),
+  /** Threads the bot opened are forgotten (follow-ups there need a mention again) after this many days without a turn. */
+  BOT_THREAD_RETENTION_DAYS: positiveInt(30),
   RATE_LIMIT_PER_USER: positiveInt(6),
   /** Tokens a workspace may spend per UTC day; empty, 0 or "unlimited" means no limit. */
   DAILY_TOKEN_BUDGET: tokenBudget,
@@ -186,6 +213,9 @@ const configSchema = coreConfigSchema.extend(platformConfigSchemas).superRefine(
     for (const issue of platform.check?.(config as never) ?? []) context.addIssue({ code: "custom", path: [issue.variable], message: issue.message });
   }
 });
+
+/** The names of all the bot's variables, the core's and every platform's. */
+export const knownVariables = (): string[] => Object.keys(configSchema.shape);
 
 type CoreConfig = z.output<typeof coreConfigSchema>;
 export type Config = CoreConfig & PlatformConfig;

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { SERVER_LIMITS } from "../net/server-limits.js";
 import type { Store } from "../store/store.js";
 import type { BotMetrics } from "./metrics.js";
 
@@ -70,7 +71,7 @@ export function createHealthHandler(sources: HealthSources) {
 
 /** A server of its own for /healthz and /metrics (HEALTH_PORT). */
 export async function startHealthServer(port: number, handler: ReturnType<typeof createHealthHandler>, host = "0.0.0.0"): Promise<Server> {
-  const server = createServer((req, res) => {
+  const server = createServer(SERVER_LIMITS, (req, res) => {
     if (!handler(req, res)) {
       res.writeHead(404, { "content-type": "text/plain" });
       res.end("not found\n");

@@ -1,19 +1,21 @@
 import { existsSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { ConfigError, loadConfig, loadDotEnv } from "../config/env.js";
 import { storeSettingsOf } from "../config/store-settings.js";
 import { silentLogger } from "../log.js";
 import { openStore } from "../store/open-store.js";
 import { redactUrl } from "../store/redact-url.js";
+import { parseCommandLine } from "./command-line.js";
 
-/**
- * `npm run migrate`: brings the configured database's schema up to date (what start-up does).
- * `npm run migrate -- --to-postgres`: copies the SQLite file at DATABASE_PATH into the empty
- * PostgreSQL database at DATABASE_URL, in one transaction. Stop the bot first.
- */
+const { values } = parseCommandLine({
+  command: "npm run migrate",
+  summary:
+    "Brings the configured database's schema up to date, as start-up does, and prints its version. With --to-postgres, copies the SQLite file at DATABASE_PATH into the empty PostgreSQL database at DATABASE_URL, in one transaction; stop the bot first.",
+  options: { "to-postgres": { type: "boolean", description: "copy the SQLite database (DATABASE_PATH) into PostgreSQL (DATABASE_URL)" } },
+  examples: ["npm run migrate", "DATABASE_URL=postgres://bot:secret@127.0.0.1:5432/bot npm run migrate -- --to-postgres"],
+});
+
 loadDotEnv();
 try {
-  const { values } = parseArgs({ options: { "to-postgres": { type: "boolean", default: false } } });
   const config = loadConfig();
   if (values["to-postgres"]) {
     if (!config.DATABASE_URL) throw new ConfigError("Set DATABASE_URL to the PostgreSQL database to copy into (postgres://user:password@host:5432/db).");

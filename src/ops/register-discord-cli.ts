@@ -5,6 +5,15 @@
 import { ConfigError, loadConfig, loadDotEnv } from "../config/env.js";
 import { describeDiscordError } from "../platforms/discord/errors.js";
 import { registerCommands } from "../platforms/discord/commands/registration.js";
+import { parseCommandLine } from "./command-line.js";
+
+parseCommandLine({
+  command: "npm run register:discord",
+  summary:
+    "Registers the bot's slash commands with Discord (DISCORD_TOKEN). With DISCORD_GUILD_ID set, in that server only, where they appear at once (good for testing); otherwise globally, where they may take a while to appear.",
+  options: {},
+  examples: ["npm run register:discord", "DISCORD_GUILD_ID=123456789012345678 npm run register:discord"],
+});
 
 async function main(): Promise<void> {
   loadDotEnv();

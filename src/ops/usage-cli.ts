@@ -2,16 +2,24 @@ import { ConfigError, loadConfig, loadDotEnv } from "../config/env.js";
 import { storeSettingsOf } from "../config/store-settings.js";
 import { silentLogger } from "../log.js";
 import { openStore } from "../store/open-store.js";
+import { parseCommandLine } from "./command-line.js";
 import { UsageExport } from "./usage-export.js";
 
-/** `npm run usage [-- --csv]`: turns, tokens and estimated cost per workspace, the last day and 30 days. */
+const { values } = parseCommandLine({
+  command: "npm run usage",
+  summary:
+    "Prints the turns, tokens and estimated cost (MODEL_PRICES) of every workspace with turns in the last 30 days: the last day and 30 days, in all and by user, channel and model.",
+  options: { csv: { type: "boolean", description: "the same figures as CSV, one line per period and group" } },
+  examples: ["npm run usage", "npm run -s usage -- --csv > usage.csv"],
+});
+
 loadDotEnv();
 try {
   const config = loadConfig();
   const store = await openStore(storeSettingsOf(config, silentLogger(), { poolSize: 2 }));
   try {
     const usage = new UsageExport(store, config.MODEL_PRICES);
-    process.stdout.write(`${process.argv.includes("--csv") ? await usage.csv() : await usage.text()}\n`);
+    process.stdout.write(`${values.csv ? await usage.csv() : await usage.text()}\n`);
   } finally {
     await store.close();
   }

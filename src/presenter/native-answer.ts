@@ -20,6 +20,8 @@ export class NativeAnswer {
   private blockedUntil = 0;
   /** The last append (`performance.now()` time): the message posted instead goes on from there. */
   lastWriteAt = 0;
+  /** Appends of the answer's text so far. */
+  private textWrites = 0;
 
   constructor(
     private readonly context: AnswerContext,
@@ -76,6 +78,7 @@ export class NativeAnswer {
       await this.written(() => stream.append(rest));
       this.appended = now;
       this.lastWriteAt = performance.now();
+      this.textWrites++;
       this.context.becameVisible();
       return now === text() ? undefined : pacedAt(this.context, this.lastWriteAt, this.blockedUntil);
     } catch (error) {
@@ -101,12 +104,18 @@ export class NativeAnswer {
     if (fits && markdown.startsWith(this.appended)) {
       try {
         const rest = markdown.slice(this.appended.length);
-        if (rest !== "") {
-          await sleepUntil(this.lastWriteAt + this.context.intervalMs, this.blockedUntil);
-          await waitingOutRateLimits(() => stream.append(rest));
+        // The rest keeps to the interval where the stream was appended to on the way; after a single
+        // append, the whole text came within the first interval and the end follows at once.
+        await sleepUntil(rest !== "" && this.textWrites > 1 ? this.lastWriteAt + this.context.intervalMs : 0, this.blockedUntil);
+        if (stream.message) {
+          // The rest goes with the end, in one call.
+          await waitingOutRateLimits(() => stream.stop(rest));
+        } else {
+          // Nothing started the stream's message yet (no text, no task): the rest does.
+          if (rest !== "") await waitingOutRateLimits(() => stream.append(rest));
+          await waitingOutRateLimits(() => stream.stop());
         }
         this.appended = markdown;
-        await waitingOutRateLimits(() => stream.stop());
         this.state = "off";
         return true;
       } catch (error) {

@@ -11,6 +11,8 @@ interface Shown {
   /** Its text now; undefined while it still shows something else (a slash command's "thinking…"). */
   text?: string;
   lastWriteAt: number;
+  /** The answer's writes into it so far. */
+  writes: number;
   /** A rate limit said not before then. */
   blockedUntil: number;
 }
@@ -30,7 +32,7 @@ export class PostedAnswer {
     private readonly context: AnswerContext,
     placeholder: PostedMessage | undefined,
   ) {
-    if (placeholder) this.messages.push({ message: placeholder, lastWriteAt: 0, blockedUntil: 0 });
+    if (placeholder) this.messages.push({ message: placeholder, lastWriteAt: 0, writes: 0, blockedUntil: 0 });
   }
 
   /** No message shows any of the answer yet. */
@@ -40,7 +42,7 @@ export class PostedAnswer {
 
   /** Goes on in a message already there (a native stream's, once the stream ended), last written at `lastWriteAt`. */
   adopt(message: PostedMessage | undefined, lastWriteAt: number): void {
-    if (message && this.messages.length === 0) this.messages.push({ message, text: undefined, lastWriteAt, blockedUntil: 0 });
+    if (message && this.messages.length === 0) this.messages.push({ message, text: undefined, lastWriteAt, writes: 0, blockedUntil: 0 });
   }
 
   /** Does the next write that is due for `text`; returns when the one after may happen (undefined: when news comes). */
@@ -74,13 +76,16 @@ export class PostedAnswer {
         await this.place(index, part, false);
         continue;
       }
-      // The last edit keeps to the message's interval too (not to the channel's budget: it must happen).
-      await sleepUntil(shown.lastWriteAt + intervalMs, shown.blockedUntil);
+      // The last edit keeps to the message's interval too (not to the channel's budget: it must happen),
+      // where it was edited on the way. Written once only, the whole text came within its first
+      // interval: the end follows at once, as two writes are no stream to pace.
+      await sleepUntil(shown.writes > 1 ? shown.lastWriteAt + intervalMs : 0, shown.blockedUntil);
       recordWrite(this.context);
       try {
         await waitingOutRateLimits(() => surface.edit(shown.message, part, answerOptions(this.context, index)));
         shown.text = part;
         shown.lastWriteAt = performance.now();
+        shown.writes++;
       } catch (error) {
         logger.warn({ err: error }, "could not update the streamed answer's message; posting its final text anew");
         shown.text = undefined;
@@ -125,7 +130,7 @@ export class PostedAnswer {
     if (shown && shown.text === undefined && !this.expired(shown)) {
       try {
         await waitingOutRateLimits(() => surface.edit(shown.message, part, options));
-        Object.assign(shown, { text: part, lastWriteAt: performance.now() });
+        Object.assign(shown, { text: part, lastWriteAt: performance.now(), writes: shown.writes + 1 });
         this.context.becameVisible();
         return;
       } catch (error) {
@@ -133,7 +138,7 @@ export class PostedAnswer {
       }
     }
     const message = await waitingOutRateLimits(() => surface.post(this.context.destination!, part, options));
-    this.messages[index] = { message, text: part, lastWriteAt: performance.now(), blockedUntil: 0 };
+    this.messages[index] = { message, text: part, lastWriteAt: performance.now(), writes: 1, blockedUntil: 0 };
     this.context.becameVisible();
   }
 
@@ -144,6 +149,7 @@ export class PostedAnswer {
       await this.context.surface.edit(shown.message, part, { ...answerOptions(this.context, index), interim: true });
       shown.text = part;
       shown.lastWriteAt = performance.now();
+      shown.writes++;
     } catch (error) {
       if (error instanceof RateLimitedError) {
         shown.blockedUntil = performance.now() + error.retryAfterMs;

@@ -94,8 +94,8 @@ export interface NativeStream {
   append(markdown: string): Promise<void>;
   /** Shows a tool step in the stream; only streams that show tasks have it. */
   task?(task: StreamTask): Promise<void>;
-  /** Ends the stream; what was appended stays as the message. */
-  stop(): Promise<void>;
+  /** Ends the stream, with `markdown` appended last in the same call; what was appended stays as the message. */
+  stop(markdown?: string): Promise<void>;
 }
 
 /** The message a turn is about, for reactions, typing and threads. */

@@ -1,3 +1,4 @@
+import type { WorkspaceSettingsStore } from "../store/store.js";
 import type { WorkspaceSettings } from "../store/workspace-settings.js";
 import type { TurnRequest } from "./types.js";
 
@@ -29,8 +30,8 @@ export interface AdmissionInput<Place> {
   tokensToday: () => Promise<number>;
   /** Tokens this user's turns spent today in the workspace (read only when DAILY_USER_TOKEN_BUDGET is set). */
   userTokensToday: () => Promise<number>;
-  /** For direct messages: whether the admins of any workspace ignore this user. */
-  ignoredAnywhere: () => Promise<boolean>;
+  /** For direct messages: whether the admins of another workspace the sender shares with the bot ignore them (see ignoredInSharedWorkspaces). */
+  ignoredElsewhere: () => Promise<boolean>;
   /** Takes the turn's place in its conversation's line, counting the queue and the user's rate. */
   takePlace: () => Promise<PlaceResult<Place>>;
 }
@@ -66,9 +67,9 @@ export class TurnAdmission {
     this.lastPrune = now();
   }
 
-  async check<Place>({ request, settings, tokensToday, userTokensToday, ignoredAnywhere, takePlace }: AdmissionInput<Place>): Promise<Admission<Place>> {
+  async check<Place>({ request, settings, tokensToday, userTokensToday, ignoredElsewhere, takePlace }: AdmissionInput<Place>): Promise<Admission<Place>> {
     if (this.now() - this.lastPrune >= MINUTE_MS) this.prune();
-    if (isIgnored(request, settings) || (request.isDm && (await ignoredAnywhere()))) return { admitted: false, outcome: "ignored_user" };
+    if (isIgnored(request, settings) || (request.isDm && (await ignoredElsewhere()))) return { admitted: false, outcome: "ignored_user" };
     if (!channelAllowed(request, settings)) return this.refuse(request, "channel_not_allowed");
     if (request.text.length > this.limits.maxQuestionChars) {
       return {
@@ -118,4 +119,17 @@ function isIgnored(request: TurnRequest, settings: WorkspaceSettings): boolean {
 function channelAllowed(request: TurnRequest, settings: WorkspaceSettings): boolean {
   if (!settings.channels) return true;
   return settings.channels.includes(request.channelId) || (request.parentChannelId !== undefined && settings.channels.includes(request.parentChannelId));
+}
+
+/**
+ * A direct message's sender is ignored by another workspace only where they share it with the
+ * bot: the lists of workspaces they are a member of (the platform says which), not every list of
+ * the platform, or any admin of any workspace could silence anyone's DMs. The DM's own workspace
+ * (a Slack DM's team; Discord's DMs' own, BOT_ADMIN_USER_IDS' list) is checked with its settings.
+ */
+export async function ignoredInSharedWorkspaces(settings: WorkspaceSettingsStore, request: TurnRequest): Promise<boolean> {
+  if (!request.isDm || !request.senderMemberOf) return false;
+  const others = (await settings.workspacesIgnoring(request.platform, request.userId)).filter((id) => id !== request.workspaceId);
+  if (others.length === 0) return false;
+  return (await request.senderMemberOf(others)).length > 0;
 }

@@ -82,6 +82,26 @@ export class FileUnavailable extends Error {
   override readonly name = "FileUnavailable";
 }
 
+/**
+ * Where a message stands in its platform's own order of messages. A conversation's turns run in
+ * this order, whichever process received them and whatever order they arrived in.
+ */
+export interface PlatformOrder {
+  /**
+   * Larger is later: Slack's ts in microseconds, Discord's snowflake. A decimal integer below 2^63
+   * (a snowflake is beyond a JavaScript number's exact range).
+   */
+  key: string;
+  /**
+   * When the platform stamped the message (its clock, ms since the epoch), set where an earlier
+   * message may be delivered after a later one: Slack sends each event in its own HTTP request
+   * (or over any of several sockets), to whichever process. A turn then holds back until shortly
+   * after this time (TURN_ORDER_HOLD_MS) for an earlier message still on its way. Unset where a
+   * conversation's messages arrive in order (a Discord guild's events come over one gateway connection).
+   */
+  sentAt?: number;
+}
+
 export interface IncomingMessage extends Location {
   platform: string;
   workspaceId: string;
@@ -92,10 +112,19 @@ export interface IncomingMessage extends Location {
   messageId: string;
   /** The platform's id for this delivery, for the log. */
   eventId?: string;
+  /** Its place in the platform's order; unset (the terminal), messages run in the order they arrive. */
+  order?: PlatformOrder;
   isDm: boolean;
   actor: Actor;
-  /** Resolves details the adapter must ask the platform for (Slack's users.info); called in arrival order. */
+  /** Resolves details the adapter must ask the platform for (Slack's users.info); called once the message has its place in line. */
   resolveActor?: () => Promise<Actor>;
+  /**
+   * For a direct message: which of these workspaces its sender is a member of, with the bot there
+   * too (Discord: the servers they share with it). A DM follows the ignore lists of its own
+   * workspace and of these, never those of a workspace its sender is not in (anyone can make one).
+   * Without it, a DM follows its own workspace's alone (Slack: the DM's team). Never rejects.
+   */
+  memberOf?: WorkspaceMembership;
   /** The question, made plain: the bot's mention removed, platform markup made readable. */
   text: string;
   mentionsBot: boolean;
@@ -116,6 +145,16 @@ export interface IncomingMessage extends Location {
   viaCommand?: boolean;
 }
 
+/** Of these workspace ids, the ones a message's sender is a member of (see IncomingMessage.memberOf). */
+export type WorkspaceMembership = (workspaceIds: readonly string[]) => Promise<readonly string[]>;
+
+/**
+ * The workspace of direct messages on a platform where they belong to none (Discord's): one daily
+ * budget and one ignore list for all of them, which only BOT_ADMIN_USER_IDS can change (nobody
+ * else is an admin outside a workspace).
+ */
+export const DIRECT_MESSAGES_WORKSPACE = "dm";
+
 /** A settings command as the platform received it, already read into a command. */
 export interface IncomingCommand extends Location {
   platform: string;
@@ -130,7 +169,7 @@ export interface IncomingCommand extends Location {
  */
 export function commandQuestion(
   from: IncomingCommand,
-  question: { messageId: string; eventId?: string; text: string; attachments?: AttachmentDescriptor[] },
+  question: { messageId: string; eventId?: string; order?: PlatformOrder; text: string; attachments?: AttachmentDescriptor[] },
 ): IncomingMessage {
   return {
     ...from,

@@ -4,10 +4,11 @@ import { ChannelBudget } from "../presenter/channel-budget.js";
 import type { ChatSurface, PostedMessage } from "../presenter/surface.js";
 import { PRESENTER_TEXT } from "../presenter/texts.js";
 import { TurnPresenter } from "../presenter/turn-presenter.js";
-import type { Store } from "../store/store.js";
+import type { ClaimOutcome, Store, ThreadScope } from "../store/store.js";
 import type { ConversationRef } from "../store/types.js";
 import { threadOf, type Actor, type IncomingMessage, type Location, type SharedContentSource } from "./incoming.js";
-import { KeyedQueue } from "./keyed-queue.js";
+import type { LinePlace } from "./conversation-line.js";
+import { arrivalOrder, holdUntil } from "./message-order.js";
 import { RUNNER_TEXT } from "./turn-replies.js";
 import type { TurnRunner } from "./turn-runner.js";
 import type { SharedContent, TurnReply, TurnRequest, TurnView } from "./types.js";
@@ -35,6 +36,10 @@ export interface IntakeOptions {
   store: Store;
   runner: TurnRunner;
   logger: Logger;
+  /** This process run's id in the store: the places its messages take carry it. */
+  instance: string;
+  /** TURN_ORDER_HOLD_MS: how long after its platform stamped it a message waits for an earlier one still on its way. */
+  orderHoldMs: number;
   stepStartDelayMs: number;
   maxAnswerMessages: number;
   /** STREAM_EDIT_INTERVAL_MS, when answers are streamed (STREAM_ANSWERS); unset, they are not. */
@@ -53,11 +58,12 @@ const CHANNEL_WRITES_PER_WINDOW = 5;
 /**
  * The core's front door for every platform, in this order: ignore what is not a question for the
  * bot (its own messages, other bots, edits, system messages, talk not addressed to it), claim the
- * message (each answered once, however often it is delivered), track the bot's threads, admit,
- * then queue the turn behind the conversation's earlier ones. Arrival order is kept per place.
+ * message (each answered once, however often it is delivered) and take its place in its
+ * conversation's line in the same statement, before anything else is looked up; then track the
+ * bot's threads, admit, and let the turn run once the messages before it in the platform's order
+ * have had theirs.
  */
 export class MessageIntake {
-  private readonly arrivals = new KeyedQueue();
   private readonly inFlight = new Set<Promise<Receipt>>();
 
   constructor(private readonly options: IntakeOptions) {}
@@ -88,11 +94,49 @@ export class MessageIntake {
   private async receive(surface: Outlet, connection: ConnectOptions, message: IncomingMessage, placeholder?: PostedMessage): Promise<Receipt> {
     const skip = ignoreReason(message, connection);
     if (skip) return this.ignore(message, skip);
-    // Decided in arrival order per place; the turn itself then waits in its conversation's queue.
-    const queued = await this.arrivals.run(placeKey(message), () =>
-      this.admit(surface, connection, message, placeholder).catch((error) => this.failed(surface, message, placeholder, error)),
-    );
-    return "turn" in queued ? queued.turn : queued;
+    // Taken now, before any other lookup, so that a message's place does not depend on how long its admission takes.
+    const hold = holdUntil(message.order, this.options.orderHoldMs);
+    let claimed: ClaimOutcome;
+    try {
+      claimed = await this.claim(message);
+    } catch (error) {
+      return this.failed(surface, message, placeholder, error);
+    }
+    if ("skipped" in claimed) {
+      if (claimed.skipped === "not_addressed") return this.ignore(message, "not addressed to the bot");
+      this.options.logger.debug(
+        { platform: message.platform, messageId: message.messageId, eventId: message.eventId },
+        "ignored a repeated delivery of a message",
+      );
+      return { status: "duplicate" };
+    }
+    const place = { ticket: claimed.placed, holdUntil: hold };
+    let handedOver = false;
+    try {
+      const queued = await this.admit(surface, connection, message, placeholder, claimed.scope, place, () => (handedOver = true));
+      return "turn" in queued ? queued.turn : queued;
+    } catch (error) {
+      if (!handedOver) await this.options.runner.giveUp(place);
+      return this.failed(surface, message, placeholder, error);
+    }
+  }
+
+  /**
+   * The message's claim and its place in line, in one statement. A message id is unique within its
+   * channel on every platform (Slack's ts is not unique across channels). In a thread, the bot
+   * answers messages that do not mention it only in its own threads, which the same statement looks up.
+   */
+  private claim(message: IncomingMessage): Promise<ClaimOutcome> {
+    const thread = threadOf(message);
+    const inThread = thread && !message.isDm ? thread : undefined;
+    return this.options.runner.claim({
+      conversation: conversationOf(message, false),
+      instance: this.options.instance,
+      order: message.order?.key ?? arrivalOrder(),
+      claim: { platform: message.platform, eventId: `${message.channelId}:${message.messageId}` },
+      thread: inThread && { ...inThread, channelConversation: conversationOf(message, true) },
+      addressed: Boolean(message.viaCommand || message.isDm || message.mentionsBot),
+    });
   }
 
   /**
@@ -106,34 +150,32 @@ export class MessageIntake {
     return reply;
   }
 
+  /** After the claim: the place is given up by the runner once `handedOver` was called, by the caller before. */
   private async admit(
     surface: Outlet,
     connection: ConnectOptions,
     message: IncomingMessage,
-    placeholder?: PostedMessage,
+    placeholder: PostedMessage | undefined,
+    scope: ThreadScope | undefined,
+    place: LinePlace,
+    handedOver: () => void,
   ): Promise<Receipt | { turn: Promise<TurnReply> }> {
-    const { store, logger } = this.options;
+    const { store, runner } = this.options;
     const thread = threadOf(message);
-    const scope = thread && !message.isDm ? await store.threads.scopeOf(message.platform, thread.channelId, thread.threadId) : undefined;
-    if (!message.viaCommand && !message.isDm && !message.mentionsBot && !scope) return this.ignore(message, "not addressed to the bot");
-    // A message id is unique within its channel on every platform (Slack's ts is not unique across channels).
-    // The claim is a unique insert: of several processes receiving the message, one wins.
-    if (!(await store.events.claim(message.platform, `${message.channelId}:${message.messageId}`))) {
-      logger.debug({ platform: message.platform, messageId: message.messageId, eventId: message.eventId }, "ignored a repeated delivery of a message");
-      return { status: "duplicate" };
-    }
     // Mentioned in a thread, the bot follows the thread from then on, as in the threads it opens.
     if (thread && !scope && !message.isDm) await store.threads.remember({ platform: message.platform, workspaceId: message.workspaceId, ...thread });
 
     const actor = message.resolveActor ? await message.resolveActor() : message.actor;
     const presenter = this.presenterFor(surface, message, actor, placeholder);
     if (!asksSomething(message)) {
+      handedOver();
+      await runner.giveUp(place);
       await presenter.finish({ turnId: "", status: "refused", outcome: "empty_question", text: PRESENTER_TEXT.emptyQuestion });
       return { status: "hinted" };
     }
     // Files and earlier messages are fetched in the turn, within its time: nothing here waits for them.
-    // Resolves once the turn has its place in line, so the next message of this place lines up behind it.
-    const accepted = await this.options.runner.accept(turnRequest(message, actor, scope === "channel", connection.content), presenter);
+    handedOver();
+    const accepted = await runner.accept(turnRequest(message, actor, scope === "channel", connection.content), presenter, place);
     return { turn: accepted.reply };
   }
 
@@ -211,8 +253,7 @@ function turnRequest(message: IncomingMessage, actor: Actor, continuesChannel: b
     userRoleIds: actor.roleIds,
     operator: actor.operator,
     isDm: message.isDm,
+    senderMemberOf: message.memberOf,
     shared: sharedContent(message, source),
   };
 }
-
-const placeKey = (message: IncomingMessage) => JSON.stringify([message.platform, message.workspaceId, message.channelId, message.threadId ?? ""]);

@@ -5,15 +5,16 @@ import { withStoredFilesNamed } from "../attachments/describe.js";
 import type { ReadQuestion, SharedContentReader } from "../attachments/shared-content-reader.js";
 import { lazyChild, type Logger } from "../log.js";
 import type { ChannelRef } from "../store/channel-settings-repository.js";
-import type { QueueTicket, Store } from "../store/store.js";
+import type { ClaimOutcome, PlaceClaim, Store } from "../store/store.js";
 import type { NoticeTarget, TurnClosing } from "../store/turn-records.js";
 import { conversationKey, type Conversation, type ConversationRef } from "../store/types.js";
 import type { WorkspaceSettings } from "../store/workspace-settings.js";
-import { TurnAdmission, type AdmissionLimits } from "./admission.js";
+import { ignoredInSharedWorkspaces, TurnAdmission, type AdmissionLimits } from "./admission.js";
 import type { ApprovalDesk } from "./approvals/approval-desk.js";
 import { settingsChannelOf, type ChannelPolicies, type TurnPolicy } from "./channel-policy.js";
 import type { Location } from "./incoming.js";
-import { ConversationLine } from "./conversation-line.js";
+import { ConversationLine, type LinePlace } from "./conversation-line.js";
+import { arrivalOrder } from "./message-order.js";
 import { StepRecorder } from "./step-recorder.js";
 import { retryStoreWrite } from "./store-retry.js";
 import { TurnDeadline } from "./turn-deadline.js";
@@ -74,14 +75,13 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const startOfUtcDay = (time: number) => time - (time % DAY_MS);
 
 /** A turn that may run: its settings and its place in the conversation's line. */
-interface AdmittedTurn {
+interface AdmittedTurn extends LinePlace {
   settings: WorkspaceSettings;
-  ticket: QueueTicket;
 }
 
 /**
- * Runs turns for every platform: one at a time per conversation in arrival order (also across
- * processes sharing the database, through the store's turn queue), concurrently across
+ * Runs turns for every platform: one at a time per conversation in the platform's order of their
+ * messages (also across processes sharing the database, through the store's turn queue), concurrently across
  * conversations. Loads the memory window, offers only the tools the channel allows, shows steps
  * through the turn's view, and stores the exchange and the audit as one unit of work.
  */
@@ -115,24 +115,39 @@ export class TurnRunner {
   }
 
   /**
-   * Admits a turn and takes its place in line; resolves once it has one (or was refused), with the
-   * reply to come. Calls for one conversation are admitted in the order they were made, so awaiting
-   * this before accepting the next message of a place keeps their arrival order. Never rejects.
+   * Admits a turn and lines it up; resolves once it was admitted (or refused), with the reply to
+   * come. `place` is the place its message took when it was claimed (MessageIntake); without one
+   * the turn takes a place in arrival order (calls for one conversation are admitted in the order
+   * they were made). The runner gives the place up whatever becomes of the turn. Never rejects.
    */
-  accept(request: TurnRequest, view: TurnView): Promise<{ reply: Promise<TurnReply> }> {
+  accept(request: TurnRequest, view: TurnView, place?: LinePlace): Promise<{ reply: Promise<TurnReply> }> {
     return this.line.accept(
       conversationKey(request),
-      () => this.admit(request, view),
+      () => this.admit(request, view, place),
       (admitted: AdmittedTurn, controller) =>
         // Stopped while it waited behind another process's turn, or queued behind this process's at shutdown.
         !controller || !this.accepting ? this.refuseForShutdown(view) : this.runTurn(request, view, admitted, controller),
     );
   }
 
-  /** The turn's settings and place, or the reply already shown when it may not run. */
-  private async admit(request: TurnRequest, view: TurnView): Promise<AdmittedTurn | { reply: TurnReply }> {
-    if (!this.accepting) return { reply: await this.refuseForShutdown(view) };
+  /**
+   * Claims a message and takes its place in its conversation's line, in one statement (MessageIntake,
+   * before anything else is looked up): the place is this process's until the runner gives it up.
+   */
+  claim(claim: PlaceClaim): Promise<ClaimOutcome> {
+    return this.line.claim(claim);
+  }
+
+  /** Gives up a place its message took (MessageIntake) when no turn will come of it. */
+  giveUp(place: LinePlace): Promise<void> {
+    return this.line.giveUp(place.ticket);
+  }
+
+  /** The turn's settings and place, or the reply already shown when it may not run (its place given up). */
+  private async admit(request: TurnRequest, view: TurnView, claimed?: LinePlace): Promise<AdmittedTurn | { reply: TurnReply }> {
+    if (!this.accepting) return this.refusedAfter(claimed, await this.refuseForShutdown(view));
     const { store, logger, observer, instance, limits } = this.options;
+    let place = claimed;
     try {
       const settings = await store.workspaceSettings.get(request);
       const admission = await this.admission.check({
@@ -140,17 +155,25 @@ export class TurnRunner {
         settings,
         tokensToday: () => store.usage.tokensToday(request),
         userTokensToday: () => store.usageReports.userTokensSince(request, request.userId, startOfUtcDay(Date.now())),
-        ignoredAnywhere: () => store.workspaceSettings.isIgnoredAnywhere(request.platform, request.userId),
+        ignoredElsewhere: () => ignoredInSharedWorkspaces(store.workspaceSettings, request),
         takePlace: async () => {
-          const entered = await store.queue.enter({
-            conversation: request,
-            instance,
+          if (!place) {
+            const taken = await this.line.claim({ conversation: request, instance, order: arrivalOrder(), addressed: true });
+            if (!("placed" in taken)) throw new Error(`a place without a claim was skipped (${taken.skipped})`);
+            place = { ticket: taken.placed };
+          }
+          const admitted = await store.queue.admit(place.ticket, {
             maxDepth: limits.maxQueuedTurns,
             rate: request.operator
               ? undefined
               : { key: JSON.stringify([request.platform, request.userId]), limit: limits.ratePerUserPerMinute, windowMs: RATE_WINDOW_MS },
           });
-          return "ticket" in entered ? { place: entered.ticket } : entered;
+          // A refused place was given up with the refusal.
+          if ("refused" in admitted) {
+            this.line.forget(place.ticket);
+            place = undefined;
+          }
+          return "ticket" in admitted ? { place: place! } : admitted;
         },
       });
       if (!admission.admitted) {
@@ -161,20 +184,26 @@ export class TurnRunner {
             ? { turnId: "", status: "ignored", outcome: admission.outcome, text: "" }
             : { turnId: "", status: "refused", outcome: admission.outcome, text: admission.text };
         await finish(view, reply, logger);
-        return { reply };
+        return this.refusedAfter(place, reply);
       }
       try {
         view.begin?.();
       } catch (error) {
         logger.warn({ err: error }, "could not show that the bot is working");
       }
-      return { settings, ticket: admission.place };
+      return { settings, ...admission.place };
     } catch (error) {
       logger.error({ err: error, platform: request.platform, workspace: request.workspaceId }, "could not admit a turn");
       const reply: TurnReply = { turnId: "", status: "failed", outcome: "error", text: RUNNER_TEXT.unexpected };
       await finish(view, reply, logger);
-      return { reply };
+      return this.refusedAfter(place, reply);
     }
+  }
+
+  /** A turn that will not run: its place (if it has one) is given up once its reply was shown. */
+  private async refusedAfter(place: LinePlace | undefined, reply: TurnReply): Promise<{ reply: TurnReply }> {
+    if (place) await this.line.giveUp(place.ticket);
+    return { reply };
   }
 
   /** Entries held in memory by admission (for the leak checks). */

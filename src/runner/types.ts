@@ -2,7 +2,7 @@ import type { AnswerTextEvent } from "../agent/answer-text.js";
 import type { StepEvent } from "../agent/types.js";
 import type { ConversationRef } from "../store/types.js";
 import type { ApprovalOutcome, ApprovalPrompt } from "./approvals/approval-types.js";
-import type { AttachmentDescriptor, Location, QuotedMessage, SharedContentSource } from "./incoming.js";
+import type { AttachmentDescriptor, Location, QuotedMessage, SharedContentSource, WorkspaceMembership } from "./incoming.js";
 
 export type { AnswerTextEvent, StepEvent };
 
@@ -20,6 +20,8 @@ export interface TurnRequest extends ConversationRef {
   operator?: boolean;
   /** A direct message (its own rules for budgets and ignored users). */
   isDm?: boolean;
+  /** For a direct message: the workspaces its sender shares with the bot, among those asked about (see IncomingMessage.memberOf). */
+  senderMemberOf?: WorkspaceMembership;
   /** What the question shares besides its text: read in the turn, within its time. */
   shared?: SharedContent;
 }

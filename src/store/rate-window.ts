@@ -3,7 +3,7 @@
  * fixed window and in the one before. The turns of the last `windowMs` are estimated as the
  * current count plus the previous one's share that still overlaps (rounded up): a sliding window
  * in constant time and space, whatever the limit, stricter rather than looser at a window's edge.
- * PostgreSQL's enter_turn_queue() does the same sums.
+ * PostgreSQL's admit_turn_place() does the same sums.
  */
 export interface RateCounter {
   /** The current window's number: its start time / windowMs. */

@@ -33,6 +33,8 @@ export interface Store {
   readonly channelSettings: ChannelSettingsRepository;
   /** Turns and tokens by user, channel and model, for usage reports and the per-user budget. */
   readonly usageReports: UsageReportRepository;
+  /** Rows kept only for a while (bot threads, event claims, unused thread seeds), pruned in rounds. */
+  readonly retention: Retention;
   /** Resolves when the database answers (health checks); rejects otherwise. */
   ping(): Promise<void>;
   /** What `npm run doctor` reports. */
@@ -68,8 +70,8 @@ export interface TurnLog {
   /** Records a turn as running, in its conversation (created if needed), and returns that conversation. */
   start(turn: TurnStart): Promise<Conversation>;
   /**
-   * Closes a turn as one unit of work: its outcome, steps, token usage and the exchange (also
-   * copied into a thread opened for the turn) commit together or not at all, so no memory window
+   * Closes a turn as one unit of work: its outcome, steps, token usage and the exchange (and the
+   * seed of a thread opened for the turn) commit together or not at all, so no memory window
    * ever holds half an exchange. Safe to call again after a failure (the runner retries it through
    * an outage): a closing that did commit is not written twice.
    */
@@ -82,11 +84,37 @@ export interface QueueTicket {
   conversationKey: string;
 }
 
-export interface QueueEntry {
+/**
+ * A message's claim and its place in its conversation's line, taken together (TurnQueue.claim)
+ * before anything else about the message is looked up.
+ */
+export interface PlaceClaim {
+  /** The conversation the place is in. */
   conversation: ConversationRef;
   /** The process run taking the place (see InstanceRegistry). */
   instance: string;
-  /** Refuse when this many turns already wait or run in the conversation (MAX_QUEUED_TURNS). */
+  /**
+   * The message's position in its platform's order (a decimal integer below 2^63: Slack's ts in
+   * microseconds, a Discord snowflake, the terminal's arrival time in microseconds). A conversation's
+   * turns run in this order, ties in the order their places were taken.
+   */
+  order: string;
+  /** The claim, a unique insert (of several processes receiving the message, one wins); none for a question handed to the runner directly. */
+  claim?: { platform: string; eventId: string };
+  /**
+   * For a message in a thread: the thread, whose scope is read in the same statement, and the
+   * conversation the place is in instead when it is a bot thread that continues its channel's.
+   */
+  thread?: { channelId: string; threadId: string; channelConversation: ConversationRef };
+  /** False for a message that is the bot's only in one of its threads (no mention, no DM, no command): elsewhere nothing is claimed or taken. */
+  addressed: boolean;
+}
+
+export type ClaimOutcome = { placed: QueueTicket; scope?: ThreadScope } | { skipped: "duplicate" | "not_addressed" };
+
+/** What a place must pass before its turn may run, counted in the database for every process. */
+export interface PlaceChecks {
+  /** Refuse when this many other turns already wait ahead of it or run in the conversation (MAX_QUEUED_TURNS). */
   maxDepth: number;
   /** Counts one turn for this user against the limit per window (RATE_LIMIT_PER_USER); none for the operator. */
   rate?: { key: string; limit: number; windowMs: number };
@@ -98,43 +126,54 @@ export interface WaitOptions {
   /** Called once if the turn has to wait for an earlier place (another process's turn). */
   onBlocked?: () => void;
   /**
-   * The waiting process's own places: one of them first in line that `holds` says it no longer
-   * holds (its turn ended and the release failed, or taking it failed after the commit) is released
-   * at once instead of after `staleAfterMs`.
+   * The waiting process's own places: one of them in the way (running, or before it in the
+   * platform's order) that `holds` says it no longer holds (its turn ended and the release failed,
+   * or taking it failed after the commit) is released at once instead of after `staleAfterMs`.
    */
   own?: { instance: string; holds(id: number): boolean };
 }
 
-/** The place first in line, as a waiting turn sees it. */
+/** The place in a waiting turn's way, as the turn sees it. */
 export interface QueueHead {
   id: number;
   instance: string;
 }
 
-/** Whether a waiting turn may drop the place first in line at once: it is its own process's, and no longer held there. */
+/** Whether a waiting turn may drop the place in its way at once: it is its own process's, and no longer held there. */
 export const ownPlaceLost = (head: QueueHead, own: WaitOptions["own"]): boolean => own !== undefined && head.instance === own.instance && !own.holds(head.id);
 
 export type QueueAdmission = { ticket: QueueTicket } | { refused: "queue_full" | "rate_limited" };
 
 /**
- * Turns of one conversation run one at a time, in the order they took their place, whichever
- * process received them. Places are handed out atomically with the queue-depth and per-user rate
- * checks, so the limits hold across processes.
+ * Turns of one conversation run one at a time, in their messages' platform order, whichever
+ * process received them. A place is taken with the message's claim, before anything else is
+ * looked up, and then checked (queue depth, per-user rate) in the database, so the limits hold
+ * across processes.
  */
 export interface TurnQueue {
-  enter(entry: QueueEntry): Promise<QueueAdmission>;
   /**
-   * Resolves once every earlier place in the conversation is gone (its turn finished, or its
-   * process died and was reaped). Rejects with the signal's reason when it aborts. A place seen
-   * first in line for longer than `staleAfterMs` (longer than any turn may take) is dropped as
-   * abandoned, so the wait is bounded even if a live process lost track of a place.
+   * Claims the message and takes its place, in one statement (one transaction): nothing is written
+   * for a message not addressed to the bot outside its threads, and no place for a duplicate.
+   */
+  claim(claim: PlaceClaim): Promise<ClaimOutcome>;
+  /** Checks a claimed place against the limits; a refused place is given up (the turns behind it go on). */
+  admit(ticket: QueueTicket, checks: PlaceChecks): Promise<QueueAdmission>;
+  /**
+   * Resolves once the place's turn may run, and marks it running: no other place of the
+   * conversation runs and none comes before it in the platform's order (a place taken after a
+   * later one started waits for that one). Rejects with the signal's reason when it aborts. A
+   * place seen in the way for longer than `staleAfterMs` (longer than any turn may take) is dropped
+   * as abandoned, so the wait is bounded even if a live process lost track of a place.
    */
   waitForTurn(ticket: QueueTicket, options: WaitOptions): Promise<void>;
   /** Gives the place up: the turn's answer was shown (or it failed, or never ran); the next turn may start. */
   leave(ticket: QueueTicket): Promise<void>;
 }
 
-/** Platform event ids already handled, so a redelivered event (also to another process) starts no second turn. */
+/**
+ * Platform event ids already handled, so a redelivered event (also to another process) starts no
+ * second turn. The intake claims its messages through TurnQueue.claim, which writes the same claims.
+ */
 export interface EventClaims {
   /** True for the one caller that claims the id first (a unique insert), false for every other. */
   claim(platform: string, eventId: string): Promise<boolean>;
@@ -161,6 +200,29 @@ export interface BotThreads {
   scopeOf(platform: string, channelId: string, threadId: string): Promise<ThreadScope | undefined>;
 }
 
+/** What a pruning round deletes: rows older than these times (ms since the epoch). */
+export interface PruneCutoffs {
+  /** Bot threads without a turn since then, and thread seeds never used since then. */
+  threads: number;
+  /** Event claims made before then. */
+  claims: number;
+}
+
+export interface PruneCounts {
+  threads: number;
+  seeds: number;
+  claims: number;
+}
+
+/**
+ * Pruning, in bounded rounds: each deletes at most `limit` rows of each kind, oldest first, in
+ * short transactions. A bot thread past the cutoff that still had a turn since is kept (renewed
+ * to that turn's time) and checked again once that turn is as old.
+ */
+export interface Retention {
+  pruneRound(cutoffs: PruneCutoffs, limit: number): Promise<PruneCounts>;
+}
+
 export interface ToolSetting {
   tool: string;
   enabled: boolean;
@@ -181,8 +243,11 @@ export interface WorkspaceSettingsStore {
   get(workspace: WorkspaceRef): Promise<WorkspaceSettings>;
   /** Sets (or with `undefined`, resets to the default) one setting, and records the change; every process sees it from its next message. */
   set<K extends WorkspaceSettingKey>(workspace: WorkspaceRef, key: K, value: WorkspaceSettings[K], changedBy: string): Promise<void>;
-  /** True when the admins of any workspace of the platform ignore this user (their direct messages go unanswered too). */
-  isIgnoredAnywhere(platform: string, userId: string): Promise<boolean>;
+  /**
+   * The workspaces of the platform whose admins ignore this user (at most `IGNORING_WORKSPACES_READ`),
+   * for direct messages: those of them the user shares with the bot apply there too.
+   */
+  workspacesIgnoring(platform: string, userId: string): Promise<string[]>;
 }
 
 /** Tokens spent per workspace per UTC day, for the daily budget (written when a turn closes). */

@@ -92,7 +92,10 @@ export interface TurnClosing {
     /** What the person wrote, and a description of the files they shared (never their content). */
     question: { author: string; text: string; attachments?: StoredAttachment[] };
     answer: string;
-    /** A thread opened for the turn's output: a conversation of its own that starts with this exchange. */
+    /**
+     * A thread opened for the turn's output: a conversation of its own that starts with this
+     * exchange, copied in when the thread is first used (most never are).
+     */
     alsoIn?: ConversationRef;
   };
 }

@@ -11,6 +11,12 @@ const workspaceSettingsSchema = z.object({
 });
 
 export type WorkspaceSettings = z.infer<typeof workspaceSettingsSchema>;
+
+/**
+ * Workspaces read that ignore one user (WorkspaceSettingsStore.workspacesIgnoring): a direct
+ * message asks its platform about each, so anyone making many workspaces costs a bounded check.
+ */
+export const IGNORING_WORKSPACES_READ = 50;
 export type WorkspaceSettingKey = keyof WorkspaceSettings;
 
 /** The settings from their stored rows; rows a later version wrote in another shape are ignored as a whole. */

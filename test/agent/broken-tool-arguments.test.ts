@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Agent } from "../../src/agent/agent.js";
-import { createOpenAIClient } from "../../src/agent/openai-client.js";
+import { ModelCatalog } from "../../src/agent/model-catalog.js";
+import { openAIProvider } from "../../src/agent/providers/openai/provider.js";
 import type { StepEvent } from "../../src/agent/types.js";
 import { circumferenceTool } from "../../src/tools/builtin/circumference.js";
 import { FakeOpenAI, reply } from "../fakes/fake-openai.js";
@@ -60,7 +61,7 @@ describe("the repair of native arguments, in the log", () => {
     model = await FakeOpenAI.start();
     model.script(reply.toolCalls({ name: "circumference", args: null, rawArguments: "{'radius': 1,}" }), reply.text("About 6.28."));
     const logs = captureLogs("debug");
-    const agent = new Agent(createOpenAIClient({ baseURL: model.url, timeoutMs: 5_000 }), {
+    const agent = new Agent(new ModelCatalog(new Map([["openai", openAIProvider({ baseURL: model.url, timeoutMs: 5_000 })]]), "openai"), {
       model: "fake-model",
       protocol: "tools",
       maxIterations: 3,

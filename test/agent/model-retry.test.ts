@@ -1,6 +1,13 @@
+import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
-import { retryDelayMs } from "../../src/agent/model-retry.js";
+import { retryDelayMs as delayOf, type RetryPolicy } from "../../src/agent/model-retry.js";
+import { classifyAnthropicError } from "../../src/agent/providers/anthropic/errors.js";
+import { classifyOpenAIError } from "../../src/agent/providers/openai/errors.js";
+
+/** The wait for what the openai client threw, as ModelCaller reads it. */
+const retryDelayMs = (error: unknown, attempt: number, policy: RetryPolicy, random?: () => number) =>
+  delayOf(classifyOpenAIError(error), attempt, policy, random);
 
 const policy = { maxRetries: 5, maxDelayMs: 10_000 };
 const apiError = (status: number, headers: Record<string, string> = {}) =>
@@ -28,5 +35,24 @@ describe("the wait before retrying a model call", () => {
     expect(retryDelayMs(apiError(401), 0, policy)).toBeUndefined();
     expect(retryDelayMs(apiError(503, { "x-should-retry": "false" }), 0, policy)).toBeUndefined();
     expect(retryDelayMs(new Error("a bug"), 0, policy)).toBeUndefined();
+  });
+});
+
+describe("src/agent/providers/anthropic/errors.ts: what the Anthropic client threw", () => {
+  const anthropicError = (status: number, headers: Record<string, string> = {}) =>
+    Anthropic.APIError.generate(status, { type: "error", error: { type: "x", message: "x" } }, "x", new Headers(headers));
+
+  it("retries overload (529), rate limits and server errors after their retry-after, and names the failure", () => {
+    expect(classifyAnthropicError(anthropicError(529, { "retry-after": "3" }))).toEqual({ failure: "overloaded", retryable: true, retryAfterMs: 3_000 });
+    expect(classifyAnthropicError(anthropicError(429, { "retry-after-ms": "250" }))).toEqual({ failure: "rate_limited", retryable: true, retryAfterMs: 250 });
+    expect(classifyAnthropicError(anthropicError(500))).toEqual({ failure: "server_error", retryable: true });
+    expect(classifyAnthropicError(new Anthropic.APIConnectionError({ message: "refused" }))).toEqual({ failure: "unreachable", retryable: true });
+  });
+
+  it("does not retry what another attempt cannot fix, nor what the server says not to", () => {
+    expect(classifyAnthropicError(anthropicError(401))).toEqual({ failure: "auth", retryable: false });
+    expect(classifyAnthropicError(anthropicError(400))).toEqual({ failure: "bad_request", retryable: false });
+    expect(classifyAnthropicError(anthropicError(529, { "x-should-retry": "false" }))).toEqual({ failure: "overloaded", retryable: false });
+    expect(classifyAnthropicError(new Error("a bug"))).toEqual({ failure: "bad_request", retryable: false });
   });
 });

@@ -11,8 +11,8 @@ describe("the text-protocol corpus", () => {
   });
 
   describe.each(CORPUS_KINDS)("%s", (kind) => {
-    it.each(corpus[kind])(`${KIND_TITLES[kind]}: $name`, ({ text, expect: expected }) => {
-      const read = outcome(parseAgentOutput, text) as { kind: string; output?: string };
+    it.each(corpus[kind])(`${KIND_TITLES[kind]}: $name`, ({ text, expect: expected, tools }) => {
+      const read = outcome(parseAgentOutput, text, tools) as { kind: string; output?: string };
       expect(read).toEqual(expected);
       if (read.kind === "final") {
         expect(read.output).not.toMatch(SCAFFOLDING);

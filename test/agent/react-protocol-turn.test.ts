@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineTool } from "../../src/tools/define-tool.js";
 import { reply } from "../fakes/fake-openai.js";
 import { RecordingSink, request, startTestApp, type TestApp } from "../support/test-app.js";
 
@@ -32,5 +34,30 @@ describe("a turn with the text ReAct protocol", () => {
 
     expect(result.text).toBe("4");
     expect(t.model.chatRequests[1]!.body.messages.at(-1).content).toMatch(/your last reply could not be read/);
+  });
+
+  it("runs the offered tool that a class name means, with a one-string input written in braces as its text", async () => {
+    const lookups: string[] = [];
+    const wikipedia = defineTool({
+      name: "wikipedia_search",
+      description: "Looks a topic up on Wikipedia",
+      parameters: z.object({ query: z.string() }),
+      run: ({ query }) => {
+        lookups.push(query);
+        return "Ada Lovelace was a mathematician.";
+      },
+    });
+    t = await startTestApp({ AGENT_PROTOCOL: "react", DEFAULT_TOOLS: "wikipedia_search" }, { extraTools: [wikipedia] });
+    t.model.script(
+      reply.text("Thought: look it up\nAction: WikipediaSearch\nAction Input: {Ada Lovelace}"),
+      reply.text("Final Answer: She was a mathematician."),
+    );
+    const sink = new RecordingSink();
+    const result = await t.app.runner.submit(request("who was Ada Lovelace?"), sink);
+
+    expect(result.text).toBe("She was a mathematician.");
+    expect(lookups).toEqual(["Ada Lovelace"]);
+    expect(sink.steps[1]).toMatchObject({ type: "tool_finished", tool: "wikipedia_search" });
+    expect(t.model.chatRequests[1]!.body.messages.at(-1).content).toMatch(/^Observation: Ada Lovelace was a mathematician\./);
   });
 });

@@ -29,12 +29,12 @@ export interface StreamShape {
   stallAfter?: number;
 }
 
-type FakeResponse =
+export type FakeResponse =
   | { kind: "message"; content: string | null; toolCalls?: { id: string; name: string; arguments: string }[]; usage?: Usage; stream?: StreamShape }
   | { kind: "http"; status: number; body: unknown; headers?: Record<string, string> }
   | { kind: "hang" };
 
-interface Usage {
+export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
@@ -140,6 +140,18 @@ export class FakeOpenAI {
   /** Tool names offered in the n-th chat request. */
   toolsOffered(index: number): string[] {
     return (this.chatRequests[index]?.body.tools ?? []).map((tool: any) => tool.function.name);
+  }
+
+  /** The ids of the tool calls the n-th chat request sends back as the assistant's, in order. */
+  toolCallIds(index: number): string[] {
+    const messages: any[] = this.chatRequests[index]?.body.messages ?? [];
+    return messages.flatMap((message) => (message.role === "assistant" && message.tool_calls ? message.tool_calls.map((call: any) => call.id) : []));
+  }
+
+  /** The tool results the n-th chat request carries, in order. */
+  toolResults(index: number): { callId: string; content: string }[] {
+    const messages: any[] = this.chatRequests[index]?.body.messages ?? [];
+    return messages.filter((message) => message.role === "tool").map((message) => ({ callId: message.tool_call_id, content: message.content }));
   }
 
   async close(): Promise<void> {

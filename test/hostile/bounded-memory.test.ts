@@ -17,7 +17,7 @@ describe("what a crowd of users leaves in memory", () => {
         settings: {},
         tokensToday: async () => 0,
         userTokensToday: async () => 0,
-        ignoredAnywhere: async () => false,
+        ignoredElsewhere: async () => false,
         takePlace: async () => ({ refused: "rate_limited" as const }),
       });
     for (let i = 0; i < USERS; i++) expect(await check(`u${i}`)).toMatchObject({ admitted: false, outcome: "rate_limited", text: expect.any(String) });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { FakeDiscord } from "../fakes/discord/fake-discord.js";
+import type { FakeGuild } from "../fakes/discord/world.js";
 import { reply } from "../fakes/fake-openai.js";
 import { isAnswerTo, startDiscordBot, type DiscordBot } from "../support/discord-bot.js";
 
@@ -7,7 +8,7 @@ describe("Discord direct messages keep the servers' rules", () => {
   let bot: DiscordBot;
   afterEach(() => bot?.close());
 
-  it("does not answer in a DM a user the admins of a server ignore", async () => {
+  it("does not answer in a DM a user the admins of a server they share with the bot ignore", async () => {
     bot = await startDiscordBot();
     const { discord } = bot;
     bot.model.otherwise(reply.text("hello"));
@@ -18,6 +19,87 @@ describe("Discord direct messages keep the servers' rules", () => {
     const other = discord.openDm(discord.moderator);
     const question = await discord.dispatchMessage({ author: discord.moderator, channelId: other.id, content: "hi" });
     await discord.waitFor((call) => isAnswerTo(call, question));
+
+    expect(bot.model.chatRequests).toHaveLength(1);
+    expect(discord.messagesIn(dm.id).filter((m) => m.author.id === discord.bot.id)).toEqual([]);
+  });
+
+  /** A server with the bot whose members are its owner (the moderator) and the bot: not alice. */
+  const withServerElsewhere = () => {
+    let elsewhere!: FakeGuild;
+    const env = (discord: FakeDiscord) => {
+      elsewhere = discord.world.addGuild("Elsewhere", discord.moderator.id);
+      discord.world.addMember(elsewhere.id, discord.moderator.id);
+      discord.world.addTextChannel(elsewhere.id, "general");
+      return {};
+    };
+    return { env, elsewhere: () => elsewhere };
+  };
+
+  it("answers a DM of a user that a server they are not in ignores: its admins cannot silence them", async () => {
+    const server = withServerElsewhere();
+    bot = await startDiscordBot(server.env);
+    const { discord } = bot;
+    bot.model.otherwise(reply.text("hello"));
+    await bot.app.store.workspaceSettings.set({ platform: "discord", workspaceId: server.elsewhere().id }, "ignoredUsers", [discord.member.id], "its owner");
+    const dm = discord.openDm(discord.member);
+    const question = await discord.dispatchMessage({ author: discord.member, channelId: dm.id, content: "can you hear me?" });
+
+    expect((await discord.waitFor((call) => isAnswerTo(call, question))).body.content).toBe("hello");
+    // Discord was asked, and said alice is no member there
+    expect(discord.calls.some((call) => call.method === "GET" && call.path === `/guilds/${server.elsewhere().id}/members/${discord.member.id}`)).toBe(true);
+  });
+
+  it("follows the list of a server the user joined after the bot started, asking Discord when its cache does not know them", async () => {
+    const server = withServerElsewhere();
+    bot = await startDiscordBot(server.env);
+    const { discord } = bot;
+    bot.model.otherwise(reply.text("hello"));
+    discord.world.addMember(server.elsewhere().id, discord.member.id);
+    await bot.app.store.workspaceSettings.set({ platform: "discord", workspaceId: server.elsewhere().id }, "ignoredUsers", [discord.member.id], "its owner");
+    const dm = discord.openDm(discord.member);
+    await discord.dispatchMessage({ author: discord.member, channelId: dm.id, content: "answer me" });
+    await discord.dispatchMessage({ author: discord.member, channelId: dm.id, content: "answer me now" });
+    const other = discord.openDm(discord.moderator);
+    const question = await discord.dispatchMessage({ author: discord.moderator, channelId: other.id, content: "hi" });
+    await discord.waitFor((call) => isAnswerTo(call, question));
+    await bot.app.intake.idle();
+
+    expect(bot.model.chatRequests).toHaveLength(1);
+    expect(discord.messagesIn(dm.id).filter((m) => m.author.id === discord.bot.id)).toEqual([]);
+    // the answer was remembered: one lookup for two DMs
+    expect(discord.calls.filter((call) => call.path === `/guilds/${server.elsewhere().id}/members/${discord.member.id}`)).toHaveLength(1);
+  });
+
+  it("answers when Discord will not say whether the user is a member there, and logs why", async () => {
+    const server = withServerElsewhere();
+    bot = await startDiscordBot(server.env);
+    const { discord } = bot;
+    bot.model.otherwise(reply.text("hello"));
+    discord.world.addMember(server.elsewhere().id, discord.member.id);
+    await bot.app.store.workspaceSettings.set({ platform: "discord", workspaceId: server.elsewhere().id }, "ignoredUsers", [discord.member.id], "its owner");
+    discord.failNext({ method: "GET", path: /^\/guilds\/\d+\/members\//, status: 403, code: 50001, message: "Missing Access" });
+    const dm = discord.openDm(discord.member);
+    const question = await discord.dispatchMessage({ author: discord.member, channelId: dm.id, content: "still there?" });
+
+    expect((await discord.waitFor((call) => isAnswerTo(call, question))).body.content).toBe("hello");
+    expect(bot.logs.lines.some((line) => /could not tell whether a user is a member/.test(line.msg))).toBe(true);
+  });
+
+  it("follows the bot admins' list of direct messages in every DM, and it leaves the servers' channels alone", async () => {
+    bot = await startDiscordBot();
+    const { discord } = bot;
+    bot.model.otherwise(reply.text("hello"));
+    await bot.app.store.workspaceSettings.set({ platform: "discord", workspaceId: "dm" }, "ignoredUsers", [discord.member.id], "a bot admin");
+    const dm = discord.openDm(discord.member);
+    await discord.dispatchMessage({ author: discord.member, channelId: dm.id, content: "answer me here" });
+    const inServer = await discord.dispatchMessage({
+      author: discord.member,
+      content: `${FakeDiscord.mention(discord.bot)} and here?`,
+      mentions: [discord.bot],
+    });
+    await discord.waitFor((call) => isAnswerTo(call, inServer));
+    await bot.app.intake.idle();
 
     expect(bot.model.chatRequests).toHaveLength(1);
     expect(discord.messagesIn(dm.id).filter((m) => m.author.id === discord.bot.id)).toEqual([]);

@@ -223,13 +223,34 @@ for (const engine of engines) {
       b.model.otherwise((recorded) => ({ kind: "message", content: `answer to ${lastQuestion(recorded)}` }));
       // A place taken whose turn this process no longer runs (taking it failed after the commit, say).
       const [app] = b.apps;
-      const lost = await app!.store.queue.enter({ conversation: request("x"), instance: app!.lease.run.id, maxDepth: 10 });
-      expect("ticket" in lost).toBe(true);
+      const lost = await app!.store.queue.claim({ conversation: request("x"), instance: app!.lease.run.id, order: "1", addressed: true });
+      expect("placed" in lost).toBe(true);
       const started = Date.now();
       const next = await app!.runner.submit(request("after the lost place"), sink());
       expect(next).toMatchObject({ status: "answered", text: "answer to after the lost place" });
       expect(Date.now() - started).toBeLessThan(SOON_MS);
       expect(await b.rows(`SELECT id FROM turn_queue`)).toEqual([]);
+    }, 60_000);
+
+    it("keeps a place of its own process taken with a message's claim and still being looked up: the later message waits for it", async () => {
+      bed = await engine.open();
+      const b = bed;
+      b.model.otherwise((recorded) => ({ kind: "message", content: `answer to ${lastQuestion(recorded)}` }));
+      const [app] = b.apps;
+      const claimOf = (order: string) => app!.runner.claim({ conversation: request("x"), instance: app!.lease.run.id, order, addressed: true });
+      // The earlier message is claimed first and then looked up (the asker, the settings) for a while;
+      // the later one, claimed meanwhile, is admitted at once and must not drop the earlier's place.
+      const earlier = await claimOf("100");
+      const later = await claimOf("200");
+      if (!("placed" in earlier) || !("placed" in later)) throw new Error("not placed");
+      const second = await app!.runner.accept(request("second"), sink(), { ticket: later.placed });
+      // long enough for the later turn's wait to look at the line many times (SQLite: every 5-100 ms; PostgreSQL: at once, then on wake-ups)
+      await sleep(500);
+      const first = await app!.runner.accept(request("first"), sink(), { ticket: earlier.placed });
+      expect(await first.reply).toMatchObject({ status: "answered", text: "answer to first" });
+      expect(await second.reply).toMatchObject({ status: "answered", text: "answer to second" });
+      expect(b.model.chatRequests.map(lastQuestion)).toEqual(["first", "second"]);
+      expect(history(b.model.chatRequests[1]!)).toEqual(["first", "answer to first"]);
     }, 60_000);
   });
 }

@@ -5,6 +5,7 @@ import { webApi } from "@slack/bolt";
 import OpenAI from "openai";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { retryDelayMs } from "../../src/agent/model-retry.js";
+import { classifyOpenAIError } from "../../src/agent/providers/openai/errors.js";
 import { keepAliveFetch } from "../../src/net/keep-alive-fetch.js";
 import { closeServer } from "../fakes/close-server.js";
 
@@ -173,7 +174,7 @@ describe("the keep-alive fetch the model and Slack clients use", () => {
 
     expect(limited).toBeInstanceOf(OpenAI.RateLimitError);
     expect((limited as InstanceType<typeof OpenAI.APIError>).message).toContain("slow down");
-    expect(retryDelayMs(limited, 0, { maxRetries: 1, maxDelayMs: 60_000 })).toBe(7_000);
+    expect(retryDelayMs(classifyOpenAIError(limited), 0, { maxRetries: 1, maxDelayMs: 60_000 })).toBe(7_000);
     expect(overloaded).toMatchObject({ status: 503 });
     expect((overloaded as InstanceType<typeof OpenAI.APIError>).message).toContain("overloaded");
   });

@@ -12,11 +12,17 @@ describe("npm run doctor", () => {
   const scratch = useModelAndFolder("agent-bot-doctor-");
 
   it("passes every check when the configuration, database and model are fine", async () => {
-    const verdicts = await runDoctor({ OPENAI_BASE_URL: scratch.model.url, OPENAI_MODEL: "fake-model", DATABASE_PATH: join(scratch.dir, "bot.sqlite") });
-    expect(verdicts.map((v) => [v.item, v.ok])).toEqual([
-      ["configuration", true],
-      ["database", true],
-      ["model", true],
+    const verdicts = await runDoctor({
+      OPENAI_BASE_URL: scratch.model.url,
+      OPENAI_MODEL: "fake-model",
+      DATABASE_PATH: join(scratch.dir, "bot.sqlite"),
+      TOOLS_DIR: "none",
+    });
+    expect(verdicts.map((v) => [v.item, v.status])).toEqual([
+      ["configuration", "pass"],
+      ["database", "pass"],
+      ["model", "pass"],
+      ["tools folder", "pass"],
     ]);
     expect(verdicts[2]!.detail).toBe(`${scratch.model.url} answers with 1 model(s); fake-model is available`);
     expect(formatVerdicts(verdicts)).toMatch(/All checks passed\.$/);
@@ -25,7 +31,7 @@ describe("npm run doctor", () => {
   it("says which item fails and why", async () => {
     const verdicts = await runDoctor({ OPENAI_BASE_URL: "http://127.0.0.1:9/v1", DATABASE_PATH: join(scratch.dir, "bot.sqlite") });
     const modelVerdict = verdicts.find((v) => v.item === "model")!;
-    expect(modelVerdict.ok).toBe(false);
+    expect(modelVerdict.status).toBe("fail");
     expect(modelVerdict.detail).toMatch(/^http:\/\/127\.0\.0\.1:9\/v1 did not answer: /);
     expect(formatVerdicts(verdicts)).toContain("✘ model: ");
     expect(formatVerdicts(verdicts)).toMatch(/1 check\(s\) failed\.$/);
@@ -33,7 +39,7 @@ describe("npm run doctor", () => {
 
   it("stops at a broken configuration with the variable's name", async () => {
     const verdicts = await runDoctor({ AGENT_PROTOCOL: "telepathy" });
-    expect(verdicts).toEqual([{ item: "configuration", ok: false, detail: 'AGENT_PROTOCOL must be tools or react (got "telepathy")' }]);
+    expect(verdicts).toEqual([{ item: "configuration", status: "fail", detail: 'AGENT_PROTOCOL must be tools or react (got "telepathy")' }]);
   });
 
   it("checks each configured platform's token with the platform itself", async () => {
@@ -50,12 +56,12 @@ describe("npm run doctor", () => {
         SLACK_API_URL: slack.apiUrl,
       };
       const good = await runDoctor(env);
-      expect(good.find((v) => v.item === "discord token")).toMatchObject({ ok: true, detail: expect.stringMatching(/^the token belongs to /) });
-      expect(good.find((v) => v.item === "slack token")).toEqual({ item: "slack token", ok: true, detail: "the token belongs to bot in Fake" });
+      expect(good.find((v) => v.item === "discord token")).toMatchObject({ status: "pass", detail: expect.stringMatching(/^the token belongs to /) });
+      expect(good.find((v) => v.item === "slack token")).toEqual({ item: "slack token", status: "pass", detail: "the token belongs to bot in Fake" });
 
       const bad = await runDoctor({ ...env, DISCORD_TOKEN: "wrong-token", SLACK_BOT_TOKEN: "xoxb-wrong" });
-      expect(bad.find((v) => v.item === "discord token")?.ok).toBe(false);
-      expect(bad.find((v) => v.item === "slack token")).toMatchObject({ ok: false, detail: expect.stringMatching(/invalid_auth/) });
+      expect(bad.find((v) => v.item === "discord token")?.status).toBe("fail");
+      expect(bad.find((v) => v.item === "slack token")).toMatchObject({ status: "fail", detail: expect.stringMatching(/invalid_auth/) });
       expect(formatVerdicts(bad)).not.toMatch(/wrong-token|xoxb-wrong/);
     } finally {
       await discord.close();
@@ -70,7 +76,7 @@ describe("npm run doctor", () => {
       DATABASE_TIMEOUT_MS: "2000",
     });
     const database = verdicts.find((v) => v.item === "database")!;
-    expect(database.ok).toBe(false);
+    expect(database.status).toBe("fail");
     expect(database.detail).toMatch(/^cannot open postgres:\/\/bot:\*\*\*@127\.0\.0\.1:9\/bot: /);
     expect(formatVerdicts(verdicts)).not.toContain("hunter2-secret");
   });
@@ -87,8 +93,8 @@ describe("npm run doctor", () => {
         const verdicts = await runDoctor({ OPENAI_BASE_URL: scratch.model.url, OPENAI_MODEL: "fake-model", DATABASE_URL: url.toString() });
         expect(verdicts.find((v) => v.item === "database")).toEqual({
           item: "database",
-          ok: true,
-          detail: expect.stringMatching(/^postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/agent_bot_doctor_\w+ at schema version \d+, 0 turns recorded$/),
+          status: "pass",
+          detail: expect.stringMatching(/^postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/agent_bot_doctor_\w+ at schema version 11, 0 turns recorded$/),
         });
         expect(formatVerdicts(verdicts)).not.toContain("hunter2-secret");
       } finally {

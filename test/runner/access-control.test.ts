@@ -99,6 +99,17 @@ describe("who may make the bot work, and how much", () => {
     expect((await run("hi", { userId: "troll" })).result.status).toBe("answered");
   });
 
+  it("says where an ignore list applies: a workspace's channels and its members' DMs, or every DM for the list of DMs without a workspace", async () => {
+    t = await startTestApp();
+    const inWorkspace = await set("settings ignore-user <@troll>");
+    expect(inWorkspace.text).toBe(
+      "I'll ignore <@troll> in this workspace: in its channels, and in their direct messages with me while they are a member of it. Other workspaces are not affected.",
+    );
+    const inDms = await t.app.commands.execute(parseCommandText("settings ignore-user <@troll>")!, request("", { workspaceId: "dm", isDm: true }), admin);
+    expect(inDms.text).toBe("I'll ignore <@troll> in every direct message with me. Each server or workspace keeps its own list for its channels.");
+    expect((await set("settings unignore-user troll")).text).toBe("I'll listen to <@troll> again in this workspace.");
+  });
+
   it("applies a workspace's memory window and extra instructions to the next turn", async () => {
     t = await startTestApp({ MEMORY_WINDOW_MAX: "3" });
     t.model.otherwise((req) => ({ kind: "message", content: `re: ${req.body.messages.at(-1).content}` }));

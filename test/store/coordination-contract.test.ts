@@ -16,6 +16,8 @@ const availability = await postgresAvailability();
 const engines = [sqliteEngine, postgresEngine(availability)];
 
 const LONG = 60_000;
+/** Positions in arrival order for places the tests take without a platform order of their own. */
+let arrivals = 0;
 const ticketOf = (admission: QueueAdmission): QueueTicket => {
   if (!("ticket" in admission)) throw new Error(`refused: ${admission.refused}`);
   return admission.ticket;
@@ -35,20 +37,30 @@ for (const engine of engines) {
     afterAll(() => shared?.close());
 
     const place = (): ConversationRef => ({ platform: "test", workspaceId: `w-${randomUUID()}`, channelId: "c1" });
-    const enter = (store: Store, conversation: ConversationRef, extra: { maxDepth?: number; rate?: { key: string; limit: number } } = {}) =>
-      store.queue.enter({
-        conversation,
-        instance: "live",
-        maxDepth: extra.maxDepth ?? 10,
-        rate: extra.rate && { ...extra.rate, windowMs: LONG },
-      });
+    /** A place taken (in arrival order, unless `order` says otherwise) and admitted, as the runner does. */
+    const enter = async (
+      store: Store,
+      conversation: ConversationRef,
+      extra: { maxDepth?: number; rate?: { key: string; limit: number }; order?: string; instance?: string } = {},
+    ): Promise<QueueAdmission> => {
+      const taken = await store.queue.claim({ conversation, instance: extra.instance ?? "live", order: extra.order ?? String(++arrivals), addressed: true });
+      if (!("placed" in taken)) throw new Error(`skipped: ${taken.skipped}`);
+      return store.queue.admit(taken.placed, { maxDepth: extra.maxDepth ?? 10, rate: extra.rate && { ...extra.rate, windowMs: LONG } });
+    };
+    const waitFor = (store: Store, ticket: QueueTicket) => store.queue.waitForTurn(ticket, { signal: AbortSignal.timeout(LONG), staleAfterMs: LONG });
+    /** Whether the wait is still on after the other process had time to look several times. */
+    const stillWaiting = async (wait: Promise<void>) => {
+      let done = false;
+      void wait.then(() => (done = true));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return !done;
+    };
 
     it("lines a conversation's turns up in the order they took their places, across processes", async () => {
       const ref = place();
       const first = ticketOf(await enter(a, ref));
       const second = ticketOf(await enter(b, ref));
       const elsewhere = ticketOf(await enter(b, place()));
-      expect(second.id).toBeGreaterThan(first.id);
 
       // another conversation does not wait; the first place does not either
       await b.queue.waitForTurn(elsewhere, { signal: AbortSignal.timeout(LONG), staleAfterMs: LONG });
@@ -63,6 +75,70 @@ for (const engine of engines) {
       expect(secondMayRun).toBe(true);
       await b.queue.leave(second);
       await b.queue.leave(elsewhere);
+    });
+
+    it("lines turns up in their messages' platform order, not in the order their places were taken", async () => {
+      const ref = place();
+      // Snowflake-sized positions: compared as numbers (as text, the 19-digit one would come first).
+      const later = ticketOf(await enter(a, ref, { order: "1000000000000000000" }));
+      const earlier = ticketOf(await enter(b, ref, { order: "999999999999999999" }));
+      expect(later.id).toBeLessThan(earlier.id);
+
+      const laterWait = waitFor(a, later);
+      expect(await stillWaiting(laterWait)).toBe(true);
+      await waitFor(b, earlier);
+      await b.queue.leave(earlier);
+      await laterWait;
+      await a.queue.leave(later);
+    });
+
+    it("lets a place taken after a later message's turn started wait for that turn, and the turns after both wait for both", async () => {
+      const ref = place();
+      const started = ticketOf(await enter(a, ref, { order: "200" }));
+      await waitFor(a, started);
+      const late = ticketOf(await enter(b, ref, { order: "100" }));
+      const last = ticketOf(await enter(b, ref, { order: "300" }));
+      const lateWait = waitFor(b, late);
+      const lastWait = waitFor(a, last);
+      expect(await stillWaiting(lateWait)).toBe(true);
+
+      await a.queue.leave(started);
+      await lateWait;
+      expect(await stillWaiting(lastWait)).toBe(true);
+      await b.queue.leave(late);
+      await lastWait;
+      await a.queue.leave(last);
+    });
+
+    it("claims a message and takes its place in one statement: once per message, and only for messages addressed to the bot or in its threads", async () => {
+      const ref = place();
+      const claim = (store: Store, eventId: string, addressed: boolean, threadId = "t1") =>
+        store.queue.claim({
+          conversation: { ...ref, threadId },
+          instance: "live",
+          order: String(++arrivals),
+          claim: { platform: "test", eventId },
+          thread: { channelId: ref.channelId, threadId, channelConversation: ref },
+          addressed,
+        });
+      // not addressed, in a thread that is not the bot's: nothing written (not even the claim)
+      expect(await claim(a, `${ref.workspaceId}:1`, false)).toEqual({ skipped: "not_addressed" });
+      const mentioned = await claim(b, `${ref.workspaceId}:1`, true);
+      if (!("placed" in mentioned)) throw new Error("not placed");
+      expect(mentioned.scope).toBeUndefined();
+      expect(mentioned.placed.conversationKey).toBe(JSON.stringify(["test", ref.workspaceId, "c1", "t1"]));
+      // another delivery of the same message, to another process: no second place
+      expect(await claim(a, `${ref.workspaceId}:1`, true)).toEqual({ skipped: "duplicate" });
+      expect(await shared.rows(`SELECT COUNT(*) AS n FROM turn_queue WHERE conversation_key LIKE '%${ref.workspaceId}%'`)).toEqual([{ n: 1 }]);
+
+      // in one of the bot's threads, a message need not mention it; a thread of earlier versions continues its channel's conversation
+      await a.threads.remember({ platform: "test", workspaceId: ref.workspaceId, channelId: ref.channelId, threadId: "t2" }, "channel");
+      const followUp = await claim(b, `${ref.workspaceId}:2`, false, "t2");
+      if (!("placed" in followUp)) throw new Error("not placed");
+      expect(followUp.scope).toBe("channel");
+      expect(followUp.placed.conversationKey).toBe(JSON.stringify(["test", ref.workspaceId, "c1", ""]));
+      await a.queue.leave(mentioned.placed);
+      await b.queue.leave(followUp.placed);
     });
 
     it("refuses a place when the conversation's line is full, counting every process's places", async () => {
@@ -104,8 +180,8 @@ for (const engine of engines) {
       const ref = place();
       await a.turns.start({ id: `${live.id}-turn`, conversation: ref, userId: "u1", instance: live.id });
       await b.turns.start({ id: `${crashed.id}-turn`, conversation: ref, userId: "u2", instance: crashed.id });
-      const crashedPlace = ticketOf(await b.queue.enter({ conversation: ref, instance: crashed.id, maxDepth: 10 }));
-      const livePlace = ticketOf(await a.queue.enter({ conversation: ref, instance: live.id, maxDepth: 10 }));
+      const crashedPlace = ticketOf(await enter(b, ref, { instance: crashed.id }));
+      const livePlace = ticketOf(await enter(a, ref, { instance: live.id }));
       const waiting = a.queue.waitForTurn(livePlace, { signal: AbortSignal.timeout(LONG), staleAfterMs: LONG });
 
       expect(await a.instances.reap({ leaseMs: LONG, dead: [crashed.id] })).toEqual({ runs: 1, turns: 1 });

@@ -39,15 +39,15 @@ for (const engine of engines) {
       withNotice = true,
     ): Promise<{ ref: ConversationRef; ticket: QueueTicket; id: string }> {
       const ref: ConversationRef = { platform: "test", workspaceId: `w-${randomUUID()}`, channelId: "C1" };
-      const entered = await b.queue.enter({ conversation: ref, instance: owner.id, maxDepth: 10 });
-      if (!("ticket" in entered)) throw new Error("refused");
+      const entered = await b.queue.claim({ conversation: ref, instance: owner.id, order: "1", addressed: true });
+      if (!("placed" in entered)) throw new Error("skipped");
       const id = `turn-${randomUUID()}`;
       const conversation = await b.turns.start({
         id,
         conversation: ref,
         userId: "U1",
         instance: owner.id,
-        place: entered.ticket.id,
+        place: entered.placed.id,
         noticeTo: withNotice ? target(question) : undefined,
       });
       if (answered) {
@@ -59,7 +59,7 @@ for (const engine of engines) {
           exchange: { conversationId: conversation.id, question: { author: "alice", text: question }, answer: `answer to ${question}` },
         });
       }
-      return { ref, ticket: entered.ticket, id };
+      return { ref, ticket: entered.placed, id };
     }
 
     it("takes a dead process's unshown answer out of memory, marks its turns interrupted, and leaves a notice per asker", async () => {

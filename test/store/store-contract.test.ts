@@ -113,6 +113,44 @@ for (const engine of engines) {
       expect(await b.usage.tokensToday(ref)).toBe(42);
     });
 
+    it("stores a top-level question's exchange once; the thread opened for it starts with it when someone follows up there", async () => {
+      const ref = place();
+      const thread = { ...ref, threadId: "thread-lazy" };
+      const count = async (sql: string) => Number((await shared.rows(sql))[0]!.n);
+      const messagesOf = () =>
+        count(`SELECT COUNT(*) AS n FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.workspace_id = '${ref.workspaceId}'`);
+      await answeredTurn(a, ref, "6*7?", "42", { alsoIn: thread });
+      // stored once: nothing copied into the thread, which may never get a follow-up
+      expect(await messagesOf()).toBe(2);
+
+      // the first follow-up (through the other process) continues from the exchange, which is copied once
+      const followUp = randomUUID();
+      const conversation = await b.turns.start({ id: followUp, conversation: thread, userId: "u1", instance: "test" });
+      expect(await b.conversations.window(conversation, 5, 10_000)).toEqual([
+        { role: "user", author: "alice", text: "6*7?" },
+        { role: "assistant", author: null, text: "42" },
+      ]);
+      await a.turns.start({ id: randomUUID(), conversation: thread, userId: "u1", instance: "test" });
+      expect(await messagesOf()).toBe(4);
+      expect(await a.conversations.window(ref, 5, 10_000)).toHaveLength(2);
+    });
+
+    it("puts the exchange in the thread's conversation at once where a follow-up there came before the turn closed", async () => {
+      const ref = place();
+      const thread = { ...ref, threadId: "thread-early" };
+      const opening = randomUUID();
+      const channel = await a.turns.start({ id: opening, conversation: ref, userId: "u1", instance: "test" });
+      await answeredTurn(b, thread, "meanwhile?", "yes");
+      await a.turns.finish({
+        turnId: opening,
+        end: { status: "answered", outcome: "answer", iterations: 1, usage: usage(0) },
+        steps: [],
+        workspace: ref,
+        exchange: { conversationId: channel.id, question: { author: "alice", text: "first" }, answer: "one", alsoIn: thread },
+      });
+      expect((await b.conversations.window(thread, 5, 10_000)).map((m) => m.text)).toEqual(["meanwhile?", "yes", "first", "one"]);
+    });
+
     it("leaves nothing of a turn whose closing fails half way: no step, no exchange, no tokens", async () => {
       const ref = place();
       const turnId = randomUUID();
@@ -204,9 +242,9 @@ for (const engine of engines) {
       expect(await b.workspaceSettings.get(ws)).toEqual({ memoryWindow: 3, ignoredUsers: ["troll"] });
       await waitFor(async () => (await b.toolSettings.overrides(ws)).get("calculator")?.enabled === false, "the other process to see the tool change");
       expect((await b.toolSettings.overrides(ws)).get("calculator")).toMatchObject({ tool: "calculator", enabled: false, changedBy: "admin-2" });
-      expect(await b.workspaceSettings.isIgnoredAnywhere("test", "troll")).toBe(true);
-      expect(await b.workspaceSettings.isIgnoredAnywhere("test", "someone")).toBe(false);
-      expect(await b.workspaceSettings.isIgnoredAnywhere("other", "troll")).toBe(false);
+      expect(await b.workspaceSettings.workspacesIgnoring("test", "troll")).toContain(ws.workspaceId);
+      expect(await b.workspaceSettings.workspacesIgnoring("test", "someone")).toEqual([]);
+      expect(await b.workspaceSettings.workspacesIgnoring("other", "troll")).toEqual([]);
 
       await b.workspaceSettings.set(ws, "memoryWindow", undefined, "admin-1");
       await waitFor(async () => (await a.workspaceSettings.get(ws)).memoryWindow === undefined, "the reset to reach the first process");

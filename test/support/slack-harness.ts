@@ -22,6 +22,12 @@ export interface SlackHarnessOptions {
   logger?: Logger;
 }
 
+/** The workspace (and Enterprise Grid organisation) a command or press comes from; T1 alone unless given. */
+export interface SlackFrom {
+  teamId?: string;
+  enterpriseId?: string;
+}
+
 /**
  * The real app and the real Bolt adapter against a fake model and a fake Slack on 127.0.0.1.
  * HTTP mode listens on a free port; Socket Mode connects to the fake's WebSocket.
@@ -102,7 +108,7 @@ export class SlackHarness {
    * A user presses a button of a bot message (Block Kit): a signed `block_actions` request, or an
    * `interactive` Socket Mode envelope. Resolves once Bolt acknowledged it.
    */
-  async press(userId: string, posted: FakeMessage, actionId: string): Promise<void> {
+  async press(userId: string, posted: FakeMessage, actionId: string, from: SlackFrom = {}): Promise<void> {
     // The buttons as posted: a client may still show them after an update took them away.
     const button = posted.postedBlocks.flatMap((block) => block.elements ?? []).find((element: any) => element.action_id === actionId);
     if (!button) throw new Error(`no button ${actionId} on the message ${posted.ts}`);
@@ -113,6 +119,7 @@ export class SlackHarness {
       actionId,
       value: button.value,
       responseUrl: this.slack.responseUrl(),
+      ...from,
     });
     if (this.options.mode === "socket") {
       await this.slack.sendEnvelope(payload, "interactive");
@@ -123,9 +130,9 @@ export class SlackHarness {
   }
 
   /** Runs a slash command; resolves with the ephemeral answers posted to its response_url. */
-  async command(command: string, text: string, userId: string, channelId = "C1"): Promise<{ status: number; responseUrl: string }> {
+  async command(command: string, text: string, userId: string, channelId = "C1", from: SlackFrom = {}): Promise<{ status: number; responseUrl: string }> {
     const responseUrl = this.slack.responseUrl();
-    const fields = slashCommand({ command, text, userId, channelId, responseUrl });
+    const fields = slashCommand({ command, text, userId, channelId, responseUrl, ...from });
     if (this.options.mode === "socket") {
       await this.slack.sendEnvelope(fields, "slash_commands");
       return { status: 200, responseUrl };

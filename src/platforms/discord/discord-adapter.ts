@@ -8,6 +8,7 @@ import { InteractionHandler } from "./commands/interaction-handler.js";
 import type { DiscordConfig } from "./config.js";
 import { discordContent } from "./content.js";
 import { describeDiscordError } from "./errors.js";
+import { GuildMembership } from "./guild-membership.js";
 import { incomingMessage } from "./inbound.js";
 import { ROLE_NAMES } from "./permissions.js";
 import { DiscordSurface } from "./surface.js";
@@ -20,6 +21,7 @@ import { DiscordSurface } from "./surface.js";
 export class DiscordAdapter implements PlatformAdapter {
   readonly name = "discord";
   private client?: Client;
+  private membership?: GuildMembership;
   private readonly logger: Logger;
   private accepting = false;
 
@@ -32,6 +34,7 @@ export class DiscordAdapter implements PlatformAdapter {
     if (!config.DISCORD_TOKEN) throw new Error("DISCORD_TOKEN is not set");
     const client = createDiscordClient(config);
     this.client = client;
+    this.membership = new GuildMembership(client, this.logger);
     const link = this.services.connect({
       surface: new DiscordSurface(client, this.logger),
       allowDms: config.DISCORD_ALLOW_DMS,
@@ -94,7 +97,9 @@ export class DiscordAdapter implements PlatformAdapter {
       this.logger.warn({ err: error, messageId: message.id }, "could not read a Discord message");
       return;
     }
-    void link.receive(incoming);
+    // A DM follows the ignore lists of the servers its sender shares with the bot.
+    const membership = this.membership;
+    void link.receive(incoming.isDm && membership ? { ...incoming, memberOf: membership.of(incoming.actor.id) } : incoming);
   }
 }
 

@@ -1,11 +1,18 @@
 import { ChannelType, cleanContent, MessageReferenceType, type Attachment, type Collection, type Message } from "discord.js";
-import type { AttachmentDescriptor, IncomingMessage, Location, QuotedMessage } from "../../runner/incoming.js";
+import {
+  DIRECT_MESSAGES_WORKSPACE,
+  type AttachmentDescriptor,
+  type IncomingMessage,
+  type Location,
+  type PlatformOrder,
+  type QuotedMessage,
+} from "../../runner/incoming.js";
 import { memberRoleIds, roleOf } from "./permissions.js";
 
 export const PLATFORM = "discord";
 
 /** Direct messages have no server: they share one workspace, whose daily budget caps them all. */
-export const DM_WORKSPACE = "dm";
+export const DM_WORKSPACE = DIRECT_MESSAGES_WORKSPACE;
 
 /** A Discord message in the core's terms. Platform words stop here. */
 export function incomingMessage(message: Message, adminUserIds: readonly string[]): IncomingMessage {
@@ -17,6 +24,7 @@ export function incomingMessage(message: Message, adminUserIds: readonly string[
     workspaceId: message.guildId ?? DM_WORKSPACE,
     messageId: message.id,
     eventId: message.id,
+    order: discordOrder(message.id),
     ...locationOf(message),
     isDm,
     actor: {
@@ -94,6 +102,15 @@ const unlessItFails = <T>(read: () => T): T | undefined => {
     return undefined;
   }
 };
+
+/**
+ * A message's (or an interaction's) place in Discord's order: its snowflake, which begins with the
+ * time Discord made it. No hold-back: a guild's events, its interactions and its threads' included,
+ * come over one gateway connection (one shard), in order, and DMs over shard 0's.
+ */
+export function discordOrder(id: string): PlatformOrder | undefined {
+  return /^\d{1,19}$/.test(id) && BigInt(id) < 2n ** 63n ? { key: id } : undefined;
+}
 
 /** A message another one points to, in the core's terms. */
 export function quotedMessage(message: Message, botId: string): QuotedMessage {

@@ -4,7 +4,7 @@ import type { Logger } from "../../log.js";
 import type { Actor } from "../../runner/incoming.js";
 import type { PlatformLink } from "../../runner/platform-link.js";
 import { APPROVE_ACTION, DENY_ACTION, settledBlocks } from "./approval-blocks.js";
-import { PLATFORM, workspaceOf } from "./inbound.js";
+import { PLATFORM, placeOf, workspaceOf, type SlackPlace } from "./inbound.js";
 import { markdownToMrkdwn } from "./mrkdwn.js";
 import type { SlackApi } from "./slack-api.js";
 
@@ -12,7 +12,7 @@ export interface ApprovalActionDeps {
   link: PlatformLink;
   api: SlackApi;
   logger: Logger;
-  actorOf(userId: string): Promise<Actor>;
+  actorOf(userId: string, place: SlackPlace): Promise<Actor>;
 }
 
 /** The fields of a `block_actions` payload a press needs; anything else passes through. */
@@ -38,12 +38,13 @@ export function registerApprovalActions(bolt: BoltApp, { link, api, logger, acto
     const press = parsed.data;
     const [action] = press.actions;
     if (!action?.value || !press.channel || !press.message) return;
+    const place = placeOf({ enterprise_id: press.enterprise?.id, team_id: press.team?.id });
     const answer = await link.decideApproval({
       platform: PLATFORM,
-      workspaceId: workspaceOf({ enterprise_id: press.enterprise?.id, team_id: press.team?.id }),
+      workspaceId: workspaceOf(place),
       approvalId: action.value,
       decision: action.action_id === APPROVE_ACTION ? "approve" : "deny",
-      actor: await actorOf(press.user.id),
+      actor: await actorOf(press.user.id, place),
     });
     const text = markdownToMrkdwn(answer.text);
     const channel = press.channel.id;

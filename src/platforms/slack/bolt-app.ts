@@ -5,7 +5,9 @@ import type { SlackConfig } from "./config.js";
 import type { Logger } from "../../log.js";
 import type { PlatformServices } from "../platform.js";
 import { clientFetch } from "../../net/keep-alive-fetch.js";
+import { SERVER_LIMITS } from "../../net/server-limits.js";
 import { boltLogger } from "./bolt-logger.js";
+import { slackHttpReceiver } from "./http-receiver.js";
 
 export type WebClientOptions = NonNullable<ConstructorParameters<typeof webApi.WebClient>[1]>;
 
@@ -52,19 +54,15 @@ export class SlackConnection {
         throw new Error("Slack needs SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP events at /slack/events). See the README's Slack section.");
       }
       this.mode = "http";
-      // Signature and timestamp checks stay on (Bolt's default): bad or stale requests get 401.
+      // Signature and timestamp checks stay on (Bolt's default): bad, stale or future-dated requests get 401.
       const shared = options.sharedRoutes;
       const customRoutes = shared?.paths.map((path) => ({
         path,
         method: ["GET"],
         handler: (req: Parameters<typeof shared.handler>[0], res: Parameters<typeof shared.handler>[1]) => void shared.handler(req, res),
       }));
-      this.bolt = new BoltApp({
-        ...common,
-        signingSecret: config.SLACK_SIGNING_SECRET,
-        processBeforeResponse: false,
-        ...(customRoutes ? { customRoutes } : {}),
-      });
+      const receiver = slackHttpReceiver({ signingSecret: config.SLACK_SIGNING_SECRET, logger: common.logger, ...(customRoutes ? { customRoutes } : {}) });
+      this.bolt = new BoltApp({ ...common, receiver });
     }
   }
 
@@ -83,7 +81,8 @@ export class SlackConnection {
       return;
     }
     const listen = this.options.listen ?? { port: this.config.PORT };
-    this.server = (await this.bolt.start(listen)) as Server;
+    // Bolt hands these to http.createServer: a request trickled in slowly is cut off in seconds.
+    this.server = (await this.bolt.start(listen, SERVER_LIMITS)) as Server;
     this.started = true;
   }
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AttachmentDescriptor, IncomingMessage, QuotedMessage } from "../../runner/incoming.js";
+import type { AttachmentDescriptor, IncomingMessage, PlatformOrder, QuotedMessage } from "../../runner/incoming.js";
 import { slackTextToPlain } from "./incoming-text.js";
 
 export const PLATFORM = "slack";
@@ -50,10 +50,24 @@ const slackMessageSchema = z.object({
 /** Subtypes that are still a person writing (not an edit, deletion, join or bot message). */
 const PERSON_SUBTYPES = new Set(["thread_broadcast", "file_share"]);
 
-/** The workspace: the enterprise on Enterprise Grid, else the team. */
-export function workspaceOf(body: { enterprise_id?: unknown; team_id?: unknown }, fallback?: string): string {
-  const id = body.enterprise_id || body.team_id || fallback;
-  return typeof id === "string" && id !== "" ? id : "unknown";
+/** Where a Slack request came from: its workspace (team) and, on Enterprise Grid, the organisation. */
+export interface SlackPlace {
+  teamId?: string;
+  enterpriseId?: string;
+}
+
+/** The place a request names (an event's envelope, a slash command, a button press's team and enterprise). */
+export function placeOf(body: { enterprise_id?: unknown; team_id?: unknown }, fallbackTeam?: unknown): SlackPlace {
+  const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
+  return { teamId: text(body.team_id) ?? text(fallbackTeam), enterpriseId: text(body.enterprise_id) };
+}
+
+/**
+ * The bot's workspace: the organisation on Enterprise Grid, else the team. Settings, memory and
+ * usage stay the organisation's, as they were stored; isAdminIn keeps them to its own admins.
+ */
+export function workspaceOf(place: SlackPlace): string {
+  return place.enterpriseId ?? place.teamId ?? "unknown";
 }
 
 export interface SlackEnvelope {
@@ -71,10 +85,11 @@ export function incomingMessage(raw: unknown, envelope: SlackEnvelope, botUserId
   const subtypeIsPerson = event.subtype === undefined || PERSON_SUBTYPES.has(event.subtype);
   return {
     platform: PLATFORM,
-    workspaceId: workspaceOf(envelope, event.team),
+    workspaceId: workspaceOf(placeOf(envelope, event.team)),
     // A redelivery has the same ts; an edited mention comes back with a new event id but the same ts.
     messageId: event.ts,
     eventId: envelope.event_id,
+    order: slackOrder(event.ts),
     channelId: event.channel,
     threadId: inThread ? event.thread_ts : undefined,
     isDm: event.channel_type === "im",
@@ -88,6 +103,18 @@ export function incomingMessage(raw: unknown, envelope: SlackEnvelope, botUserId
     isSystem: !subtypeIsPerson || event.user === undefined,
     isOwn: botUserId !== undefined && event.user === botUserId,
   };
+}
+
+/**
+ * A message's place in Slack's order: its ts ("seconds.microseconds", stamped by Slack when the
+ * message was posted) in microseconds. Slack delivers each event in a request of its own, to
+ * whichever process, so the turn holds back a moment from `sentAt` for an earlier one still on its way.
+ */
+export function slackOrder(ts: string): PlatformOrder | undefined {
+  const match = /^(\d{1,12})\.(\d{1,6})$/.exec(ts);
+  if (!match) return undefined;
+  const micros = match[2]!.padEnd(6, "0");
+  return { key: `${BigInt(match[1]!) * 1_000_000n + BigInt(micros)}`, sentAt: Number(match[1]) * 1000 + Math.floor(Number(micros) / 1000) };
 }
 
 /** Items that match the schema; the others are left out. */

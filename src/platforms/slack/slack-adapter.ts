@@ -7,9 +7,9 @@ import { registerApprovalActions } from "./approval-actions.js";
 import { SlackConnection, type SlackConnectionOptions, type SlackMode } from "./bolt-app.js";
 import type { SlackConfig } from "./config.js";
 import { slackContent } from "./content.js";
-import { incomingMessage, PLATFORM, type SlackEnvelope } from "./inbound.js";
+import { incomingMessage, PLATFORM, placeOf, type SlackEnvelope, type SlackPlace } from "./inbound.js";
 import { SlackApi, type SlackApiOptions } from "./slack-api.js";
-import { SlackUsers } from "./slack-users.js";
+import { isAdminIn, SlackUsers } from "./slack-users.js";
 import { commandNames, registerSlashCommands } from "./slash-commands.js";
 import { SlackSurface } from "./surface.js";
 
@@ -45,9 +45,9 @@ export class SlackAdapter implements PlatformAdapter {
     });
     const api = new SlackApi(client, this.logger, options);
     const users = new SlackUsers(api, new Set([...config.SLACK_ADMIN_USER_IDS, ...services.adminUserIds]), options.userCacheMs);
-    const actorOf = async (userId: string): Promise<Actor> => {
+    const actorOf = async (userId: string, place: SlackPlace): Promise<Actor> => {
       const person = await users.lookup(userId);
-      return { id: userId, name: person.name, role: person.isAdmin ? "admin" : "member", isBot: false };
+      return { id: userId, name: person.name, role: isAdminIn(person, place) ? "admin" : "member", isBot: false };
     };
     const names = commandNames(config);
     const link = services.connect({
@@ -55,7 +55,10 @@ export class SlackAdapter implements PlatformAdapter {
       allowDms: config.SLACK_ALLOW_DMS,
       hasRoles: false,
       commandName: (group) => names[group],
-      roleNames: { admin: "_Here, admins are the workspace's admins and owners, and anyone listed in SLACK_ADMIN_USER_IDS._", moderator: "" },
+      roleNames: {
+        admin: "_Here, admins are the workspace's admins and owners (on Enterprise Grid, the organisation's), and anyone listed in SLACK_ADMIN_USER_IDS._",
+        moderator: "",
+      },
       content: slackContent(config.SLACK_FILES_URL, config.SLACK_BOT_TOKEN!, this.logger),
     });
     this.registerEvents(link, actorOf);
@@ -89,12 +92,14 @@ export class SlackAdapter implements PlatformAdapter {
   }
 
   /** Messages and mentions go to the core as they are; Bolt has acknowledged each event before this runs. */
-  private registerEvents(link: PlatformLink, actorOf: (userId: string) => Promise<Actor>): void {
+  private registerEvents(link: PlatformLink, actorOf: (userId: string, place: SlackPlace) => Promise<Actor>): void {
     const bolt = this.connection.bolt;
     const handle = async ({ event, body, context }: { event: unknown; body: unknown; context: { botUserId?: string } }) => {
-      const message = incomingMessage(event, body as SlackEnvelope, context.botUserId);
+      const envelope = body as SlackEnvelope;
+      const message = incomingMessage(event, envelope, context.botUserId);
       if (!message) return;
-      void link.receive({ ...message, resolveActor: async () => ({ ...(await actorOf(message.actor.id)), isBot: message.actor.isBot }) });
+      const place = placeOf(envelope, (event as { team?: unknown } | undefined)?.team);
+      void link.receive({ ...message, resolveActor: async () => ({ ...(await actorOf(message.actor.id, place)), isBot: message.actor.isBot }) });
     };
     bolt.event("app_mention", handle);
     bolt.event("message", handle);

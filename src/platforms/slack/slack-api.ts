@@ -54,6 +54,16 @@ const userInfoSchema = z.object({
     is_admin: z.boolean().optional(),
     is_owner: z.boolean().optional(),
     is_primary_owner: z.boolean().optional(),
+    team_id: z.string().optional(),
+    // On Enterprise Grid: the person's standing in the organisation (is_admin above is for their own workspace).
+    enterprise_user: z
+      .object({
+        enterprise_id: z.string(),
+        is_admin: z.boolean().optional(),
+        is_owner: z.boolean().optional(),
+        is_primary_owner: z.boolean().optional(),
+      })
+      .nullish(),
     profile: z.object({ display_name: z.string().optional(), real_name: z.string().optional() }).optional(),
   }),
 });
@@ -61,7 +71,12 @@ const userInfoSchema = z.object({
 export interface SlackUser {
   id: string;
   name?: string;
+  /** The person's own workspace. */
+  teamId?: string;
+  /** An admin or owner of their own workspace (`teamId`). */
   isWorkspaceAdmin: boolean;
+  /** On Enterprise Grid: their organisation, and whether they are its admin or owner. */
+  enterprise?: { id: string; isAdmin: boolean };
 }
 
 export interface PostMessage {
@@ -219,12 +234,15 @@ export class SlackApi {
       return { ok: false, error: "unexpected_response" };
     }
     const { user } = parsed.data;
+    const org = user.enterprise_user;
     return {
       ok: true,
       value: {
         id: user.id,
         name: user.profile?.display_name || user.real_name || user.profile?.real_name || user.name,
+        teamId: user.team_id,
         isWorkspaceAdmin: Boolean(user.is_admin || user.is_owner || user.is_primary_owner),
+        enterprise: org ? { id: org.enterprise_id, isAdmin: Boolean(org.is_admin || org.is_owner || org.is_primary_owner) } : undefined,
       },
     };
   }

@@ -46,9 +46,11 @@ export class SlackStream implements NativeStream {
     await this.send([{ type: "task_update", ...task }]);
   }
 
-  async stop(): Promise<void> {
+  /** Ends the stream with the held tail and `markdown` (the end of the text: nothing more can complete a mention). */
+  async stop(markdown = ""): Promise<void> {
     if (!this.message) return;
-    const rest: StreamChunk[] = this.held === "" ? [] : [{ type: "markdown_text", text: defuseMassMentions(this.held) }];
+    const last = this.held + markdown;
+    const rest: StreamChunk[] = last === "" ? [] : [{ type: "markdown_text", text: defuseMassMentions(last) }];
     this.check(await this.api.stopStream(this.target.channel, this.message.id, rest));
     this.held = "";
   }

@@ -1,9 +1,23 @@
-import type { SlackApi } from "./slack-api.js";
+import type { SlackPlace } from "./inbound.js";
+import type { SlackApi, SlackUser } from "./slack-api.js";
 
-export interface SlackPerson {
-  name?: string;
-  /** Workspace admin or owner, or listed in SLACK_ADMIN_USER_IDS / BOT_ADMIN_USER_IDS. */
-  isAdmin: boolean;
+/** Who a person is, as users.info said (nothing of it when the lookup failed). */
+export interface SlackPerson extends Partial<SlackUser> {
+  /** Listed in SLACK_ADMIN_USER_IDS or BOT_ADMIN_USER_IDS: an admin everywhere. */
+  listed: boolean;
+}
+
+/**
+ * Whether a person is an admin for the bot where a request came from. On Enterprise Grid the
+ * bot's settings, memory and usage are the organisation's (see workspaceOf), so only the
+ * organisation's admins and owners are: an admin of one workspace of it is a member there, or
+ * they would rule the bot in every other workspace of the org. Elsewhere, the workspace's own
+ * admins and owners, never those of another workspace met in a shared channel.
+ */
+export function isAdminIn(person: SlackPerson, place: SlackPlace): boolean {
+  if (person.listed) return true;
+  if (place.enterpriseId !== undefined) return person.enterprise?.id === place.enterpriseId && person.enterprise.isAdmin;
+  return person.isWorkspaceAdmin === true && (person.teamId === undefined || person.teamId === place.teamId);
 }
 
 const DEFAULT_TTL_MS = 5 * 60 * 1000;
@@ -12,7 +26,7 @@ const MAX_CACHED_PEOPLE = 10_000;
 
 /**
  * Who a Slack user is, for permissions and the audit: users.info, cached a few minutes so a busy
- * channel costs one lookup per person. A failed lookup is not cached and counts as "not an admin".
+ * channel costs one lookup per person. A failed lookup is not cached and counts as "not an admin" (unless listed).
  */
 export class SlackUsers {
   private readonly cache = new Map<string, { person: SlackPerson; until: number }>();
@@ -28,8 +42,8 @@ export class SlackUsers {
     if (cached && cached.until > Date.now()) return cached.person;
     const listed = this.configuredAdmins.has(userId);
     const info = await this.api.userInfo(userId);
-    if (!info.ok) return { isAdmin: listed };
-    const person = { name: info.value.name, isAdmin: listed || info.value.isWorkspaceAdmin };
+    if (!info.ok) return { listed };
+    const person: SlackPerson = { ...info.value, listed };
     this.cache.delete(userId);
     if (this.cache.size >= MAX_CACHED_PEOPLE) this.evict();
     this.cache.set(userId, { person, until: Date.now() + this.ttlMs });

@@ -4,7 +4,7 @@ import type { CommandGroup } from "../../runner/commands/catalog.js";
 import { commandQuestion, type Actor, type IncomingCommand } from "../../runner/incoming.js";
 import type { PlatformLink } from "../../runner/platform-link.js";
 import type { SlackConfig } from "./config.js";
-import { PLATFORM, workspaceOf } from "./inbound.js";
+import { PLATFORM, placeOf, slackOrder, workspaceOf, type SlackPlace } from "./inbound.js";
 import { slackTextToPlain } from "./incoming-text.js";
 import { defuseMassMentions, markdownToMrkdwn } from "./mrkdwn.js";
 import type { SlackApi } from "./slack-api.js";
@@ -14,7 +14,8 @@ export interface CommandDeps {
   api: SlackApi;
   config: SlackConfig;
   logger: Logger;
-  actorOf(userId: string): Promise<Actor>;
+  /** The person as an actor where the request came from (an admin in one place may be a member in another). */
+  actorOf(userId: string, place: SlackPlace): Promise<Actor>;
 }
 
 /** Why /ask could not post in a channel, for the person who asked. */
@@ -53,8 +54,16 @@ export function registerSlashCommands(bolt: BoltApp, { link, api, config, logger
     if (question === "") return reply(respond, help());
     const posted = await api.postMessage({ channel: command.channel_id, text: `<@${command.user_id}> asked: ${defuseMassMentions(question)}` });
     if (!posted.ok) return reply(respond, POST_REFUSALS[posted.error] ?? "Sorry, I couldn't post in this channel. The details are in the bot's log.");
-    const from = commandPlace(command, await actorOf(command.user_id));
-    void link.receive(commandQuestion(from, { messageId: posted.value.ts, eventId: command.trigger_id, text: slackTextToPlain(question) }));
+    const from = commandPlace(command, await actorOf(command.user_id, placeOf(command)));
+    void link.receive(
+      commandQuestion(from, {
+        messageId: posted.value.ts,
+        eventId: command.trigger_id,
+        // Its place is the posted question's.
+        order: slackOrder(posted.value.ts),
+        text: slackTextToPlain(question),
+      }),
+    );
   });
 
   for (const [group, name] of Object.entries(commandNames(config)) as [CommandGroup, string][]) {
@@ -62,7 +71,7 @@ export function registerSlashCommands(bolt: BoltApp, { link, api, config, logger
       await ack();
       const parsed = link.parseCommand(`${group} ${command.text}`);
       if (!parsed || parsed.kind === "help") return reply(respond, help());
-      const result = await link.runCommand(parsed, commandPlace(command, await actorOf(command.user_id)));
+      const result = await link.runCommand(parsed, commandPlace(command, await actorOf(command.user_id, placeOf(command))));
       if (result.denied) logger.info({ user: command.user_id, command: parsed.kind }, "refused a settings command");
       await reply(respond, markdownToMrkdwn(result.text));
     });
@@ -72,7 +81,7 @@ export function registerSlashCommands(bolt: BoltApp, { link, api, config, logger
 function commandPlace(command: SlashCommand, actor: Actor): IncomingCommand {
   return {
     platform: PLATFORM,
-    workspaceId: workspaceOf(command),
+    workspaceId: workspaceOf(placeOf(command)),
     channelId: command.channel_id,
     isDm: command.channel_name === "directmessage" || command.channel_id.startsWith("D"),
     actor,

@@ -116,7 +116,7 @@ export class SlackSurface implements ChatSurface {
       },
       append: (markdown) => this.watching(() => stream.append(markdown)),
       task: (task) => this.watching(() => stream.task(task)),
-      stop: () => stream.stop(),
+      stop: (markdown) => stream.stop(markdown),
     };
   }
 

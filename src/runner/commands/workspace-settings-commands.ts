@@ -1,5 +1,6 @@
 import type { WorkspaceSettingsStore } from "../../store/store.js";
 import type { ConversationRef, WorkspaceRef } from "../../store/types.js";
+import { DIRECT_MESSAGES_WORKSPACE } from "../incoming.js";
 
 /** Admin commands that change a workspace's settings (the caller has checked the actor is an admin). */
 export type SettingsCommand =
@@ -42,8 +43,7 @@ export class WorkspaceSettingsCommands {
         const key = command.target === "user" ? "ignoredUsers" : "ignoredRoles";
         const ids = edit(current[key] ?? [], command.id, command.action);
         await this.store.set(workspace, key, ids.length > 0 ? ids : undefined, actorId);
-        const who = command.target === "user" ? userMention(command.id) : `role ${roleMention(command.id)}`;
-        return { ok: true, text: command.action === "add" ? `I'll ignore ${who} here.` : `I'll listen to ${who} again.` };
+        return { ok: true, text: ignoreConfirmation(command, workspace) };
       }
       case "settings_memory": {
         if (command.window === null) {
@@ -82,6 +82,23 @@ export class WorkspaceSettingsCommands {
       `Ignored roles: ${list(settings.ignoredRoles, roleMention)}`,
     ];
   }
+}
+
+/**
+ * Says where an ignore list applies: a workspace's in its channels and in the DMs of people who
+ * share it with the bot (never beyond); the list of DMs without a workspace in every such DM.
+ */
+function ignoreConfirmation(command: Extract<SettingsCommand, { kind: "settings_ignore" }>, workspace: WorkspaceRef): string {
+  const dms = workspace.workspaceId === DIRECT_MESSAGES_WORKSPACE;
+  if (command.target === "role") {
+    const role = `role ${roleMention(command.id)}`;
+    return command.action === "add" ? `I'll ignore ${role} in this workspace's channels.` : `I'll listen to ${role} again in this workspace's channels.`;
+  }
+  const who = userMention(command.id);
+  if (command.action === "remove") return dms ? `I'll listen to ${who} again in direct messages.` : `I'll listen to ${who} again in this workspace.`;
+  return dms
+    ? `I'll ignore ${who} in every direct message with me. Each server or workspace keeps its own list for its channels.`
+    : `I'll ignore ${who} in this workspace: in its channels, and in their direct messages with me while they are a member of it. Other workspaces are not affected.`;
 }
 
 function edit(list: string[], id: string, action: "add" | "remove"): string[] {

@@ -9,11 +9,29 @@ type MessageRow = Parameters<typeof messageFromRow>[0];
 
 const keyOf = (ref: ConversationRef) => [ref.platform, ref.workspaceId, ref.channelId, ref.threadId ?? ""];
 
+/**
+ * After a CTE `found` (id, seed_turn_id): the first use of a thread's conversation copies in the
+ * exchange that opened the thread (see the turn log's closing). The UPDATE takes the seed once:
+ * a second process opening the conversation at the same time waits for the row, then finds it
+ * taken and copies nothing.
+ */
+export const TAKE_SEED = `
+  seed AS (
+    UPDATE conversations c SET seed_turn_id = NULL FROM found f
+    WHERE c.id = f.id AND f.seed_turn_id IS NOT NULL AND c.seed_turn_id IS NOT NULL
+    RETURNING c.id, f.seed_turn_id
+  ), seeded AS (
+    INSERT INTO messages (conversation_id, turn_id, role, author, text, attachments, created_at)
+    SELECT seed.id, m.turn_id, m.role, m.author, m.text, m.attachments, m.created_at
+    FROM seed JOIN turns t ON t.id = seed.seed_turn_id JOIN messages m ON m.turn_id = t.id AND m.conversation_id = t.conversation_id
+    ORDER BY m.id
+  )`;
+
 const FIND_OR_CREATE = `
   WITH found AS (
-    SELECT id, window_start FROM conversations
+    SELECT id, window_start, seed_turn_id FROM conversations
     WHERE platform = $1 AND workspace_id = $2 AND channel_id = $3 AND thread_id = $4
-  ), created AS (
+  ), ${TAKE_SEED}, created AS (
     INSERT INTO conversations (platform, workspace_id, channel_id, thread_id, created_at)
     SELECT $1, $2, $3, $4, $5 WHERE NOT EXISTS (SELECT 1 FROM found)
     ON CONFLICT (platform, workspace_id, channel_id, thread_id) DO NOTHING
@@ -25,7 +43,7 @@ const FIND_OR_CREATE = `
  * The conversation's row in one round trip: found, or created. Two processes creating it at once:
  * the loser's insert does nothing and its statement saw no row, so it looks again.
  */
-export async function openConversation(db: Queryable, ref: ConversationRef): Promise<Conversation> {
+async function openConversation(db: Queryable, ref: ConversationRef): Promise<Conversation> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const { rows } = await db.query<Conversation>(FIND_OR_CREATE, [...keyOf(ref), Date.now()]);
     if (rows[0]) return rows[0];
@@ -42,19 +60,12 @@ export class PostgresConversations implements ConversationStore {
   }
 
   async window(where: ConversationRef | Conversation, exchanges: number, tokenBudget: number): Promise<StoredMessage[]> {
-    const { rows } =
-      "windowStart" in where
-        ? await this.pool.query<MessageRow>(
-            `SELECT role, author, text, attachments FROM messages WHERE conversation_id = $1 AND id > $2 ORDER BY id DESC LIMIT $3`,
-            [where.id, where.windowStart, exchanges * 2],
-          )
-        : await this.pool.query<MessageRow>(
-            `SELECT m.role, m.author, m.text, m.attachments FROM conversations c
-             JOIN messages m ON m.conversation_id = c.id AND m.id > c.window_start
-             WHERE c.platform = $1 AND c.workspace_id = $2 AND c.channel_id = $3 AND c.thread_id = $4
-             ORDER BY m.id DESC LIMIT $5`,
-            [...keyOf(where), exchanges * 2],
-          );
+    // By place (a command reading the memory), opened first: a thread's conversation may still have to take its seed.
+    const { id, windowStart } = "windowStart" in where ? where : await this.open(where);
+    const { rows } = await this.pool.query<MessageRow>(
+      `SELECT role, author, text, attachments FROM messages WHERE conversation_id = $1 AND id > $2 ORDER BY id DESC LIMIT $3`,
+      [id, windowStart, exchanges * 2],
+    );
     return trimWindow(rows.map(messageFromRow), tokenBudget);
   }
 

@@ -23,7 +23,7 @@ interface TableCopy {
 const TABLES: TableCopy[] = [
   {
     name: "conversations",
-    columns: ["id", "platform", "workspace_id", "channel_id", "thread_id", "window_start", "created_at"],
+    columns: ["id", "platform", "workspace_id", "channel_id", "thread_id", "window_start", "created_at", "seed_turn_id"],
     orderBy: "id",
     identity: true,
   },

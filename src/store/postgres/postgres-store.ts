@@ -15,6 +15,7 @@ import { PostgresChannelSettings, PostgresToolFlags, PostgresWorkspaceSettings }
 import { TOOL_ENABLED, TOOL_NEEDS_APPROVAL } from "../tool-flags.js";
 import { PostgresApprovals } from "./approvals.js";
 import { PostgresUsageReports } from "./usage-reports.js";
+import { PostgresRetention } from "./retention.js";
 import type { ApprovalSetting } from "../tool-approval-repository.js";
 import type { ChannelSettings } from "../channel-settings-repository.js";
 import { PostgresBotThreads, PostgresCurrencyRates, PostgresEventClaims } from "./small-tables.js";
@@ -51,6 +52,7 @@ export class PostgresStore implements Store {
   readonly toolApprovals: PostgresToolFlags<ApprovalSetting>;
   readonly channelSettings: PostgresChannelSettings;
   readonly usageReports: PostgresUsageReports;
+  readonly retention: PostgresRetention;
   private readonly listener: ChangeListener;
   private closing?: Promise<void>;
 
@@ -72,6 +74,7 @@ export class PostgresStore implements Store {
     this.toolApprovals = new PostgresToolFlags(pool, TOOL_NEEDS_APPROVAL, new SettingsCache<ReadonlyMap<string, ApprovalSetting>>());
     this.channelSettings = new PostgresChannelSettings(pool, new SettingsCache<ChannelSettings>());
     this.usageReports = new PostgresUsageReports(pool);
+    this.retention = new PostgresRetention(pool);
     const caches = [this.toolSettings.cache, this.workspaceSettings.cache, this.toolApprovals.cache, this.channelSettings.cache] as SettingsCache<unknown>[];
     this.listener = new ChangeListener(
       { ...settings, url: settings.listenUrl ?? settings.url },

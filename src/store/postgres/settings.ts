@@ -12,7 +12,7 @@ import type { WorkspaceSettingsStore } from "../store.js";
 import type { ToolFlag, ToolFlagRow } from "../tool-flags.js";
 import type { WorkspaceRef } from "../types.js";
 import { storableJson } from "../turn-records.js";
-import { settingsFromRows, type WorkspaceSettingKey, type WorkspaceSettings } from "../workspace-settings.js";
+import { IGNORING_WORKSPACES_READ, settingsFromRows, type WorkspaceSettingKey, type WorkspaceSettings } from "../workspace-settings.js";
 import { inTransaction, type Queryable } from "./connection.js";
 import { CHANNELS } from "./listener.js";
 
@@ -79,12 +79,12 @@ export class PostgresWorkspaceSettings implements WorkspaceSettingsStore {
     });
   }
 
-  async isIgnoredAnywhere(platform: string, userId: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query(`SELECT 1 FROM workspace_settings WHERE platform = $1 AND key = 'ignoredUsers' AND value_json ? $2 LIMIT 1`, [
-      platform,
-      userId,
-    ]);
-    return (rowCount ?? 0) > 0;
+  async workspacesIgnoring(platform: string, userId: string): Promise<string[]> {
+    const { rows } = await this.pool.query<{ workspace_id: string }>(
+      `SELECT workspace_id FROM workspace_settings WHERE platform = $1 AND key = 'ignoredUsers' AND value_json ? $2 ORDER BY workspace_id LIMIT $3`,
+      [platform, userId, IGNORING_WORKSPACES_READ],
+    );
+    return rows.map((row) => row.workspace_id);
   }
 
   async set<K extends WorkspaceSettingKey>(workspace: WorkspaceRef, key: K, value: WorkspaceSettings[K], changedBy: string): Promise<void> {

@@ -2,24 +2,20 @@ import type pg from "pg";
 import type { CachedRates, RateTable } from "../currency-rates.js";
 import type { BotThread, BotThreads, CurrencyRateStore, EventClaims, ThreadScope } from "../store.js";
 
-const KEEP_EVENTS_MS = 7 * 24 * 60 * 60 * 1000;
-
-/** Claimed event ids: the primary key makes the insert the claim, so of several processes one wins. */
+/**
+ * Claimed event ids: the primary key makes the insert the claim, so of several processes one wins.
+ * Old claims are pruned in the background (see Retention), never by a claim.
+ */
 export class PostgresEventClaims implements EventClaims {
-  private inserted = 0;
-
   constructor(private readonly pool: pg.Pool) {}
 
   async claim(platform: string, eventId: string): Promise<boolean> {
-    const now = Date.now();
     const { rowCount } = await this.pool.query(`INSERT INTO processed_events (platform, event_id, received_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [
       platform,
       eventId,
-      now,
+      Date.now(),
     ]);
-    const fresh = rowCount === 1;
-    if (fresh && ++this.inserted % 1000 === 0) await this.pool.query(`DELETE FROM processed_events WHERE received_at < $1`, [now - KEEP_EVENTS_MS]);
-    return fresh;
+    return rowCount === 1;
   }
 }
 

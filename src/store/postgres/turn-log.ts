@@ -2,7 +2,7 @@ import type pg from "pg";
 import type { TokenUsage, TurnLog } from "../store.js";
 import { attachmentsJson, noticeTargetJson, stepRows, storable, utcDay, type TurnClosing, type TurnStart } from "../turn-records.js";
 import type { Conversation, WorkspaceRef } from "../types.js";
-import { openConversation } from "./conversations.js";
+import { TAKE_SEED } from "./conversations.js";
 
 /**
  * A running turn's row, in its conversation (found or created), in one statement. Like a place in
@@ -13,9 +13,9 @@ const START = `
   WITH async AS (
     SELECT set_config('synchronous_commit', 'off', true)
   ), found AS (
-    SELECT id, window_start FROM conversations
+    SELECT id, window_start, seed_turn_id FROM conversations
     WHERE platform = $1 AND workspace_id = $2 AND channel_id = $3 AND thread_id = $4
-  ), created AS (
+  ), ${TAKE_SEED}, created AS (
     INSERT INTO conversations (platform, workspace_id, channel_id, thread_id, created_at)
     SELECT $1, $2, $3, $4, $5 WHERE NOT EXISTS (SELECT 1 FROM found)
     ON CONFLICT (platform, workspace_id, channel_id, thread_id) DO NOTHING
@@ -36,6 +36,10 @@ const START = `
  * exchange (question before answer, so their ids order the window), the day's token usage, and
  * its outcome. Waits for the disk at commit, as the server is configured to.
  *
+ * A thread opened for the answer ($25-$28) gets a conversation row that points at this turn: its
+ * first use copies the exchange in (TAKE_SEED). Where the row is already there (a follow-up came
+ * first; the insert waits for a process creating it at the same time), the exchange goes in now.
+ *
  * Safe to repeat: it writes only while the turn is not closed yet (running, or marked interrupted by
  * a reaper meanwhile), so a closing that committed but whose answer was lost with the connection,
  * then tried again, writes nothing twice. The row lock orders two attempts that overlap.
@@ -47,10 +51,21 @@ const FINISH = `
     INSERT INTO turn_steps (turn_id, seq, tool, input, output, error, started_at, duration_ms)
     SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[])
     WHERE EXISTS (SELECT 1 FROM open)
+  ), thread AS (
+    INSERT INTO conversations (platform, workspace_id, channel_id, thread_id, created_at, seed_turn_id)
+    SELECT $25::text, $26::text, $27::text, $28::text, $13, $1 WHERE $25::text IS NOT NULL AND EXISTS (SELECT 1 FROM open)
+    ON CONFLICT (platform, workspace_id, channel_id, thread_id) DO UPDATE SET platform = EXCLUDED.platform
+    RETURNING id, seed_turn_id IS NOT DISTINCT FROM $1 AS seeded
   ), exchange AS (
     INSERT INTO messages (conversation_id, turn_id, role, author, text, attachments, created_at)
     SELECT m.conversation_id, $1, m.role, m.author, m.text, m.attachments, $13
-    FROM unnest($9::bigint[], $10::text[], $11::text[], $12::text[], $24::text[]) WITH ORDINALITY AS m(conversation_id, role, author, text, attachments, position)
+    FROM (
+      SELECT $9::bigint AS conversation_id, e.* FROM unnest($10::text[], $11::text[], $12::text[], $24::text[]) WITH ORDINALITY AS e(role, author, text, attachments, position)
+      UNION ALL
+      SELECT thread.id, e.role, e.author, e.text, e.attachments, e.position + 2
+      FROM thread, unnest($10::text[], $11::text[], $12::text[], $24::text[]) WITH ORDINALITY AS e(role, author, text, attachments, position)
+      WHERE NOT thread.seeded
+    ) m
     WHERE EXISTS (SELECT 1 FROM open)
     ORDER BY m.position
   ), usage AS (
@@ -90,22 +105,17 @@ export class PostgresTurnLog implements TurnLog, TokenUsage {
   async finish(closing: TurnClosing): Promise<void> {
     const { turnId, end, exchange } = closing;
     const steps = stepRows(closing.steps);
-    const messages: { conversationId: number; role: "user" | "assistant"; author: string | null; text: string; attachments: string | null }[] = [];
+    const messages: { role: "user" | "assistant"; author: string | null; text: string; attachments: string | null }[] = [];
     if (exchange) {
-      const conversations = [exchange.conversationId];
-      // a thread opened for the turn: found or created first (rare; its row may stay if the closing fails, harmlessly)
-      if (exchange.alsoIn) conversations.push((await openConversation(this.pool, exchange.alsoIn)).id);
-      for (const conversationId of conversations) {
-        messages.push({
-          conversationId,
-          role: "user",
-          author: storable(exchange.question.author),
-          text: storable(exchange.question.text),
-          attachments: attachmentsJson(exchange.question.attachments),
-        });
-        messages.push({ conversationId, role: "assistant", author: null, text: storable(exchange.answer), attachments: null });
-      }
+      messages.push({
+        role: "user",
+        author: storable(exchange.question.author),
+        text: storable(exchange.question.text),
+        attachments: attachmentsJson(exchange.question.attachments),
+      });
+      messages.push({ role: "assistant", author: null, text: storable(exchange.answer), attachments: null });
     }
+    const thread = exchange?.alsoIn;
     const now = Date.now();
     await this.pool.query(FINISH, [
       turnId,
@@ -116,7 +126,7 @@ export class PostgresTurnLog implements TurnLog, TokenUsage {
       steps.map((step) => step.error),
       steps.map((step) => step.startedAt),
       steps.map((step) => step.durationMs),
-      messages.map((message) => message.conversationId),
+      exchange?.conversationId ?? null,
       messages.map((message) => message.role),
       messages.map((message) => message.author),
       messages.map((message) => message.text),
@@ -132,6 +142,10 @@ export class PostgresTurnLog implements TurnLog, TokenUsage {
       end.usage.completionTokens,
       end.error === undefined ? null : storable(end.error),
       messages.map((message) => message.attachments),
+      thread?.platform ?? null,
+      thread?.workspaceId ?? null,
+      thread?.channelId ?? null,
+      thread ? (thread.threadId ?? "") : null,
     ]);
   }
 

@@ -1,7 +1,17 @@
 import { createHash } from "node:crypto";
 import type pg from "pg";
 import { HeadWatch } from "../head-watch.js";
-import { ownPlaceLost, type QueueAdmission, type QueueEntry, type QueueHead, type QueueTicket, type TurnQueue, type WaitOptions } from "../store.js";
+import {
+  ownPlaceLost,
+  type ClaimOutcome,
+  type PlaceChecks,
+  type PlaceClaim,
+  type QueueAdmission,
+  type QueueTicket,
+  type ThreadScope,
+  type TurnQueue,
+  type WaitOptions,
+} from "../store.js";
 import { conversationKey } from "../types.js";
 import { CHANNELS } from "./listener.js";
 
@@ -13,11 +23,11 @@ const LOOK_AGAIN_UNHEARD_MS = 100;
 const queueSignal = (key: string) => createHash("md5").update(key, "utf8").digest("hex");
 
 /**
- * The turn queue in PostgreSQL. A place is taken by enter_turn_queue() (see the migration): under
- * a transaction-scoped advisory lock on the conversation, with the queue-depth and rate checks.
- * No connection is held while a turn waits or runs: the waiting turn looks whether an earlier
- * place remains, and looks again when a place of its conversation is given up (NOTIFY), or after
- * a second in case a notification was missed.
+ * The turn queue in PostgreSQL (see migration 009): a place is taken with the message's claim by
+ * claim_turn_place(), checked by admit_turn_place(), and its turn started by start_turn_place()
+ * under a transaction-scoped advisory lock on the conversation. No connection is held while a turn
+ * waits or runs: the waiting turn looks whether the way is clear, and looks again when a place of
+ * its conversation is given up (NOTIFY), or after a second in case a notification was missed.
  */
 export class PostgresTurnQueue implements TurnQueue {
   private readonly waiters = new Map<string, Set<() => void>>();
@@ -32,20 +42,44 @@ export class PostgresTurnQueue implements TurnQueue {
     for (const wake of this.waiters.get(signal) ?? []) wake();
   }
 
-  async enter(entry: QueueEntry): Promise<QueueAdmission> {
-    const key = conversationKey(entry.conversation);
-    const { rows } = await this.pool.query<{ place: number }>(`SELECT enter_turn_queue($1, $2, $3, $4, $5, $6) AS place`, [
-      key,
-      entry.instance,
-      entry.maxDepth,
-      entry.rate?.key ?? null,
-      entry.rate?.limit ?? null,
-      entry.rate?.windowMs ?? null,
+  async claim(claim: PlaceClaim): Promise<ClaimOutcome> {
+    const { conversation, thread } = claim;
+    const key = conversationKey(conversation);
+    const channelKey = thread ? conversationKey(thread.channelConversation) : key;
+    const now = Date.now();
+    const { rows } = await this.pool.query<{ outcome: "placed" | "duplicate" | "not_addressed"; place: string | null; scope: ThreadScope | null }>(
+      `SELECT outcome, place, scope FROM claim_turn_place($1, $2, $3, $4, $5, $6, $7, $8::bigint, $9, $10)`,
+      [
+        claim.claim?.platform ?? conversation.platform,
+        claim.claim?.eventId ?? null,
+        thread?.channelId ?? null,
+        thread?.threadId ?? null,
+        claim.addressed,
+        key,
+        channelKey,
+        claim.order,
+        claim.instance,
+        now,
+      ],
+    );
+    const row = rows[0]!;
+    if (row.outcome !== "placed") return { skipped: row.outcome };
+    const ticket = { id: Number(row.place), conversationKey: row.scope === "channel" ? channelKey : key };
+    return { placed: ticket, ...(row.scope ? { scope: row.scope } : {}) };
+  }
+
+  async admit(ticket: QueueTicket, checks: PlaceChecks): Promise<QueueAdmission> {
+    const { rows } = await this.pool.query<{ place: string }>(`SELECT admit_turn_place($1, $2, $3, $4, $5) AS place`, [
+      ticket.id,
+      checks.maxDepth,
+      checks.rate?.key ?? null,
+      checks.rate?.limit ?? null,
+      checks.rate?.windowMs ?? null,
     ]);
-    const place = rows[0]!.place;
+    const place = Number(rows[0]!.place);
     if (place === -1) return { refused: "queue_full" };
     if (place === -2) return { refused: "rate_limited" };
-    return { ticket: { id: place, conversationKey: key } };
+    return { ticket };
   }
 
   async waitForTurn(ticket: QueueTicket, options: WaitOptions): Promise<void> {
@@ -57,14 +91,17 @@ export class PostgresTurnQueue implements TurnQueue {
       // Listening before looking: a place given up in between still wakes this turn.
       const woken = this.nextWake(signal, options.signal);
       try {
-        const { rows } = await this.pool.query<QueueHead>(`SELECT id, instance FROM turn_queue WHERE conversation_key = $1 AND id < $2 ORDER BY id LIMIT 1`, [
-          ticket.conversationKey,
-          ticket.id,
-        ]);
-        const first = rows[0];
-        if (first === undefined) return;
-        if (head.abandoned(first.id) || ownPlaceLost(first, options.own)) {
-          await this.release(first.id, ticket.conversationKey);
+        // The place in the way and whose it is, in the same round trip (no owner when it was taken
+        // after this statement's snapshot: it is not dropped then, the next look sees it).
+        const { rows } = await this.pool.query<{ blocker: string | null; instance: string | null }>(
+          `WITH b AS MATERIALIZED (SELECT start_turn_place($1) AS blocker) SELECT b.blocker, q.instance FROM b LEFT JOIN turn_queue q ON q.id = b.blocker`,
+          [ticket.id],
+        );
+        const row = rows[0];
+        if (row?.blocker === null || row?.blocker === undefined) return;
+        const blocker = Number(row.blocker);
+        if (head.abandoned(blocker) || (row.instance !== null && ownPlaceLost({ id: blocker, instance: row.instance }, options.own))) {
+          await this.release(blocker, ticket.conversationKey);
           continue;
         }
         if (!blocked) options.onBlocked?.();

@@ -19,15 +19,32 @@ export class SqliteConversations implements ConversationStore {
   private readonly selectWindow;
   private readonly clearWindow;
   private readonly insertMessage;
+  private readonly insertSeeded;
+  private readonly takeSeed: (id: number, turnId: string) => void;
   /** The turn log tells it when the transaction that appended exchanges commits or rolls back. */
   readonly cache: WindowCache;
 
   constructor(db: Db) {
     this.cache = new WindowCache(new DataVersion(db));
-    this.find = db.prepare<[string, string, string, string], Conversation>(
-      `SELECT id, window_start AS windowStart FROM conversations
+    this.find = db.prepare<[string, string, string, string], Conversation & { seedTurnId: string | null }>(
+      `SELECT id, window_start AS windowStart, seed_turn_id AS seedTurnId FROM conversations
        WHERE platform = ? AND workspace_id = ? AND channel_id = ? AND thread_id = ?`,
     );
+    this.insertSeeded = db.prepare<[string, string, string, string, number, string]>(
+      `INSERT INTO conversations (platform, workspace_id, channel_id, thread_id, created_at, seed_turn_id) VALUES (?, ?, ?, ?, ?, ?)`,
+    );
+    const clearSeed = db.prepare<[number]>(`UPDATE conversations SET seed_turn_id = NULL WHERE id = ?`);
+    // The seed turn's exchange as it was stored in its own conversation, in its order.
+    const copySeed = db.prepare<[number, string]>(
+      `INSERT INTO messages (conversation_id, turn_id, role, author, text, attachments, created_at)
+       SELECT ?, m.turn_id, m.role, m.author, m.text, m.attachments, m.created_at
+       FROM turns t JOIN messages m ON m.turn_id = t.id AND m.conversation_id = t.conversation_id
+       WHERE t.id = ? ORDER BY m.id`,
+    );
+    this.takeSeed = db.transaction((id: number, turnId: string) => {
+      clearSeed.run(id);
+      copySeed.run(id, turnId);
+    });
     this.insert = db.prepare<[string, string, string, string, number], { id: number }>(
       `INSERT INTO conversations (platform, workspace_id, channel_id, thread_id, created_at)
        VALUES (?, ?, ?, ?, ?)
@@ -52,8 +69,26 @@ export class SqliteConversations implements ConversationStore {
   openNow(ref: ConversationRef): Conversation {
     const key = [ref.platform, ref.workspaceId, ref.channelId, ref.threadId ?? ""] as const;
     const found = this.find.get(...key);
-    if (found) return found;
-    return { id: this.insert.get(...key, Date.now())!.id, windowStart: 0 };
+    if (!found) return { id: this.insert.get(...key, Date.now())!.id, windowStart: 0 };
+    if (found.seedTurnId !== null) {
+      // The first use of a thread's conversation: it starts with the exchange that opened the thread.
+      this.takeSeed(found.id, found.seedTurnId);
+      this.cache.drop(found.id);
+    }
+    return { id: found.id, windowStart: found.windowStart };
+  }
+
+  /**
+   * A thread opened for a turn's answer starts its conversation with the turn's exchange. Copied
+   * only once someone follows up there (see openNow): most threads never get a follow-up. Where
+   * the thread's conversation is already there (a follow-up came before this turn closed), the
+   * exchange goes in now. Called inside the transaction that closes the turn.
+   */
+  startThreadWith(thread: ConversationRef, turnId: string, question: { author: string; text: string; attachments?: StoredAttachment[] }, answer: string): void {
+    const key = [thread.platform, thread.workspaceId, thread.channelId, thread.threadId ?? ""] as const;
+    const found = this.find.get(...key);
+    if (found) this.appendExchange(found.id, turnId, question, answer);
+    else this.insertSeeded.run(...key, Date.now(), turnId);
   }
 
   /** Stores one exchange (the question's files as descriptions only); the turn log calls it inside the transaction that closes the turn. */

@@ -8,7 +8,7 @@ import { SettingsCache } from "../settings-cache.js";
 import type { ToolSetting, ToolSettingsStore, WorkspaceSettingsStore } from "../store.js";
 import type { WorkspaceRef } from "../types.js";
 import { storableJson } from "../turn-records.js";
-import { settingsFromRows, type WorkspaceSettingKey, type WorkspaceSettings } from "../workspace-settings.js";
+import { IGNORING_WORKSPACES_READ, settingsFromRows, type WorkspaceSettingKey, type WorkspaceSettings } from "../workspace-settings.js";
 import type { Db } from "./database.js";
 
 /** Every kind of settings with their audit, cached and invalidated through the one version row. */
@@ -31,7 +31,7 @@ export function sqliteSettings(db: Db) {
 
 class SqliteWorkspaceSettings implements WorkspaceSettingsStore {
   private readonly selectAll;
-  private readonly ignoredSomewhere;
+  private readonly ignoringWorkspaces;
   private readonly change: (workspace: WorkspaceRef, key: string, json: string | undefined, changedBy: string) => void;
 
   constructor(
@@ -43,10 +43,11 @@ class SqliteWorkspaceSettings implements WorkspaceSettingsStore {
     this.selectAll = db.prepare<[string, string], { key: string; valueJson: string }>(
       `SELECT key, value_json AS valueJson FROM workspace_settings WHERE platform = ? AND workspace_id = ?`,
     );
-    this.ignoredSomewhere = db
-      .prepare<[string, string], number>(
-        `SELECT 1 FROM workspace_settings
-         WHERE platform = ? AND key = 'ignoredUsers' AND EXISTS (SELECT 1 FROM json_each(value_json) WHERE value = ?) LIMIT 1`,
+    this.ignoringWorkspaces = db
+      .prepare<[string, string, number], string>(
+        `SELECT workspace_id FROM workspace_settings
+         WHERE platform = ? AND key = 'ignoredUsers' AND EXISTS (SELECT 1 FROM json_each(value_json) WHERE value = ?)
+         ORDER BY workspace_id LIMIT ?`,
       )
       .pluck();
     const upsert = db.prepare<[string, string, string, string, string, number]>(
@@ -72,8 +73,8 @@ class SqliteWorkspaceSettings implements WorkspaceSettingsStore {
     );
   }
 
-  async isIgnoredAnywhere(platform: string, userId: string): Promise<boolean> {
-    return this.ignoredSomewhere.get(platform, userId) !== undefined;
+  async workspacesIgnoring(platform: string, userId: string): Promise<string[]> {
+    return this.ignoringWorkspaces.all(platform, userId, IGNORING_WORKSPACES_READ);
   }
 
   async set<K extends WorkspaceSettingKey>(workspace: WorkspaceRef, key: K, value: WorkspaceSettings[K], changedBy: string): Promise<void> {

@@ -2,24 +2,19 @@ import type { CachedRates, RateTable } from "../currency-rates.js";
 import type { BotThread, BotThreads, CurrencyRateStore, EventClaims, ThreadScope } from "../store.js";
 import type { Db } from "./database.js";
 
-const KEEP_EVENTS_MS = 7 * 24 * 60 * 60 * 1000;
-
-/** Claimed event ids; INSERT OR IGNORE is the unique insert, so two processes cannot both claim one. */
+/**
+ * Claimed event ids; INSERT OR IGNORE is the unique insert, so two processes cannot both claim one.
+ * Old claims are pruned in the background (see Retention), never by a claim.
+ */
 export class SqliteEventClaims implements EventClaims {
   private readonly insert;
-  private readonly prune;
-  private inserted = 0;
 
   constructor(db: Db) {
     this.insert = db.prepare<[string, string, number]>(`INSERT OR IGNORE INTO processed_events (platform, event_id, received_at) VALUES (?, ?, ?)`);
-    this.prune = db.prepare<[number]>(`DELETE FROM processed_events WHERE received_at < ?`);
   }
 
   async claim(platform: string, eventId: string): Promise<boolean> {
-    const now = Date.now();
-    const fresh = this.insert.run(platform, eventId, now).changes === 1;
-    if (fresh && ++this.inserted % 1000 === 0) this.prune.run(now - KEEP_EVENTS_MS);
-    return fresh;
+    return this.insert.run(platform, eventId, Date.now()).changes === 1;
   }
 }
 

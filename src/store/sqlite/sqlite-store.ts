@@ -9,6 +9,7 @@ import { SqliteBotThreads, SqliteCurrencyRates, SqliteEventClaims } from "./smal
 import { SqliteTurnLog } from "./turn-log.js";
 import { SqliteTurnQueue } from "./turn-queue.js";
 import { SqliteUsageReports } from "./usage-reports.js";
+import { SqliteRetention } from "./retention.js";
 import { WalCheckpointer, type CheckpointRounds } from "./wal-checkpointer.js";
 
 export interface SqliteStoreOptions {
@@ -38,6 +39,7 @@ export class SqliteStore implements Store {
   readonly toolApprovals;
   readonly channelSettings;
   readonly usageReports: SqliteUsageReports;
+  readonly retention: SqliteRetention;
   private readonly pingStatement;
 
   /**
@@ -61,6 +63,7 @@ export class SqliteStore implements Store {
     this.channelSettings = settings.channels;
     this.approvals = new SqliteApprovals(db);
     this.usageReports = new SqliteUsageReports(db);
+    this.retention = new SqliteRetention(db);
     this.currencyRates = new SqliteCurrencyRates(db);
     this.instances = new SqliteInstances(db, this.conversations.cache);
     this.pingStatement = db.prepare("SELECT 1");

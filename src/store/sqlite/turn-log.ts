@@ -67,7 +67,7 @@ export class SqliteTurnLog implements TurnLog, TokenUsage {
       }
       if (exchange) {
         conversations.appendExchange(exchange.conversationId, turnId, exchange.question, exchange.answer);
-        if (exchange.alsoIn) conversations.appendExchange(conversations.openNow(exchange.alsoIn).id, turnId, exchange.question, exchange.answer);
+        if (exchange.alsoIn) conversations.startThreadWith(exchange.alsoIn, turnId, exchange.question, exchange.answer);
       }
       const tokens = end.usage.totalTokens;
       if (tokens > 0) this.addTokens.run(closing.workspace.platform, closing.workspace.workspaceId, utcDay(), tokens);

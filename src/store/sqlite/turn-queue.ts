@@ -1,7 +1,18 @@
 import { abortableSleep } from "../abortable-sleep.js";
 import { HeadWatch } from "../head-watch.js";
 import { takeTurn, type RateCounter } from "../rate-window.js";
-import { ownPlaceLost, type QueueAdmission, type QueueEntry, type QueueHead, type QueueTicket, type TurnQueue, type WaitOptions } from "../store.js";
+import {
+  ownPlaceLost,
+  type ClaimOutcome,
+  type PlaceChecks,
+  type PlaceClaim,
+  type QueueAdmission,
+  type QueueHead,
+  type QueueTicket,
+  type ThreadScope,
+  type TurnQueue,
+  type WaitOptions,
+} from "../store.js";
 import { conversationKey } from "../types.js";
 import type { Db } from "./database.js";
 
@@ -9,82 +20,142 @@ import type { Db } from "./database.js";
 const FIRST_POLL_MS = 5;
 const MAX_POLL_MS = 100;
 
-/** An admission, and whether the place it gave had none before it in its conversation. */
-type Admitted = QueueAdmission & { first?: boolean };
-
 /**
- * The turn queue in the file: places are handed out in IMMEDIATE transactions (the write lock
- * orders them), and a turn behind another process's turn polls until that place is gone. Within
- * one process the runner's own queue already orders turns, so the first look nearly always finds
- * the way clear.
+ * The turn queue in the file. Claims, places and starts are IMMEDIATE transactions (the write lock
+ * orders them); places run in message order (the platform's), ties in id order. A turn behind
+ * another one polls until the way is clear, and is woken at once when a place of this process is
+ * given up.
  */
 export class SqliteTurnQueue implements TurnQueue {
-  private readonly depth;
-  private readonly insertTicket;
+  private readonly claimInTransaction: (claim: PlaceClaim, now: number) => ClaimOutcome;
+  private readonly admitInTransaction: (ticket: QueueTicket, checks: PlaceChecks, now: number) => QueueAdmission;
+  private readonly startInTransaction: (ticket: QueueTicket, now: number) => QueueHead | undefined;
   private readonly deleteTicket;
-  private readonly headBefore;
-  private readonly selectRate;
-  private readonly saveRate;
-  private readonly admit: (entry: QueueEntry, key: string, now: number) => Admitted;
-  /**
-   * Places that had no place before them when taken. Ids only grow, so nothing can come before
-   * them later: their wait needs no look at the file (one read transaction less per turn).
-   */
-  private readonly firstWhenTaken = new Set<number>();
+  /** This process's turns waiting in a conversation, woken when one of its places is given up. */
+  private readonly waiters = new Map<string, Set<() => void>>();
 
   constructor(db: Db) {
-    this.depth = db.prepare<[string], number>(`SELECT COUNT(*) FROM turn_queue WHERE conversation_key = ?`).pluck();
-    this.insertTicket = db.prepare<[string, string, number]>(`INSERT INTO turn_queue (conversation_key, instance, entered_at) VALUES (?, ?, ?)`);
-    this.deleteTicket = db.prepare<[number]>(`DELETE FROM turn_queue WHERE id = ?`);
-    this.headBefore = db.prepare<[string, number], QueueHead>(`SELECT id, instance FROM turn_queue WHERE conversation_key = ? AND id < ? ORDER BY id LIMIT 1`);
-    this.selectRate = db.prepare<[string], RateCounter>(`SELECT period, current, previous FROM rate_windows WHERE key = ?`);
-    this.saveRate = db.prepare<[string, number, number, number, number]>(
+    const selectScope = db
+      .prepare<[string, string, string], ThreadScope>(`SELECT scope FROM bot_threads WHERE platform = ? AND channel_id = ? AND thread_id = ?`)
+      .pluck();
+    const insertClaim = db.prepare<[string, string, number]>(`INSERT OR IGNORE INTO processed_events (platform, event_id, received_at) VALUES (?, ?, ?)`);
+    const insertTicket = db.prepare<[string, string, number, bigint]>(
+      `INSERT INTO turn_queue (conversation_key, instance, entered_at, message_order) VALUES (?, ?, ?, ?)`,
+    );
+    const selectTicket = db.prepare<[number], { order: bigint; started: number | null }>(
+      `SELECT message_order AS "order", started_at AS started FROM turn_queue WHERE id = ?`,
+    );
+    selectTicket.safeIntegers(true);
+    // Other places of the conversation in the way: running ones, and those before it in message order.
+    const inTheWay = `conversation_key = ? AND id <> ? AND (started_at IS NOT NULL OR message_order < ? OR (message_order = ? AND id < ?))`;
+    const depthAhead = db.prepare<[string, number, bigint, bigint, number], number>(`SELECT COUNT(*) FROM turn_queue WHERE ${inTheWay}`).pluck();
+    const firstInTheWay = db.prepare<[string, number, bigint, bigint, number], QueueHead>(
+      `SELECT id, instance FROM turn_queue WHERE ${inTheWay} ORDER BY started_at IS NULL, message_order, id LIMIT 1`,
+    );
+    const markStarted = db.prepare<[number, number]>(`UPDATE turn_queue SET started_at = ? WHERE id = ?`);
+    const selectRate = db.prepare<[string], RateCounter>(`SELECT period, current, previous FROM rate_windows WHERE key = ?`);
+    const saveRate = db.prepare<[string, number, number, number, number]>(
       `INSERT INTO rate_windows (key, period, current, previous, updated_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (key) DO UPDATE SET period = excluded.period, current = excluded.current, previous = excluded.previous, updated_at = excluded.updated_at`,
     );
-    const admit = db.transaction((entry: QueueEntry, key: string, now: number): Admitted => {
-      const depth = this.depth.get(key)!;
-      if (depth >= entry.maxDepth) return { refused: "queue_full" };
-      if (entry.rate) {
-        const counted = takeTurn(this.selectRate.get(entry.rate.key), now, entry.rate.windowMs, entry.rate.limit);
-        if (!counted) return { refused: "rate_limited" };
-        this.saveRate.run(entry.rate.key, counted.period, counted.current, counted.previous, now);
-      }
-      const id = Number(this.insertTicket.run(key, entry.instance, now).lastInsertRowid);
-      return { ticket: { id, conversationKey: key }, first: depth === 0 };
+    this.deleteTicket = db.prepare<[number]>(`DELETE FROM turn_queue WHERE id = ?`);
+
+    const claim = db.transaction((entry: PlaceClaim, now: number): ClaimOutcome => {
+      const { conversation, thread } = entry;
+      const scope = thread ? selectScope.get(conversation.platform, thread.channelId, thread.threadId) : undefined;
+      if (!entry.addressed && !scope) return { skipped: "not_addressed" };
+      if (entry.claim && insertClaim.run(entry.claim.platform, entry.claim.eventId, now).changes === 0) return { skipped: "duplicate" };
+      const key = conversationKey(scope === "channel" && thread ? thread.channelConversation : conversation);
+      const id = Number(insertTicket.run(key, entry.instance, now, BigInt(entry.order)).lastInsertRowid);
+      return { placed: { id, conversationKey: key }, ...(scope ? { scope } : {}) };
     });
-    this.admit = (entry, key, now) => admit.immediate(entry, key, now);
+    this.claimInTransaction = (entry, now) => claim.immediate(entry, now);
+
+    const admit = db.transaction((ticket: QueueTicket, checks: PlaceChecks, now: number): QueueAdmission => {
+      const place = selectTicket.get(ticket.id);
+      // Gone already (its process was taken for dead): nothing to count; the wait finds the way clear.
+      if (!place) return { ticket };
+      if (depthAhead.get(ticket.conversationKey, ticket.id, place.order, place.order, ticket.id)! >= checks.maxDepth) {
+        this.deleteTicket.run(ticket.id);
+        return { refused: "queue_full" };
+      }
+      if (checks.rate) {
+        const counted = takeTurn(selectRate.get(checks.rate.key), now, checks.rate.windowMs, checks.rate.limit);
+        if (!counted) {
+          this.deleteTicket.run(ticket.id);
+          return { refused: "rate_limited" };
+        }
+        saveRate.run(checks.rate.key, counted.period, counted.current, counted.previous, now);
+      }
+      return { ticket };
+    });
+    this.admitInTransaction = (ticket, checks, now) => admit.immediate(ticket, checks, now);
+
+    const start = db.transaction((ticket: QueueTicket, now: number): QueueHead | undefined => {
+      const place = selectTicket.get(ticket.id);
+      if (!place || place.started !== null) return undefined;
+      const blocker = firstInTheWay.get(ticket.conversationKey, ticket.id, place.order, place.order, ticket.id);
+      if (blocker !== undefined) return blocker;
+      markStarted.run(now, ticket.id);
+      return undefined;
+    });
+    this.startInTransaction = (ticket, now) => start.immediate(ticket, now);
   }
 
-  async enter(entry: QueueEntry): Promise<QueueAdmission> {
-    // Noted after the commit: a rolled-back place's id may be handed out again.
-    const { first, ...admission } = this.admit(entry, conversationKey(entry.conversation), Date.now());
-    if (first && "ticket" in admission) this.firstWhenTaken.add(admission.ticket.id);
+  async claim(claim: PlaceClaim): Promise<ClaimOutcome> {
+    const now = Date.now();
+    const outcome = this.claimInTransaction(claim, now);
+    return outcome;
+  }
+
+  async admit(ticket: QueueTicket, checks: PlaceChecks): Promise<QueueAdmission> {
+    const admission = this.admitInTransaction(ticket, checks, Date.now());
+    if ("refused" in admission) this.wake(ticket.conversationKey);
     return admission;
   }
 
   async waitForTurn(ticket: QueueTicket, options: WaitOptions): Promise<void> {
-    if (this.firstWhenTaken.delete(ticket.id)) return options.signal.throwIfAborted();
     const head = new HeadWatch(options.staleAfterMs);
     let pollMs = FIRST_POLL_MS;
     let blocked = false;
     for (;;) {
       options.signal.throwIfAborted();
-      const first = this.headBefore.get(ticket.conversationKey, ticket.id);
-      if (first === undefined) return;
-      if (head.abandoned(first.id) || ownPlaceLost(first, options.own)) {
-        this.deleteTicket.run(first.id);
+      const blocker = this.startInTransaction(ticket, Date.now());
+      if (blocker === undefined) return;
+      if (head.abandoned(blocker.id) || ownPlaceLost(blocker, options.own)) {
+        this.deleteTicket.run(blocker.id);
         continue;
       }
       if (!blocked) options.onBlocked?.();
       blocked = true;
-      await abortableSleep(pollMs, options.signal);
+      await this.nap(ticket.conversationKey, pollMs, options.signal);
       pollMs = Math.min(pollMs * 2, MAX_POLL_MS);
     }
   }
 
   async leave(ticket: QueueTicket): Promise<void> {
-    this.firstWhenTaken.delete(ticket.id);
     this.deleteTicket.run(ticket.id);
+    this.wake(ticket.conversationKey);
+  }
+
+  private wake(key: string): void {
+    for (const wake of this.waiters.get(key) ?? []) wake();
+  }
+
+  /** Sleeps `ms`, less when a place of this conversation is given up in this process; rejects at abort. */
+  private async nap(key: string, ms: number, signal: AbortSignal): Promise<void> {
+    const nap = new AbortController();
+    const set = this.waiters.get(key) ?? new Set();
+    const wake = () => nap.abort();
+    set.add(wake);
+    this.waiters.set(key, set);
+    try {
+      await abortableSleep(ms, AbortSignal.any([signal, nap.signal]));
+    } catch (error) {
+      if (signal.aborted) throw error;
+    } finally {
+      set.delete(wake);
+      if (set.size === 0 && this.waiters.get(key) === set) this.waiters.delete(key);
+    }
   }
 }

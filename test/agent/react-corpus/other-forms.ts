@@ -68,4 +68,10 @@ export const otherFormCases: CorpusCase[] = [
     text: `The model said:\n${F}\n{"jsonrpc": "2.0", "method": "eval", "params": {"expression": "5234 / 6453"}}\n${F}`,
     expect: final(`The model said:\n${F}\n{"jsonrpc": "2.0", "method": "eval", "params": {"expression": "5234 / 6453"}}\n${F}`),
   },
+  // written for this corpus: "action_name" for the tool's key, after prose
+  {
+    name: "action_name and action_input keys",
+    text: `I'll compute it.\n${F}json\n{"action_name": "calculator", "action_input": {"expression": "2**8"}}\n${F}`,
+    expect: action("calculator", { expression: "2**8" }),
+  },
 ];

@@ -24,5 +24,10 @@ export const PATHOLOGICAL: Record<string, string> = {
   '"{"action":" nested 20,000 deep': '{"action":'.repeat(20_000),
   "200,000 single quotes in a blob": `{'action': '${"'".repeat(RUN)}`,
   "a repairable blob of unescaped quotes at the repair limit": `{"action": "x", "action_input": "${'a"'.repeat(MAX_REPAIR_CHARS / 2 - 20)}"}`,
+  "inner quotes each followed by a comma at the repair limit": `{"action": "x", "action_input": "${'a",'.repeat(MAX_REPAIR_CHARS / 3 - 20)}"}`,
+  "raw line breaks and inner quotes at the repair limit": `{"action": "x", "action_input": "${'"a"\n'.repeat(MAX_REPAIR_CHARS / 4 - 20)}"}`,
+  "keyword arguments repeated in a call": `Action: search(${"q=1, ".repeat(40_000)})`,
+  "parentheses opened 100,000 times in an Action Input": `Action: search\nAction Input: QueryTool${"(".repeat(100_000)}`,
+  '"Thought：" with full-width colons on 25,000 lines': "Thought：x\n".repeat(25_000),
   "code fences inside a blob at the repair limit": `{"action": "x", "action_input": "${"```".repeat(MAX_REPAIR_CHARS / 3 - 20)}"}`,
 };

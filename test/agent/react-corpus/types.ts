@@ -1,3 +1,5 @@
+import type { ToolShape } from "../../../src/agent/react-tools.js";
+
 /**
  * One reply a model without native tool calling wrote, and how it must be read. The corpus is
  * written for this project from the five kinds of misses in issue 14 and from public reports of
@@ -14,7 +16,21 @@ export interface CorpusCase {
   name: string;
   text: string;
   expect: Expected;
+  /** The tools the turn offers, where the reading depends on them (a name's spelling, a one-string input). */
+  tools?: readonly ToolShape[];
 }
+
+/** A tool that takes one string parameter. */
+export const textTool = (name: string, parameter = "query"): ToolShape => ({
+  name,
+  jsonSchema: { type: "object", properties: { [parameter]: { type: "string" } }, required: [parameter] },
+});
+
+/** A tool that takes several numbers. */
+export const numbersTool = (name: string, ...parameters: string[]): ToolShape => ({
+  name,
+  jsonSchema: { type: "object", properties: Object.fromEntries(parameters.map((p) => [p, { type: "number" }])), required: parameters },
+});
 
 export const CORPUS_KINDS = [
   "json_blob",

@@ -1,6 +1,6 @@
 // What the benchmark takes from the bot (the floor uses its model client too), bundled by the project's own build (built-bot.ts), so
 // the turns it measures run the JavaScript production runs.
-export { createOpenAIClient } from "../../../src/agent/openai-client.js";
+export { createOpenAIClient } from "../../../src/agent/providers/openai/client.js";
 export { createApp } from "../../../src/app.js";
 export { loadConfig } from "../../../src/config/env.js";
 export { createLogger } from "../../../src/log.js";

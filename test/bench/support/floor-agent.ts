@@ -37,7 +37,7 @@ export class FloorAgent {
     const history = this.histories.get(conversation) ?? [];
     const messages: Message[] = [{ role: "system", content: this.system }, ...history, { role: "user", content: question }];
     for (;;) {
-      // the bot's key order (src/agent/model-caller.ts), so the bodies are the same bytes
+      // the bot's key order (src/agent/providers/openai/request.ts), so the bodies are the same bytes
       const response = await this.client.chat.completions.create({ messages, tools: this.tools, model: this.config.OPENAI_MODEL, stream: false });
       const message = response.choices[0]!.message;
       const calls = message.tool_calls ?? [];

@@ -1,6 +1,6 @@
 import type { FakeGateway } from "./gateway.js";
 import { ApiError, createBotMessage, editBotMessage, type OutgoingMessage } from "./messages.js";
-import { CallbackKind, ChannelKind, MessageFlag, MessageKind, threadChannel, type MessagePayload } from "./payloads.js";
+import { CallbackKind, ChannelKind, member, MessageFlag, MessageKind, threadChannel, type MessagePayload } from "./payloads.js";
 import { snowflake } from "./snowflake.js";
 import type { InteractionRecord, World } from "./world.js";
 
@@ -44,6 +44,13 @@ const routes: Route[] = [
   route("GET", "/applications/@me", ({ world }) => ok({ ...world.application, bot: world.bot, flags: 0 })),
   route("PUT", `/applications/${ID}/commands`, (ctx) => putCommands(ctx, "global")),
   route("PUT", `/applications/${ID}/guilds/${ID}/commands`, (ctx) => putCommands(ctx, ctx.params[1]!)),
+  route("GET", `/guilds/${ID}/members/${ID}`, ({ world, params }) => {
+    const guild = world.guilds.get(params[0]!);
+    if (!guild) throw new ApiError(404, 10004, "Unknown Guild");
+    const roles = guild.members.get(params[1]!);
+    if (!roles) throw new ApiError(404, 10007, "Unknown Member");
+    return ok(member(roles, world.user(params[1]!)));
+  }),
   route("GET", `/channels/${ID}`, ({ world, params }) => ok(channelOrThrow(world, params[0]!))),
   route("POST", `/channels/${ID}/typing`, ({ world, params }) => (channelOrThrow(world, params[0]!), noContent)),
   route("POST", `/channels/${ID}/messages`, ({ world, gateway, params, body }) => {

@@ -30,8 +30,13 @@ export interface FakeEphemeral {
 export interface FakeUser {
   id: string;
   name: string;
+  /** Admin or owner of their own workspace (`teamId`). */
   isAdmin?: boolean;
   isOwner?: boolean;
+  /** Their own workspace; the fake's team unless given. */
+  teamId?: string;
+  /** On Enterprise Grid: their organisation, and their standing in it (users.info's enterprise_user). */
+  enterprise?: { id: string; isAdmin?: boolean; isOwner?: boolean };
 }
 
 /** What the fake does instead of answering at once: a Slack error code, HTTP 429 with Retry-After, or a delay. */
@@ -383,7 +388,7 @@ export class FakeSlack {
       ok: true,
       user: {
         id: user.id,
-        team_id: this.teamId,
+        team_id: user.teamId ?? this.teamId,
         name: user.name,
         real_name: user.name,
         is_admin: user.isAdmin ?? false,
@@ -391,6 +396,19 @@ export class FakeSlack {
         is_primary_owner: false,
         is_bot: false,
         profile: { display_name: user.name, real_name: user.name },
+        ...(user.enterprise
+          ? {
+              enterprise_user: {
+                id: user.id,
+                enterprise_id: user.enterprise.id,
+                enterprise_name: `org ${user.enterprise.id}`,
+                is_admin: user.enterprise.isAdmin ?? false,
+                is_owner: user.enterprise.isOwner ?? false,
+                is_primary_owner: false,
+                teams: [user.teamId ?? this.teamId],
+              },
+            }
+          : {}),
       },
     };
   }

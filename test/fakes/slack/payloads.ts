@@ -64,6 +64,8 @@ export interface CommandFields {
   channelId: string;
   responseUrl: string;
   teamId?: string;
+  /** On Enterprise Grid: the organisation of the workspace. */
+  enterpriseId?: string;
 }
 
 /** A slash command payload, as the form fields Slack posts (or the Socket Mode payload). */
@@ -71,6 +73,7 @@ export function slashCommand(fields: CommandFields): Record<string, string> {
   return {
     token: "verification-token-unused",
     team_id: fields.teamId ?? "T1",
+    ...(fields.enterpriseId ? { enterprise_id: fields.enterpriseId, enterprise_name: `org ${fields.enterpriseId}` } : {}),
     team_domain: "fake",
     channel_id: fields.channelId,
     channel_name: "general",
@@ -94,6 +97,7 @@ export interface BlockActionFields {
   value: string;
   responseUrl: string;
   teamId?: string;
+  enterpriseId?: string;
 }
 
 /** A `block_actions` payload: someone pressed a button in a message's blocks. */
@@ -114,7 +118,7 @@ export function blockActions(fields: BlockActionFields): Record<string, unknown>
     },
     trigger_id: `trigger-${++eventCounter}`,
     team: { id: teamId, domain: "fake" },
-    enterprise: null,
+    enterprise: fields.enterpriseId ? { id: fields.enterpriseId, name: `org ${fields.enterpriseId}` } : null,
     is_enterprise_install: false,
     channel: { id: fields.channel, name: "general" },
     message: {

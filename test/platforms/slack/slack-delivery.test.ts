@@ -31,6 +31,23 @@ describe("Slack over HTTP: signatures, acknowledgement and redelivered events", 
     expect(h.model.chatRequests).toHaveLength(0);
   });
 
+  it("rejects a correctly signed request whose timestamp is 2 minutes ahead with 401, and answers one 30 s ahead", async () => {
+    h.model.script(reply.text("Hello from 30 s ahead."));
+    const now = Math.floor(Date.now() / 1000);
+
+    const ahead = await h.sender.event(mentionBody("from the future"), { timestamp: now + 2 * 60 });
+    const dayAhead = await h.sender.event(mentionBody("from tomorrow"), { timestamp: now + 24 * 60 * 60 });
+    const slightlyAhead = await h.sender.event(mentionBody("hello"), { timestamp: now + 30 });
+
+    expect(ahead.status).toBe(401);
+    expect(dayAhead.status).toBe(401);
+    expect(slightlyAhead.status).toBe(200);
+    await h.slack.waitFor(() => h.slack.callsTo("chat.postMessage").length === 1, { what: "the answer" });
+    await h.idle();
+    expect(h.model.chatRequests).toHaveLength(1);
+    expect(h.slack.messages.map((m) => m.text)).toEqual(["Hello from 30 s ahead."]);
+  });
+
   it("acknowledges an event before the turn has finished", async () => {
     h.model.script(reply.delayed(2_000, reply.text("slow answer")));
     const response = await h.sender.event(mentionBody("take your time"));

@@ -27,13 +27,18 @@ describe("Slack follow-ups in the bot's threads and direct messages", () => {
     beforeEach(() => start());
 
     it("answers a follow-up in the bot's thread after a restart", async () => {
+      const storedMessages = () => h.t.store.db.prepare("SELECT COUNT(*) FROM messages").pluck().get();
       const thread = await askAtTopLevel("My name is Alice.", "Nice to meet you, Alice.");
+      // stored once (the channel's conversation); the thread's starts with it only once it is used
+      expect(storedMessages()).toBe(2);
       await h.restart();
       h.model.script(reply.text("Still Alice."));
       await h.message({ user: "U1", channel: "C1", ts: h.slack.nextTs(), threadTs: thread, text: "And now?" });
       await h.slack.waitFor(() => h.slack.thread("C1", thread).length === 2, { what: "the answer after the restart" });
+      await h.idle();
       expect(h.slack.thread("C1", thread)[1]!.text).toBe("Still Alice.");
       expect(contents(h.model.chatRequests[1]!)).toContain("My name is Alice.");
+      expect(storedMessages()).toBe(6);
     });
 
     it("keeps a thread the bot joined by a mention as a conversation of its own, follow-ups included", async () => {

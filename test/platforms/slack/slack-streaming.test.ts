@@ -34,9 +34,9 @@ describe("Slack: streamed answers", () => {
     h = undefined;
   });
 
-  const start = (fake: FakeSlackOptions = {}) =>
+  const start = (fake: FakeSlackOptions = {}, intervalMs = INTERVAL_MS) =>
     SlackHarness.start({
-      env: { STREAM_EDIT_INTERVAL_MS: String(INTERVAL_MS), DEFAULT_TOOLS: "circumference,slow_lookup" },
+      env: { STREAM_EDIT_INTERVAL_MS: String(intervalMs), DEFAULT_TOOLS: "circumference,slow_lookup" },
       fake,
       app: { extraTools: [slowTool] },
     }).then((harness) => (h = harness));
@@ -94,6 +94,31 @@ describe("Slack: streamed answers", () => {
     expect(writes[0]!.at).toBeLessThan(h.model.chatRequests[0]!.chunksAt.at(-1)!);
     expect(writes.length).toBeGreaterThanOrEqual(3);
     for (const gap of gaps(writes)) expect(gap).toBeGreaterThanOrEqual(INTERVAL_MS - ARRIVAL_SLACK_MS);
+  });
+
+  it.each([
+    ["natively", {} as FakeSlackOptions],
+    ["by posting and updating", { streaming: "refused" } as FakeSlackOptions],
+  ])("ends an answer whose whole text came within the edit interval at once, %s, in at most two writes", async (_how, fake) => {
+    // An interval far longer than the answer takes to arrive: the end must not wait for it.
+    const intervalMs = 4_000;
+    const h = await start(fake, intervalMs);
+    const answer = sentence(6);
+    h.model.script(reply.streamed(piecesOf(answer), { delayMs: 40 }));
+    const ts = h.slack.nextTs();
+
+    await h.mention({ user: "U1", channel: "C1", ts, text: "quick one" });
+    await h.slack.waitFor(() => h.slack.thread("C1", ts).some((m) => m.text === answer && m.streamed?.open !== true), { what: "the whole answer" });
+    await h.idle();
+
+    expect(h.slack.thread("C1", ts).map((m) => m.text)).toEqual([answer]);
+    const writes = h.slack.calls.filter(
+      (call) => ["chat.startStream", "chat.appendStream", "chat.stopStream", "chat.postMessage", "chat.update"].includes(call.method) && call.response.ok,
+    );
+    // The first text as soon as it came, then the rest with the end (today: a third call, one interval later).
+    expect(writes.length).toBeLessThanOrEqual(2);
+    const modelDone = h.model.chatRequests[0]!.chunksAt.at(-1)!;
+    expect(writes.at(-1)!.at - modelDone).toBeLessThan(intervalMs / 2);
   });
 
   it("goes on with chat.update in the same message when the stream expires during a long tool call", async () => {

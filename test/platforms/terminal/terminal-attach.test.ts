@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
@@ -71,6 +71,42 @@ describe("the terminal's /attach PATH", () => {
       "Usage: `/attach PATH` attaches a local file (an image, a log, code) to your next question.",
     ]);
     expect(t.model.question(0).text).toBe("hello");
+  });
+
+  it("refuses /proc, /sys and /dev outright, through a symlink too (/proc/self/environ holds the bot's keys)", async () => {
+    symlinkSync("/proc/self/environ", join(folder, "innocent.txt"));
+    symlinkSync("/proc/self", join(folder, "me"));
+
+    const printed = await session([
+      "/attach /proc/self/environ",
+      `/attach ${join(folder, "innocent.txt")}`,
+      `/attach ${join(folder, "me", "environ")}`,
+      "/attach /sys/no/such/file",
+      "/attach /dev/null",
+      "hello",
+    ]);
+
+    const refusal = (path: string) => `Cannot attach: ${path} is a system path (files under /proc, /sys and /dev are never attached).`;
+    expect(printed.slice(0, 5)).toEqual([
+      refusal("/proc/self/environ"),
+      refusal(join(folder, "innocent.txt")),
+      refusal(join(folder, "me", "environ")),
+      refusal("/sys/no/such/file"),
+      refusal("/dev/null"),
+    ]);
+    expect(t.model.question(0).text).toBe("hello");
+  });
+
+  it("refuses a system path at read time too, if the attached file became a symlink to one", async () => {
+    const path = join(folder, "notes.txt");
+    writeFileSync(path, "notes");
+    const file = await describeLocalFile(path);
+    rmSync(path);
+    symlinkSync("/proc/self/environ", path);
+
+    await expect(localFiles.fetchFile(file, { maxBytes: 1000, overflow: "fail", timeoutMs: 1000 }, new AbortController().signal)).rejects.toThrow(
+      "notes.txt is a system path (files under /proc, /sys and /dev are never attached)",
+    );
   });
 
   it("reads a local file no further than the cap, whatever size /attach saw", async () => {

@@ -6,7 +6,7 @@ import { ASK, COMMANDS, GROUPS, type OptionValues } from "../../../runner/comman
 import { NO_PINGS } from "../allowed-mentions.js";
 import { readApprovalButton } from "../approval-buttons.js";
 import { describeDiscordError } from "../errors.js";
-import { DM_WORKSPACE, PLATFORM } from "../inbound.js";
+import { discordOrder, DM_WORKSPACE, PLATFORM } from "../inbound.js";
 import { memberRoleIds, roleOf } from "../permissions.js";
 import { discordCall, type DiscordPosted } from "../surface.js";
 import { replyEphemeral } from "./ephemeral.js";
@@ -68,7 +68,9 @@ export class InteractionHandler {
       remove: () => interaction.deleteReply(),
     };
     const from = this.from(interaction);
-    await this.link.receive(commandQuestion(from, { messageId: reply.id, eventId: interaction.id, text: question }), { placeholder });
+    await this.link.receive(commandQuestion(from, { messageId: reply.id, eventId: interaction.id, order: discordOrder(interaction.id), text: question }), {
+      placeholder,
+    });
   }
 
   /** Tool names (with their state in the server) and model names, as the member types. */

@@ -6,7 +6,7 @@ const RATES = { USD: 1.07, GBP: 0.86, JPY: 150.13 } as const;
 export const eurToCurrency = defineTool({
   name: "eur_to_currency",
   description:
-    "Converts euros to US dollars (USD), British pounds (GBP) or Japanese yen (JPY) at fixed rates " + "and writes the result with the currency's symbol.",
+    "Converts euros to US dollars (USD), British pounds (GBP) or Japanese yen (JPY) at fixed rates and writes the result with the currency's symbol.",
   parameters: z.object({
     eur: z.number().describe("The amount in euros"),
     currency: z.enum(["USD", "GBP", "JPY"]).describe("The currency to convert to"),

@@ -1,5 +1,5 @@
 import OpenAI from "openai";
-import { clientFetch } from "../net/keep-alive-fetch.js";
+import { clientFetch } from "../../../net/keep-alive-fetch.js";
 
 export interface ModelConnection {
   apiKey?: string;

@@ -1,0 +1,29 @@
+import type { Model, ModelProvider } from "./model.js";
+import { parseModelRef, type ProviderName } from "./model-ref.js";
+
+/** The configured providers' models by the names turns use ("gpt-4o-mini", "anthropic:claude-sonnet-4-5"). */
+export class ModelCatalog {
+  private readonly models = new Map<string, Model>();
+
+  constructor(
+    private readonly providers: ReadonlyMap<ProviderName, ModelProvider>,
+    readonly defaultProvider: ProviderName,
+  ) {}
+
+  model(ref: string): Model {
+    let model = this.models.get(ref);
+    if (!model) {
+      const { provider, name } = parseModelRef(ref, this.defaultProvider);
+      const source = this.providers.get(provider);
+      if (!source) throw new Error(`the model ${ref} needs the ${provider} provider, which is not configured`);
+      model = source.model(name);
+      this.models.set(ref, model);
+    }
+    return model;
+  }
+
+  /** The default provider (for `npm run doctor`). */
+  get primary(): ModelProvider {
+    return this.providers.get(this.defaultProvider)!;
+  }
+}

@@ -1,0 +1,64 @@
+import type OpenAI from "openai";
+import type { Model, ModelErrorVerdict, ModelReply, ModelRequest, ModelStream, ModelToolCall, StreamSink, Usage } from "../../model.js";
+import { classifyOpenAIError } from "./errors.js";
+import { completionBody } from "./request.js";
+
+type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
+
+const NO_CALLS: ModelToolCall[] = [];
+
+/** A model behind OpenAI's Chat Completions API, or any server that speaks it (Ollama, vLLM, llama.cpp, LM Studio). */
+export class OpenAIChatModel implements Model {
+  constructor(
+    private readonly client: OpenAI,
+    private readonly name: string,
+  ) {}
+
+  async complete(request: ModelRequest, signal: AbortSignal): Promise<ModelReply> {
+    const body = completionBody(request, this.name);
+    body.stream = false;
+    const response = await this.client.chat.completions.create(body, { signal });
+    const message = response.choices?.[0]?.message;
+    if (!message) throw new Error("the model's response had no choices");
+    const calls = message.tool_calls;
+    const reply: ModelReply = { text: message.content ?? null, toolCalls: calls && calls.length > 0 ? toolCallsOf(calls) : NO_CALLS };
+    if (response.usage) reply.usage = usageOf(response.usage);
+    return reply;
+  }
+
+  async stream(request: ModelRequest, signal: AbortSignal): Promise<ModelStream> {
+    const body = completionBody(request, this.name) as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
+    body.stream = true;
+    body.stream_options = { include_usage: true };
+    const stream = await this.client.chat.completions.create(body, { signal });
+    return { read: (sink) => readChunks(stream, sink), abort: () => stream.controller.abort() };
+  }
+
+  classifyError(error: unknown): ModelErrorVerdict {
+    return classifyOpenAIError(error);
+  }
+}
+
+/** Text and tool-call deltas as they come; usage with the last chunk (include_usage). */
+async function readChunks(stream: AsyncIterable<Chunk>, sink: StreamSink): Promise<void> {
+  for await (const chunk of stream) {
+    sink.received();
+    if (chunk.usage) sink.usage(usageOf(chunk.usage));
+    const delta = chunk.choices?.[0]?.delta;
+    if (!delta) continue;
+    if (delta.content) sink.text(delta.content);
+    if (delta.tool_calls) {
+      for (const part of delta.tool_calls) sink.toolCall({ index: part.index, id: part.id, name: part.function?.name, arguments: part.function?.arguments });
+    }
+  }
+}
+
+function toolCallsOf(calls: OpenAI.Chat.Completions.ChatCompletionMessageToolCall[]): ModelToolCall[] {
+  const read: ModelToolCall[] = [];
+  for (const call of calls) if (call.type === "function") read.push({ id: call.id, name: call.function.name, arguments: call.function.arguments });
+  return read;
+}
+
+function usageOf(reported: OpenAI.CompletionUsage): Usage {
+  return { promptTokens: reported.prompt_tokens ?? 0, completionTokens: reported.completion_tokens ?? 0, totalTokens: reported.total_tokens ?? 0 };
+}

@@ -1,0 +1,80 @@
+import type { Logger } from "../log.js";
+import type { PruneCounts, Retention } from "./store.js";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * Claims are kept well past any redelivery: Slack retries an event for about an hour, Discord
+ * replays missed events when a session resumes within minutes, and a restart reads them again.
+ */
+const CLAIM_RETENTION_MS = 7 * DAY_MS;
+/** Rows of each kind per round: each round's transactions take a few milliseconds. */
+const ROUND_LIMIT = 500;
+/** Rounds per sweep at most; what is left goes in the next sweep. */
+const MAX_ROUNDS = 20;
+/** A pause between rounds, so turns' writes go between them. */
+const BETWEEN_ROUNDS_MS = 50;
+const FIRST_SWEEP_MS = 60_000;
+const SWEEP_EVERY_MS = 60 * 60 * 1000;
+
+export interface PrunerOptions {
+  /** BOT_THREAD_RETENTION_DAYS: bot threads without a turn for this long, and thread seeds never used, go. */
+  threadRetentionDays: number;
+  logger: Logger;
+}
+
+/**
+ * Prunes what the store keeps only for a while, in the background: a minute after start, then
+ * hourly, in bounded rounds with pauses between them, so no turn waits for it. A failure is logged
+ * and tried again at the next sweep. Every process sweeps; the rounds' rows are then already gone.
+ */
+export class StorePruner {
+  private timer?: NodeJS.Timeout;
+  private sweeping?: Promise<void>;
+  private stopped = false;
+
+  constructor(
+    private readonly retention: Retention,
+    private readonly options: PrunerOptions,
+  ) {}
+
+  start(): void {
+    this.schedule(FIRST_SWEEP_MS);
+  }
+
+  /** Stops sweeping; resolves once a round under way has ended. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.sweeping;
+  }
+
+  /** One sweep: rounds until nothing is left to prune or the round limit is reached. Returns what went. */
+  async sweep(now = Date.now()): Promise<PruneCounts> {
+    const cutoffs = { threads: now - this.options.threadRetentionDays * DAY_MS, claims: now - CLAIM_RETENTION_MS };
+    const total: PruneCounts = { threads: 0, seeds: 0, claims: 0 };
+    for (let round = 0; round < MAX_ROUNDS && !this.stopped; round++) {
+      const counts = await this.retention.pruneRound(cutoffs, ROUND_LIMIT);
+      total.threads += counts.threads;
+      total.seeds += counts.seeds;
+      total.claims += counts.claims;
+      if (Math.max(counts.threads, counts.seeds, counts.claims) < ROUND_LIMIT) break;
+      await new Promise((resolve) => setTimeout(resolve, BETWEEN_ROUNDS_MS));
+    }
+    if (total.threads + total.seeds + total.claims > 0) this.options.logger.info({ pruned: total }, "pruned old bot threads, thread seeds and event claims");
+    return total;
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.sweeping = this.sweep()
+        .then(() => undefined)
+        .catch((error: unknown) => this.options.logger.warn({ err: error }, "could not prune old bot threads and event claims; trying again in an hour"))
+        .finally(() => {
+          this.sweeping = undefined;
+          this.schedule(SWEEP_EVERY_MS);
+        });
+    }, ms);
+    this.timer.unref();
+  }
+}
