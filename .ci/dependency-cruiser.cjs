@@ -9,7 +9,7 @@ module.exports = {
       name: "core-imports-no-platform",
       comment: "The agent, attachments, net, tools, store, runner and presenter know nothing of Discord, Slack or the terminal.",
       severity: "error",
-      from: { path: "^src/(agent|attachments|net|tools|store|runner|presenter)/" },
+      from: { path: "^src/(agent|attachments|net|tools|store|runner|presenter|contract)/" },
       to: { path: "^src/platforms/" },
     },
     {
@@ -59,6 +59,31 @@ module.exports = {
       severity: "error",
       from: { path: "^src/agent/" },
       to: { path: "^src/(runner|presenter|store)/" },
+    },
+    {
+      name: "runner-is-above-presenter-and-attachments",
+      comment:
+        "The runner uses the presenter and the attachments reader; they never import the runner (what they share with it is in src/contract/), so the three folders have no cycle between them.",
+      severity: "error",
+      from: { path: "^src/(presenter|attachments)/" },
+      to: { path: "^src/runner/" },
+    },
+    {
+      name: "presenter-and-attachments-apart",
+      comment: "What users see and what a question shares are two jobs; neither imports the other.",
+      severity: "error",
+      from: { path: "^src/(presenter|attachments)/" },
+      to: { path: "^src/(presenter|attachments)/", pathNot: "^src/$1/" },
+    },
+    {
+      name: "contract-depends-on-no-implementation",
+      comment:
+        "src/contract/ is what platforms and the core both depend on: the inbound message, the surface, the link, the platform definition, the turn view. It names the commands the runner's catalogue describes, and nothing else of the core.",
+      severity: "error",
+      from: { path: "^src/contract/" },
+      to: {
+        path: "^src/(platforms|store|presenter|attachments|tools|app\\.ts$|main\\.ts$)|^src/runner/(?!commands/catalog\\.ts$|commands/bot-commands\\.ts$|tool-access\\.ts$)",
+      },
     },
     {
       name: "no-circular",

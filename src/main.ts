@@ -6,7 +6,7 @@ import { providersInUse } from "./config/models.js";
 import { createLogger } from "./log.js";
 import { createHealthHandler, startHealthServer } from "./ops/health.js";
 import { BotMetrics } from "./ops/metrics.js";
-import type { PlatformAdapter } from "./platforms/platform.js";
+import type { PlatformAdapter } from "./contract/platform.js";
 import { choosePlatforms, createPlatform, servicesFor, type SharedServices } from "./start-platforms.js";
 import { closeCpuPool } from "./tools/cpu/cpu-pool.js";
 import { loadToolExtensions, type ToolExtensions } from "./tools/extensions.js";

@@ -1,7 +1,7 @@
 import type { App } from "./app.js";
 import type { Config } from "./config/env.js";
 import { platformDefinitions } from "./platforms/index.js";
-import type { PlatformAdapter, PlatformDefinition, PlatformServices } from "./platforms/platform.js";
+import type { PlatformAdapter, PlatformDefinition, PlatformServices } from "./contract/platform.js";
 
 type Definition = (typeof platformDefinitions)[number];
 

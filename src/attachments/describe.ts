@@ -1,4 +1,4 @@
-import type { AttachmentDescriptor, QuotedMessage } from "../runner/incoming.js";
+import type { AttachmentDescriptor, QuotedMessage } from "../contract/inbound.js";
 import type { StoredMessage } from "../store/types.js";
 import { baseType, type FileKind } from "./file-types.js";
 

@@ -1,4 +1,4 @@
-import type { AttachmentDescriptor } from "../runner/incoming.js";
+import type { AttachmentDescriptor } from "../contract/inbound.js";
 
 /**
  * What a file is, decided twice: from what the platform declares (its content type, or for a

@@ -1,6 +1,6 @@
 import type { Logger } from "../log.js";
-import type { QuotedMessage } from "../runner/incoming.js";
-import type { SharedContent } from "../runner/types.js";
+import type { QuotedMessage } from "../contract/inbound.js";
+import type { SharedContent } from "../contract/inbound.js";
 import { untilAborted } from "../signals.js";
 
 /**

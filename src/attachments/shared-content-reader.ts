@@ -1,7 +1,7 @@
 import type { ImageInput } from "../agent/types.js";
 import type { Logger } from "../log.js";
-import type { AttachmentDescriptor, QuotedMessage } from "../runner/incoming.js";
-import type { SharedContent } from "../runner/types.js";
+import type { AttachmentDescriptor, QuotedMessage } from "../contract/inbound.js";
+import type { SharedContent } from "../contract/inbound.js";
 import type { StoredAttachment } from "../store/types.js";
 import { displayName, fileNote, formatSize, inlinedText, quoteHeading } from "./describe.js";
 import { readFiles, type AttachmentSettings, type FileOutcome } from "./file-reader.js";

@@ -1,6 +1,6 @@
 import { discordPlatform } from "./discord/index.js";
 import { slackPlatform } from "./slack/index.js";
-import type { ConfigOf, PlatformDefinition } from "./platform.js";
+import type { ConfigOf, PlatformDefinition } from "../contract/platform.js";
 import { terminalPlatform } from "./terminal/index.js";
 
 /** Every platform the bot can join; `npm start` starts each one whose credentials are set, else the terminal. */

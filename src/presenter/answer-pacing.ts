@@ -1,6 +1,6 @@
 import type { Logger } from "../log.js";
 import type { ChannelBudget } from "./channel-budget.js";
-import type { ChatSurface, Destination, PostOptions } from "./surface.js";
+import type { ChatSurface, Destination, PostOptions } from "../contract/surface.js";
 
 /** What the two ways of showing a streamed answer (native stream, posted messages) share. */
 export interface AnswerContext {

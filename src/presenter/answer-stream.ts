@@ -3,7 +3,7 @@ import type { AnswerContext } from "./answer-pacing.js";
 import type { ChannelBudget } from "./channel-budget.js";
 import { NativeAnswer } from "./native-answer.js";
 import { PostedAnswer } from "./posted-answer.js";
-import type { ChatSurface, Destination, PostedMessage, StreamTask } from "./surface.js";
+import type { ChatSurface, Destination, PostedMessage, StreamTask } from "../contract/surface.js";
 
 export interface AnswerStreamOptions {
   surface: ChatSurface;

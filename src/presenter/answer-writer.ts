@@ -1,5 +1,5 @@
 import { splitMessage } from "./split-message.js";
-import type { ChatSurface, Destination, PostedMessage } from "./surface.js";
+import type { ChatSurface, Destination, PostedMessage } from "../contract/surface.js";
 import { PRESENTER_TEXT } from "./texts.js";
 
 export interface AnswerWriterOptions {

@@ -1,4 +1,4 @@
-import type { ApprovalOutcome, ApprovalPrompt } from "../runner/approvals/approval-types.js";
+import type { ApprovalOutcome, ApprovalPrompt } from "../contract/approvals.js";
 import { displayToolName } from "../text.js";
 import { argsText, inlineCode } from "./step-format.js";
 

@@ -2,7 +2,7 @@ import { hasVisibleText } from "../text.js";
 import { pacedAt, recordWrite, sleepUntil, type AnswerContext } from "./answer-pacing.js";
 import { waitingOutRateLimits } from "./rate-limits.js";
 import { splitMessage } from "./split-message.js";
-import { RateLimitedError, type NativeStream, type PostedMessage, type StreamTask } from "./surface.js";
+import { RateLimitedError, type NativeStream, type PostedMessage, type StreamTask } from "../contract/surface.js";
 
 /**
  * A streamed answer through the platform's own stream (Slack's chat.startStream): text appended

@@ -3,7 +3,7 @@ import { answerOptions, pacedAt, recordWrite, sleepUntil, type AnswerContext } f
 import { answerLayout, postAnswerFile } from "./answer-writer.js";
 import { waitingOutRateLimits } from "./rate-limits.js";
 import { splitMessage } from "./split-message.js";
-import { RateLimitedError, type PostedMessage } from "./surface.js";
+import { RateLimitedError, type PostedMessage } from "../contract/surface.js";
 
 /** One message of the answer as the user sees it now. */
 interface Shown {

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { RateLimitedError } from "./surface.js";
+import { RateLimitedError } from "../contract/surface.js";
 
 /** The longest a write waits for a platform's rate limit before it gives up (a platform asking for minutes is refused). */
 const MAX_WAIT_MS = 30_000;

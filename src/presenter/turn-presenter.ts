@@ -1,8 +1,9 @@
 import type { StepEvent } from "../agent/types.js";
 import type { Logger } from "../log.js";
-import type { Location } from "../runner/incoming.js";
-import type { ApprovalOutcome, ApprovalPrompt } from "../runner/approvals/approval-types.js";
-import type { AnswerTextEvent, TurnReply, TurnView } from "../runner/types.js";
+import type { Location } from "../contract/inbound.js";
+import type { ApprovalOutcome, ApprovalPrompt } from "../contract/approvals.js";
+import type { AnswerTextEvent } from "../agent/answer-text.js";
+import type { TurnReply, TurnView } from "../contract/turn-view.js";
 import { cleanAnswer, hasVisibleText } from "../text.js";
 import { AnswerStream } from "./answer-stream.js";
 import { AnswerWriter } from "./answer-writer.js";
@@ -10,7 +11,7 @@ import { approvalOutcomeText, approvalRequestText } from "./approval-text.js";
 import type { ChannelBudget } from "./channel-budget.js";
 import { waitingOutRateLimits } from "./rate-limits.js";
 import { formatStepEnded, formatStepStarted, stepTask } from "./step-format.js";
-import { samePlace, type ChatSurface, type Destination, type PostedMessage } from "./surface.js";
+import { samePlace, type ChatSurface, type Destination, type PostedMessage } from "../contract/surface.js";
 import { PRESENTER_TEXT } from "./texts.js";
 
 /** The message a turn answers, as the presenter needs it. */

@@ -1,7 +1,7 @@
 import type { ChannelRef, ChannelSettings, ChannelSettingsRepository } from "../store/channel-settings-repository.js";
 import type { WorkspaceSettingsStore } from "../store/store.js";
 import type { WorkspaceSettings } from "../store/workspace-settings.js";
-import type { Location } from "./incoming.js";
+import type { Location } from "../contract/inbound.js";
 import type { ToolAccess, TurnTools } from "./tool-access.js";
 
 /** Where an effective setting comes from. */

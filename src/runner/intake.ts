@@ -1,29 +1,20 @@
 import { lazyChild, type Logger } from "../log.js";
 import { hasVisibleText } from "../text.js";
 import { ChannelBudget } from "../presenter/channel-budget.js";
-import type { ChatSurface, PostedMessage } from "../presenter/surface.js";
+import type { ChatSurface, PostedMessage } from "../contract/surface.js";
 import { PRESENTER_TEXT } from "../presenter/texts.js";
 import { TurnPresenter } from "../presenter/turn-presenter.js";
 import type { ClaimOutcome, Store, ThreadScope } from "../store/store.js";
 import type { ConversationRef } from "../store/types.js";
-import { threadOf, type Actor, type IncomingMessage, type Location, type SharedContentSource } from "./incoming.js";
+import { threadOf, type Actor, type IncomingMessage, type Location, type SharedContentSource } from "../contract/inbound.js";
 import type { LinePlace } from "./conversation-line.js";
 import { arrivalOrder, holdUntil } from "./message-order.js";
 import { RUNNER_TEXT } from "./turn-replies.js";
 import type { TurnRunner } from "./turn-runner.js";
-import type { SharedContent, TurnReply, TurnRequest, TurnView } from "./types.js";
-
-/** What became of an incoming message. */
-export type Receipt = { status: "ignored"; reason: string } | { status: "duplicate" } | { status: "hinted" } | TurnReply;
-
-export interface PlatformInbox {
-  /**
-   * Hands a message to the core. Resolves once it was dealt with (a turn answered, or nothing to
-   * do); never rejects. `placeholder` is a message already posted for the answer (Discord's
-   * deferred /ask reply): the answer's first part replaces it.
-   */
-  receive(message: IncomingMessage, options?: { placeholder?: PostedMessage }): Promise<Receipt>;
-}
+import type { TurnRequest } from "./types.js";
+import type { TurnReply, TurnView } from "../contract/turn-view.js";
+import type { PlatformInbox, Receipt } from "../contract/link.js";
+import type { SharedContent } from "../contract/inbound.js";
 
 export interface ConnectOptions {
   /** Answer direct messages (DISCORD_ALLOW_DMS, SLACK_ALLOW_DMS). */

@@ -1,4 +1,4 @@
-import type { PlatformOrder } from "./incoming.js";
+import type { PlatformOrder } from "../contract/inbound.js";
 
 let lastArrival = 0;
 

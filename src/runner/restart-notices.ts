@@ -1,5 +1,5 @@
 import type { Logger } from "../log.js";
-import type { ChatSurface, Destination } from "../presenter/surface.js";
+import type { ChatSurface, Destination } from "../contract/surface.js";
 import type { InstanceRegistry } from "../store/store.js";
 import type { NoticeTarget } from "../store/turn-records.js";
 import { RUNNER_TEXT } from "./turn-replies.js";

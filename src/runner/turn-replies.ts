@@ -2,7 +2,7 @@ import type { AnswerTextSink } from "../agent/answer-text.js";
 import { LlmError } from "../agent/llm-error.js";
 import { TurnCancelled } from "../agent/tool-invoker.js";
 import type { Logger } from "../log.js";
-import type { TurnReply, TurnView } from "./types.js";
+import type { TurnReply, TurnView } from "../contract/turn-view.js";
 
 /* What a turn's user is told when it does not end in an answer, and how replies reach its view. */
 

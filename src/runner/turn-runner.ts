@@ -12,14 +12,15 @@ import type { WorkspaceSettings } from "../store/workspace-settings.js";
 import { ignoredInSharedWorkspaces, TurnAdmission, type AdmissionLimits } from "./admission.js";
 import type { ApprovalDesk } from "./approvals/approval-desk.js";
 import { settingsChannelOf, type ChannelPolicies, type TurnPolicy } from "./channel-policy.js";
-import type { Location } from "./incoming.js";
+import type { Location } from "../contract/inbound.js";
 import { ConversationLine, type LinePlace } from "./conversation-line.js";
 import { arrivalOrder } from "./message-order.js";
 import { StepRecorder } from "./step-recorder.js";
 import { retryStoreWrite } from "./store-retry.js";
 import { TurnDeadline } from "./turn-deadline.js";
 import type { TurnObserver } from "./turn-observer.js";
-import type { TurnReply, TurnRequest, TurnView } from "./types.js";
+import type { TurnRequest } from "./types.js";
+import type { TurnReply, TurnView } from "../contract/turn-view.js";
 import { answerTextFor, describeFailure, errorDetail, finish, RUNNER_TEXT, type CancelReason } from "./turn-replies.js";
 
 export interface TurnRunnerOptions {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { AnswerTextEvent } from "../../src/agent/answer-text.js";
-import type { SharedContentSource } from "../../src/runner/incoming.js";
+import type { SharedContentSource } from "../../src/contract/inbound.js";
 import { defineTool } from "../../src/tools/define-tool.js";
 import { reply } from "../fakes/fake-openai.js";
 import { PNG_BYTES } from "../fakes/file-host.js";

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createApp, type App } from "../../src/app.js";
 import { loadConfig } from "../../src/config/env.js";
 import { silentLogger } from "../../src/log.js";
-import type { TurnReply, TurnView } from "../../src/runner/types.js";
+import type { TurnReply, TurnView } from "../../src/contract/turn-view.js";
 import { PostgresStore } from "../../src/store/postgres/postgres-store.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../../src/store/store.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/log.js";
 import { ChannelBudget } from "../../src/presenter/channel-budget.js";
-import { RateLimitedError, type PostedMessage } from "../../src/presenter/surface.js";
+import { RateLimitedError, type PostedMessage } from "../../src/contract/surface.js";
 import { TurnPresenter } from "../../src/presenter/turn-presenter.js";
 import { RecordingSurface, type SurfaceCall } from "../support/recording-surface.js";
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { ApprovalOutcome, ApprovalPress, ApprovalPrompt } from "../../src/runner/approvals/approval-types.js";
+import type { ApprovalOutcome, ApprovalPress, ApprovalPrompt } from "../../src/contract/approvals.js";
 import { parseCommandText } from "../../src/runner/commands/command-text.js";
 import { defineTool } from "../../src/tools/define-tool.js";
 import { reply, type RecordedRequest } from "../fakes/fake-openai.js";

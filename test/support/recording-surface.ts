@@ -1,5 +1,5 @@
-import type { ChatSurface, Destination, MessageRef, PostedMessage, PostOptions } from "../../src/presenter/surface.js";
-import type { Location } from "../../src/runner/incoming.js";
+import type { ChatSurface, Destination, MessageRef, PostedMessage, PostOptions } from "../../src/contract/surface.js";
+import type { Location } from "../../src/contract/inbound.js";
 
 export interface SurfaceCall {
   op: "post" | "edit" | "remove" | "file" | "working" | "done working" | "thread";

@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { createApp, type App, type AppOptions } from "../../src/app.js";
 import { loadConfig } from "../../src/config/env.js";
 import { silentLogger, type Logger } from "../../src/log.js";
-import type { StepEvent, TurnReply, TurnRequest, TurnView } from "../../src/runner/types.js";
+import type { TurnRequest } from "../../src/runner/types.js";
+import type { StepEvent } from "../../src/agent/types.js";
+import type { TurnReply, TurnView } from "../../src/contract/turn-view.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { FakeOpenAI } from "../fakes/fake-openai.js";
 

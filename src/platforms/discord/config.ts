@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { z as zod } from "zod";
 import { bool, optionalText, optionalUrl, urlTemplate } from "../../config/fields.js";
-import type { ConfigIssue } from "../platform.js";
+import type { ConfigIssue } from "../../contract/platform.js";
 
 /** Discord's environment variables. */
 export const discordConfig = {

@@ -1,6 +1,6 @@
 import type { Client } from "discord.js";
 import { fetchFromFileHost } from "../../net/file-host.js";
-import type { SharedContentSource } from "../../runner/incoming.js";
+import type { SharedContentSource } from "../../contract/inbound.js";
 import { quotedMessage } from "./inbound.js";
 
 /**

@@ -1,8 +1,8 @@
 import { once } from "node:events";
 import { Events, REST, Routes, type APIUser, type Client, type Message } from "discord.js";
 import type { Logger } from "../../log.js";
-import type { PlatformLink } from "../../runner/platform-link.js";
-import type { PlatformAdapter, PlatformServices } from "../platform.js";
+import type { PlatformLink } from "../../contract/link.js";
+import type { PlatformAdapter, PlatformServices } from "../../contract/platform.js";
 import { createDiscordClient } from "./client.js";
 import { InteractionHandler } from "./commands/interaction-handler.js";
 import type { DiscordConfig } from "./config.js";

@@ -1,6 +1,6 @@
 import { DiscordAPIError, RESTJSONErrorCodes, type Client, type Guild } from "discord.js";
 import type { Logger } from "../../log.js";
-import type { WorkspaceMembership } from "../../runner/incoming.js";
+import type { WorkspaceMembership } from "../../contract/inbound.js";
 
 /** How long an answer from Discord (member or not) is trusted. */
 const REMEMBER_MS = 5 * 60_000;

@@ -6,7 +6,7 @@ import {
   type Location,
   type PlatformOrder,
   type QuotedMessage,
-} from "../../runner/incoming.js";
+} from "../../contract/inbound.js";
 import { memberRoleIds, roleOf } from "./permissions.js";
 
 export const PLATFORM = "discord";

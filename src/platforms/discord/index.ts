@@ -1,4 +1,4 @@
-import { definePlatform } from "../platform.js";
+import { definePlatform } from "../../contract/platform.js";
 import { checkShards, discordConfig } from "./config.js";
 
 /** Starts when DISCORD_TOKEN is set; discord.js is imported only then. */

@@ -1,5 +1,5 @@
 import { GuildMember, PermissionFlagsBits, type APIInteractionGuildMember, type PermissionsBitField } from "discord.js";
-import type { Role } from "../../runner/incoming.js";
+import type { Role } from "../../contract/inbound.js";
 
 /**
  * Discord's permissions as the core's roles: Manage Server (or Administrator, which `has` counts

@@ -1,6 +1,6 @@
 import { AttachmentBuilder, ChannelType, RateLimitError, type Client, type Message, type MessageMentionOptions, type SendableChannels } from "discord.js";
-import { RateLimitedError, type ApprovalControls, type ChatSurface, type Destination, type PostedMessage, type PostOptions } from "../../presenter/surface.js";
-import type { Location } from "../../runner/incoming.js";
+import { RateLimitedError, type ApprovalControls, type ChatSurface, type Destination, type PostedMessage, type PostOptions } from "../../contract/surface.js";
+import type { Location } from "../../contract/inbound.js";
 import { NO_PINGS, pingOnly } from "./allowed-mentions.js";
 import { approvalButtons } from "./approval-buttons.js";
 import { describeDiscordError, permissionHint } from "./errors.js";

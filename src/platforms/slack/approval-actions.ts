@@ -1,8 +1,8 @@
 import type { App as BoltApp } from "@slack/bolt";
 import { z } from "zod";
 import type { Logger } from "../../log.js";
-import type { Actor } from "../../runner/incoming.js";
-import type { PlatformLink } from "../../runner/platform-link.js";
+import type { Actor } from "../../contract/inbound.js";
+import type { PlatformLink } from "../../contract/link.js";
 import { APPROVE_ACTION, DENY_ACTION, settledBlocks } from "./approval-blocks.js";
 import { PLATFORM, placeOf, workspaceOf, type SlackPlace } from "./inbound.js";
 import { markdownToMrkdwn } from "./mrkdwn.js";

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { App as BoltApp, webApi } from "@slack/bolt";
 import type { SlackConfig } from "./config.js";
 import type { Logger } from "../../log.js";
-import type { PlatformServices } from "../platform.js";
+import type { PlatformServices } from "../../contract/platform.js";
 import { clientFetch } from "../../net/keep-alive-fetch.js";
 import { SERVER_LIMITS } from "../../net/server-limits.js";
 import { boltLogger } from "./bolt-logger.js";

@@ -1,7 +1,7 @@
 import type { Logger } from "../../log.js";
 import { BoundedFetchError } from "../../net/bounded-fetch.js";
 import { fetchFromFileHost, type FetchedFile } from "../../net/file-host.js";
-import { FileUnavailable, type AttachmentDescriptor, type SharedContentSource } from "../../runner/incoming.js";
+import { FileUnavailable, type AttachmentDescriptor, type SharedContentSource } from "../../contract/inbound.js";
 
 const MISSING_SCOPE_HINT =
   "Slack did not hand over a shared file: give the app the files:read scope (see src/platforms/slack/manifest.yaml) and reinstall it; until then questions are answered without their files";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AttachmentDescriptor, IncomingMessage, PlatformOrder, QuotedMessage } from "../../runner/incoming.js";
+import type { AttachmentDescriptor, IncomingMessage, PlatformOrder, QuotedMessage } from "../../contract/inbound.js";
 import { slackTextToPlain } from "./incoming-text.js";
 
 export const PLATFORM = "slack";

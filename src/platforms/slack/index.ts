@@ -1,4 +1,4 @@
-import { definePlatform } from "../platform.js";
+import { definePlatform } from "../../contract/platform.js";
 import { slackConfig } from "./config.js";
 
 /** Starts when SLACK_BOT_TOKEN is set: Socket Mode with SLACK_APP_TOKEN, else HTTP with SLACK_SIGNING_SECRET. Bolt is imported only then. */

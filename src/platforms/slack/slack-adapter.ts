@@ -1,8 +1,8 @@
 import { webApi } from "@slack/bolt";
 import type { Logger } from "../../log.js";
-import type { Actor } from "../../runner/incoming.js";
-import type { PlatformLink } from "../../runner/platform-link.js";
-import type { PlatformAdapter, PlatformServices } from "../platform.js";
+import type { Actor } from "../../contract/inbound.js";
+import type { PlatformLink } from "../../contract/link.js";
+import type { PlatformAdapter, PlatformServices } from "../../contract/platform.js";
 import { registerApprovalActions } from "./approval-actions.js";
 import { SlackConnection, type SlackConnectionOptions, type SlackMode } from "./bolt-app.js";
 import type { SlackConfig } from "./config.js";

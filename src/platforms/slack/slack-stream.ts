@@ -1,4 +1,4 @@
-import { RateLimitedError, StreamUnavailableError, type NativeStream, type PostedMessage, type StreamTask } from "../../presenter/surface.js";
+import { RateLimitedError, StreamUnavailableError, type NativeStream, type PostedMessage, type StreamTask } from "../../contract/surface.js";
 import { defuseMassMentions } from "./mrkdwn.js";
 import type { SlackApi, SlackResult, StreamChunk } from "./slack-api.js";
 

@@ -1,8 +1,8 @@
 import type { App as BoltApp, RespondFn, SlashCommand } from "@slack/bolt";
 import type { Logger } from "../../log.js";
 import type { CommandGroup } from "../../runner/commands/catalog.js";
-import { commandQuestion, type Actor, type IncomingCommand } from "../../runner/incoming.js";
-import type { PlatformLink } from "../../runner/platform-link.js";
+import { commandQuestion, type Actor, type IncomingCommand } from "../../contract/inbound.js";
+import type { PlatformLink } from "../../contract/link.js";
 import type { SlackConfig } from "./config.js";
 import { PLATFORM, placeOf, slackOrder, workspaceOf, type SlackPlace } from "./inbound.js";
 import { slackTextToPlain } from "./incoming-text.js";

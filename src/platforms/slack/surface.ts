@@ -7,8 +7,8 @@ import {
   type NativeStream,
   type PostedMessage,
   type PostOptions,
-} from "../../presenter/surface.js";
-import type { Location } from "../../runner/incoming.js";
+} from "../../contract/surface.js";
+import type { Location } from "../../contract/inbound.js";
 import { approvalBlocks, settledBlocks } from "./approval-blocks.js";
 import { markdownToMrkdwn } from "./mrkdwn.js";
 import type { SlackApi, SlackResult } from "./slack-api.js";

@@ -1,4 +1,4 @@
-import { definePlatform } from "../platform.js";
+import { definePlatform } from "../../contract/platform.js";
 
 /** The terminal: a conversation over stdin and stdout, started when no chat platform is configured. */
 export const terminalPlatform = definePlatform({

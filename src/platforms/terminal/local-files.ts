@@ -4,7 +4,7 @@ import { basename, resolve, sep } from "node:path";
 import { pathToFileURL, fileURLToPath } from "node:url";
 import { BoundedFetchError } from "../../net/bounded-fetch.js";
 import type { FetchedFile, FileLimits } from "../../net/file-host.js";
-import { FileUnavailable, type AttachmentDescriptor, type SharedContentSource } from "../../runner/incoming.js";
+import { FileUnavailable, type AttachmentDescriptor, type SharedContentSource } from "../../contract/inbound.js";
 
 /** Bytes read from disk at a time; the signal is checked between reads. */
 const CHUNK_BYTES = 64 * 1024;

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { userInfo } from "node:os";
 import { createInterface } from "node:readline";
-import { commandQuestion, type Actor, type AttachmentDescriptor } from "../../runner/incoming.js";
-import type { PlatformLink } from "../../runner/platform-link.js";
-import type { PlatformAdapter, PlatformServices } from "../platform.js";
+import { commandQuestion, type Actor, type AttachmentDescriptor } from "../../contract/inbound.js";
+import type { PlatformLink } from "../../contract/link.js";
+import type { PlatformAdapter, PlatformServices } from "../../contract/platform.js";
 import { describeLocalFile, localFiles } from "./local-files.js";
 import { plainText, terminalSurface } from "./terminal-surface.js";
 import { LineQueue, TypedApprovals } from "./typed-approvals.js";

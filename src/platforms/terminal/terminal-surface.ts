@@ -1,4 +1,4 @@
-import type { ChatSurface, PostedMessage, PostOptions } from "../../presenter/surface.js";
+import type { ChatSurface, PostedMessage, PostOptions } from "../../contract/surface.js";
 import type { TypedApprovals } from "./typed-approvals.js";
 
 /**

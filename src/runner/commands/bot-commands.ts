@@ -2,7 +2,7 @@ import type { ChannelSettingsRepository } from "../../store/channel-settings-rep
 import type { ConversationStore, WorkspaceSettingsStore } from "../../store/store.js";
 import type { ConversationRef } from "../../store/types.js";
 import { settingsChannelOf, type ChannelPolicies } from "../channel-policy.js";
-import type { Role } from "../incoming.js";
+import type { Role } from "../../contract/inbound.js";
 import type { ToolAccess, ToolPolicy } from "../tool-access.js";
 import type { UsageReports } from "../usage-report.js";
 import { accessOf, type Access, type BotCommand } from "./catalog.js";

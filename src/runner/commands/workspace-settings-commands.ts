@@ -1,6 +1,6 @@
 import type { WorkspaceSettingsStore } from "../../store/store.js";
 import type { ConversationRef, WorkspaceRef } from "../../store/types.js";
-import { DIRECT_MESSAGES_WORKSPACE } from "../incoming.js";
+import { DIRECT_MESSAGES_WORKSPACE } from "../../contract/inbound.js";
 
 /** Admin commands that change a workspace's settings (the caller has checked the actor is an admin). */
 export type SettingsCommand =

@@ -2,7 +2,7 @@ import type OpenAI from "openai";
 import { systemPrompt } from "../../../src/agent/prompts.js";
 import { silentLogger } from "../../../src/log.js";
 import { ChannelBudget } from "../../../src/presenter/channel-budget.js";
-import type { ChatSurface } from "../../../src/presenter/surface.js";
+import type { ChatSurface } from "../../../src/contract/surface.js";
 import { TurnPresenter } from "../../../src/presenter/turn-presenter.js";
 import { startBenchApp } from "../support/bench-app.js";
 import { loadedBot } from "../support/built-bot.js";

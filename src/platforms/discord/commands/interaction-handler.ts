@@ -1,7 +1,7 @@
 import type { AutocompleteInteraction, ButtonInteraction, ChatInputCommandInteraction, Interaction } from "discord.js";
 import type { Logger } from "../../../log.js";
-import { commandQuestion, type IncomingCommand } from "../../../runner/incoming.js";
-import type { PlatformLink } from "../../../runner/platform-link.js";
+import { commandQuestion, type IncomingCommand } from "../../../contract/inbound.js";
+import type { PlatformLink } from "../../../contract/link.js";
 import { ASK, COMMANDS, GROUPS, type OptionValues } from "../../../runner/commands/catalog.js";
 import { NO_PINGS } from "../allowed-mentions.js";
 import { readApprovalButton } from "../approval-buttons.js";

@@ -196,3 +196,15 @@ export function threadOf(location: Location): ThreadRef | undefined {
   if (location.parentChannelId) return { channelId: location.parentChannelId, threadId: location.channelId };
   return undefined;
 }
+
+/** A question's files, the message it replies to and the ones it forwards, as its platform described them. */
+export interface SharedContent {
+  /** Where the question was asked: a reply chain is followed there. */
+  location: Location;
+  attachments: AttachmentDescriptor[];
+  replyTo?: QuotedMessage;
+  repliesTo?: string;
+  forwarded?: QuotedMessage[];
+  /** How to fetch the files and earlier messages; without it, files are named but not read. */
+  source?: SharedContentSource;
+}

@@ -1,4 +1,4 @@
-import type { Actor } from "../incoming.js";
+import type { Actor } from "./inbound.js";
 
 /** Who may approve or deny (APPROVAL_BY): the asker or an admin, or admins only. */
 export type ApprovalBy = "asker" | "admin";

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { z } from "zod";
 import type { Logger } from "../log.js";
-import type { PlatformConnection, PlatformLink } from "../runner/platform-link.js";
+import type { PlatformConnection, PlatformLink } from "./link.js";
 
 /** Answers some HTTP requests (GET /healthz, /metrics); false for the others. */
 type HttpHandler = (req: IncomingMessage, res: ServerResponse) => boolean;

@@ -1,4 +1,4 @@
-import type { Location } from "../runner/incoming.js";
+import type { Location } from "./inbound.js";
 
 /**
  * The platform contract, outbound: the few things the shared presenter asks of a platform. The

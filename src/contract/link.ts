@@ -1,0 +1,58 @@
+/**
+ * The platform contract, the core's side: what a platform tells the core when it connects, and
+ * the narrow services it gets back. The commands and tool states it names are described once, in
+ * the runner's command catalogue.
+ */
+import type { BotCommand, CommandGroup } from "../runner/commands/catalog.js";
+import type { CommandResult } from "../runner/commands/bot-commands.js";
+import type { ToolState } from "../runner/tool-access.js";
+import type { ApprovalAnswer, ApprovalPress } from "./approvals.js";
+import type { IncomingCommand, IncomingMessage, SharedContentSource } from "./inbound.js";
+import type { ChatSurface, PostedMessage } from "./surface.js";
+import type { TurnReply } from "./turn-view.js";
+
+/** What became of an incoming message. */
+export type Receipt = { status: "ignored"; reason: string } | { status: "duplicate" } | { status: "hinted" } | TurnReply;
+
+export interface PlatformInbox {
+  /**
+   * Hands a message to the core. Resolves once it was dealt with (a turn answered, or nothing to
+   * do); never rejects. `placeholder` is a message already posted for the answer (Discord's
+   * deferred /ask reply): the answer's first part replaces it.
+   */
+  receive(message: IncomingMessage, options?: { placeholder?: PostedMessage }): Promise<Receipt>;
+}
+
+/** What a platform tells the core about itself when it connects. */
+export interface PlatformConnection {
+  surface: ChatSurface;
+  /** Answer direct messages. */
+  allowDms: boolean;
+  /** The platform has roles (ignored roles are offered). */
+  hasRoles: boolean;
+  /** How the platform spells each command group ("/tools", or a renamed Slack command). */
+  commandName(group: CommandGroup): string;
+  /** What each role means here, for a refusal ("the Manage Server permission"). */
+  roleNames: Record<"admin" | "moderator", string>;
+  /** Fetches the files (and earlier messages of reply chains) questions share; without it they are named only. */
+  content?: SharedContentSource;
+}
+
+/** The core as one platform sees it: the narrow services an adapter may use, and nothing else. */
+export interface PlatformLink extends PlatformInbox {
+  /** Reads the text form of a command ("tools enable NAME"); undefined when it is not one. */
+  parseCommand(text: string): BotCommand | undefined;
+  /** Runs a command for the person who gave it; Markdown meant for them alone. */
+  runCommand(command: BotCommand, from: IncomingCommand): Promise<CommandResult>;
+  /** Every command, one line each, in this platform's spelling. */
+  help(): string;
+  /** The tools and their state in a workspace (for autocomplete). */
+  toolStates(from: IncomingCommand): Promise<ToolState[]>;
+  /** The models an admin may choose for a channel (for autocomplete). */
+  models(): readonly string[];
+  /**
+   * A press on a request for approval's Approve or Deny (or a typed yes/no). The core decides who
+   * may; the platform shows the answer: in place of the request's controls, or to the presser alone.
+   */
+  decideApproval(press: ApprovalPress): Promise<ApprovalAnswer>;
+}

@@ -1,0 +1,56 @@
+import type { AnswerTextEvent } from "../agent/answer-text.js";
+import type { StepEvent } from "../agent/types.js";
+import type { ApprovalOutcome, ApprovalPrompt } from "./approvals.js";
+import type { Location } from "./inbound.js";
+
+/**
+ * The contract between the runner and what shows a turn (the shared presenter, or a test's
+ * recorder): the runner reports steps, answer text and approvals; the view shows them.
+ */
+
+/**
+ * answered / failed: the turn ran. refused: it was not allowed to run (rate limit, budget,
+ * channel, length, queue) and `text` says why. ignored: refused silently, `text` is empty
+ * (ignored users, or a refusal already told to this user a moment ago).
+ */
+type TurnStatus = "answered" | "failed" | "refused" | "ignored";
+
+export interface TurnReply {
+  turnId: string;
+  status: TurnStatus;
+  /** Why the turn ended: answer, direct, iteration_limit_generated, llm_*, timeout, shutdown, error, rate_limited, ... */
+  outcome: string;
+  /** Markdown for the user: the answer, or a short explanation of the failure. */
+  text: string;
+}
+
+/**
+ * What shows a turn to its user (the shared presenter, or a test's recorder): steps as they
+ * happen, then one reply. Calls arrive in order; a view that throws is logged and the turn goes on.
+ */
+export interface TurnView {
+  /** The turn was admitted and queued: show that the bot is working on it. */
+  begin?(): void;
+  step(event: StepEvent): void;
+  /**
+   * The answer's text while the model writes it (only with STREAM_ANSWERS). `finish` still gets
+   * the whole answer: what was shown of it is replaced by it.
+   */
+  answerText?(event: AnswerTextEvent): void;
+  /**
+   * Shows a request for approval where the steps go, with controls to approve or deny it; resolves
+   * true once people can see it, false where it cannot be shown (then nobody could decide it).
+   */
+  askApproval?(prompt: ApprovalPrompt): Promise<boolean>;
+  /** A request ended without a press (timed out, or the turn stopped): its controls make way for the outcome. */
+  closeApproval?(prompt: ApprovalPrompt, outcome: ApprovalOutcome): Promise<void>;
+  /** Shows the reply and clears the working indicator; resolves once the user can see it. */
+  finish(reply: TurnReply): Promise<void> | void;
+  /** The question, its place and its asker: where the asker is told the bot restarted, should this process die mid-turn. */
+  whereAsked?(): { location: Location; messageId: string; isDm?: boolean; askerId: string };
+  /**
+   * The thread opened for this turn's output, where the exchange is remembered too (a new thread
+   * on a top-level question starts with the exchange that opened it).
+   */
+  openedThread?(): Promise<Location | undefined>;
+}
