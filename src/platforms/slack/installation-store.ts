@@ -17,7 +17,7 @@ const storedInstallationSchema = z
  * Where one installation is kept: an Enterprise Grid org-wide install under its organisation
  * (every workspace of it shares that one install), any other under its workspace.
  */
-function installationKey(where: { isEnterpriseInstall?: boolean; enterpriseId?: string; teamId?: string }): string | undefined {
+export function installationKey(where: { isEnterpriseInstall?: boolean; enterpriseId?: string; teamId?: string }): string | undefined {
   if (where.isEnterpriseInstall && where.enterpriseId) return `enterprise:${where.enterpriseId}`;
   return where.teamId ? `team:${where.teamId}` : undefined;
 }
