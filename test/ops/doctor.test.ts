@@ -71,6 +71,34 @@ describe("npm run doctor", () => {
     }
   });
 
+  it("checks Slack's client id and secret in distribution mode, where there is no token of its own", async () => {
+    const slack = await FakeSlack.start({ oauthClient: { id: "cid", secret: "csecret" } });
+    try {
+      const env = {
+        OPENAI_BASE_URL: scratch.model.url,
+        OPENAI_MODEL: "fake-model",
+        DATABASE_PATH: join(scratch.dir, "bot.sqlite"),
+        SLACK_API_URL: slack.apiUrl,
+        SLACK_SIGNING_SECRET: "signing",
+        SLACK_CLIENT_ID: "cid",
+        SLACK_CLIENT_SECRET: "csecret",
+        SLACK_STATE_SECRET: "state",
+        SECRETS_KEY: "a".repeat(64),
+      };
+      const good = await runDoctor(env);
+      expect(good.find((v) => v.item === "slack token")).toEqual({
+        item: "slack token",
+        status: "pass",
+        detail: "distribution mode: Slack accepts SLACK_CLIENT_ID and SLACK_CLIENT_SECRET",
+      });
+      const bad = await runDoctor({ ...env, SLACK_CLIENT_SECRET: "wrong-secret" });
+      expect(bad.find((v) => v.item === "slack token")).toMatchObject({ status: "fail", detail: expect.stringMatching(/invalid_client_id/) });
+      expect(formatVerdicts(bad)).not.toMatch(/wrong-secret/);
+    } finally {
+      await slack.close();
+    }
+  });
+
   it("names an unreachable PostgreSQL server without its password", async () => {
     const verdicts = await runDoctor({
       OPENAI_BASE_URL: scratch.model.url,

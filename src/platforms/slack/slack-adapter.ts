@@ -170,6 +170,22 @@ export async function checkCredentials(config: SlackConfig): Promise<string> {
     ...(config.SLACK_API_URL ? { slackApiUrl: config.SLACK_API_URL } : {}),
     retryConfig: { retries: 0 },
   });
+  if (isDistribution(config)) return checkClient(client, config);
   const auth = await client.auth.test();
   return `the token belongs to ${auth.user ?? "a bot"} in ${auth.team ?? "a workspace"}`;
+}
+
+/**
+ * Distribution mode has no token of its own: the client's id and secret are checked by exchanging
+ * a code that cannot be valid. Slack refuses the code (invalid_code) only once the client passed.
+ */
+async function checkClient(client: InstanceType<typeof webApi.WebClient>, config: SlackConfig): Promise<string> {
+  try {
+    await client.oauth.v2.access({ client_id: config.SLACK_CLIENT_ID!, client_secret: config.SLACK_CLIENT_SECRET!, code: "agent-bot-doctor-check" });
+  } catch (error) {
+    const code = (error as { data?: { error?: string } }).data?.error;
+    if (code === "invalid_code" || code === "invalid_grant_type") return "distribution mode: Slack accepts SLACK_CLIENT_ID and SLACK_CLIENT_SECRET";
+    throw error;
+  }
+  return "distribution mode: Slack accepts SLACK_CLIENT_ID and SLACK_CLIENT_SECRET";
 }
