@@ -56,6 +56,9 @@ export function checkDistribution(config: SlackConfig): ConfigIssue[] {
   if (config.SLACK_SIGNING_SECRET === undefined) {
     issues.push({ variable: "SLACK_SIGNING_SECRET", message: "set in distribution mode, whose events arrive over HTTP" });
   }
+  if (config.SLACK_BOT_TOKEN !== undefined) {
+    issues.push({ variable: "SLACK_BOT_TOKEN", message: "unset in distribution mode (each workspace's token comes from its installation)" });
+  }
   if (config.SLACK_APP_TOKEN !== undefined) {
     issues.push({
       variable: "SLACK_APP_TOKEN",

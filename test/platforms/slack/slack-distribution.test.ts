@@ -184,6 +184,10 @@ describe("Slack distribution mode's configuration", () => {
     expect(() => loadConfig({ ...withoutKey, SLACK_SIGNING_SECRET: "s" })).toThrow(/SECRETS_KEY must be set in distribution mode/);
     expect(() => loadConfig({ ...distributionEnv(), SLACK_CLIENT_SECRET: "", SLACK_SIGNING_SECRET: "s" })).toThrow(/SLACK_CLIENT_SECRET must be set too/);
     expect(() => loadConfig({ ...distributionEnv(), SECRETS_KEY: "hunter2", SLACK_SIGNING_SECRET: "s" })).toThrow(/SECRETS_KEY must be 32 random bytes/);
+    expect(() => loadConfig({ ...distributionEnv(), SLACK_BOT_TOKEN: "xoxb-one", SLACK_SIGNING_SECRET: "s" })).toThrow(
+      /SLACK_BOT_TOKEN must be unset in distribution mode/,
+    );
+    expect(() => loadConfig({ ...distributionEnv(), SLACK_APP_TOKEN: "xapp-1" })).toThrow(/SLACK_SIGNING_SECRET must be set in distribution mode/);
     expect(loadConfig({ ...distributionEnv(), SLACK_SIGNING_SECRET: "s" }).SLACK_CLIENT_ID).toBe(CLIENT.id);
   });
 });
