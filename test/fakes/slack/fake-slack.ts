@@ -126,7 +126,13 @@ export class FakeSlack {
     this.installs = new FakeInstalls(options.oauthClient ?? { id: "fake-client-id", secret: "fake-client-secret" });
     const filesScope = options.filesScope ?? true;
     this.filesHost.gate = (request) =>
-      filesScope && request.headers.authorization === `Bearer ${this.botToken}` ? undefined : answer.text(200, SIGN_IN_PAGE, "text/html; charset=utf-8");
+      filesScope && this.mayReadFiles(request.headers.authorization) ? undefined : answer.text(200, SIGN_IN_PAGE, "text/html; charset=utf-8");
+  }
+
+  /** The single workspace's bot token, or one issued through OAuth and still valid. */
+  private mayReadFiles(authorization: string | undefined): boolean {
+    const token = /^Bearer (.+)$/.exec(authorization ?? "")?.[1];
+    return token === this.botToken || this.installs.ownerOf(token) !== undefined;
   }
 
   /**

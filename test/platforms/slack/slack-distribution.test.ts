@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../../src/config/env.js";
 import type { SqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import { reply } from "../../fakes/fake-openai.js";
+import { fileAnswer } from "../../fakes/file-host.js";
 import { appMention, eventCallback } from "../../fakes/slack/payloads.js";
 import type { SlackCall } from "../../fakes/slack/fake-slack.js";
 import { captureLogs } from "../../support/log-capture.js";
@@ -93,6 +94,21 @@ describe("Slack distribution mode", () => {
     const [forA, forB] = h.model.chatRequests.map((request) => request.body.messages[0].content as string);
     expect(forA).toMatch(/Answer in French\.$/);
     expect(forB).not.toContain("French");
+  });
+
+  it("fetches a file shared in a workspace with that workspace's token", async () => {
+    await start();
+    await h.install({ teamId: "TA" });
+    await h.install({ teamId: "TB" });
+    const tokenOf = (teamId: string) => [...h.slack.installs.tokens].find(([, owner]) => owner.teamId === teamId)![0];
+    const file = h.slack.file("notes.txt", fileAnswer.text("the meeting moved to Tuesday\n"), { mimetype: "text/plain" });
+    h.model.script(reply.text("Tuesday."));
+    const ts = h.slack.nextTs();
+    await h.deliver({ ...appMention({ user: "UB", channel: "CB", ts, text: `<@${h.slack.botUserId}> when is it?` }), files: [file] }, { teamId: "TB" });
+    expect((await answerIn("CB")).text).toBe("Tuesday.");
+    await h.idle();
+    expect(h.model.question(0).text).toContain("the meeting moved to Tuesday");
+    expect(h.slack.filesHost.requests.map((request) => request.headers.authorization)).toEqual([`Bearer ${tokenOf("TB")}`]);
   });
 
   it("refreshes a rotating token that expires soon, answers with the new one, and stores it (encrypted) for next time", async () => {
