@@ -1,6 +1,8 @@
 import type { App } from "./app.js";
 import type { Config } from "./config/env.js";
 import { platformDefinitions } from "./platforms/index.js";
+import { SealedInstallations } from "./store/sealed-installations.js";
+import { SecretBox } from "./store/secrets.js";
 import type { PlatformAdapter, PlatformDefinition, PlatformServices } from "./contract/platform.js";
 
 type Definition = (typeof platformDefinitions)[number];
@@ -20,6 +22,9 @@ export function servicesFor(app: App, shared: SharedServices): PlatformServices<
     logger: app.logger,
     adminUserIds: app.config.BOT_ADMIN_USER_IDS,
     connect: (connection) => app.links.connect(connection),
+    ...(app.config.SECRETS_KEY
+      ? { installations: new SealedInstallations(app.store.installations, new SecretBox(app.config.SECRETS_KEY, app.config.SECRETS_KEY_PREVIOUS)) }
+      : {}),
     ...shared,
   };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { decodeSecretsKey, SECRETS_KEY_FORMAT } from "../store/secrets.js";
 
 /** Environment values arrive as strings; these helpers give each variable one clear rule. */
 export const positiveInt = (fallback: number) =>
@@ -78,3 +79,11 @@ export const tokenBudget = z
   .regex(/^(\d+|unlimited|)$/i, "a whole number of tokens, or unlimited")
   .optional()
   .transform((s) => (s && /^\d+$/.test(s) && Number(s) > 0 ? Number(s) : undefined));
+
+/** A key for secrets at rest (SECRETS_KEY): 32 bytes as 64 hex digits or base64; kept as written. */
+export const secretsKey = z
+  .string()
+  .trim()
+  .transform((s) => (s === "" ? undefined : s))
+  .refine((s) => s === undefined || decodeSecretsKey(s) !== undefined, { message: SECRETS_KEY_FORMAT })
+  .optional();

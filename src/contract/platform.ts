@@ -6,6 +6,17 @@ import type { PlatformConnection, PlatformLink } from "./link.js";
 /** Answers some HTTP requests (GET /healthz, /metrics); false for the others. */
 type HttpHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
+/**
+ * The app's installations in a platform's workspaces, stored encrypted (SECRETS_KEY): a platform
+ * hands over its installation as text and gets it back; sealing is the store's business.
+ */
+export interface InstallationVault {
+  save(platform: string, key: string, record: { teamId?: string; enterpriseId?: string; data: string; expiresAt?: number }): Promise<void>;
+  /** Throws when no configured key opens the stored value. */
+  find(platform: string, key: string): Promise<string | undefined>;
+  remove(platform: string, key: string): Promise<boolean>;
+}
+
 /** The narrow services a platform gets from the process: its own config, the core's link, a logger. */
 export interface PlatformServices<C> {
   config: C;
@@ -14,6 +25,8 @@ export interface PlatformServices<C> {
   adminUserIds: readonly string[];
   /** Connects the platform's surface to the core; the link is all of the core it uses. */
   connect(connection: PlatformConnection): PlatformLink;
+  /** Set when SECRETS_KEY is: where installations are kept (Slack's distribution mode needs it). */
+  installations?: InstallationVault;
   /** Set when the platform's own HTTP server should also serve these routes (it listens on HEALTH_PORT). */
   sharedRoutes?: { paths: string[]; handler: HttpHandler };
   /** The process's standard streams (the terminal talks over them; tests pass their own). */

@@ -1,5 +1,6 @@
 import type { ApprovalRepository } from "./approval-repository.js";
 import type { ChannelSettingsRepository } from "./channel-settings-repository.js";
+import type { InstallationRepository } from "./installation-repository.js";
 import type { RateTable, CachedRates } from "./currency-rates.js";
 import type { ToolApprovalRepository } from "./tool-approval-repository.js";
 import type { RestartNotice, TurnClosing, TurnStart } from "./turn-records.js";
@@ -33,6 +34,8 @@ export interface Store {
   readonly channelSettings: ChannelSettingsRepository;
   /** Turns and tokens by user, channel and model, for usage reports and the per-user budget. */
   readonly usageReports: UsageReportRepository;
+  /** The app's installations in platforms' workspaces (Slack's distribution mode), sealed. */
+  readonly installations: InstallationRepository;
   /** Rows kept only for a while (bot threads, event claims, unused thread seeds), pruned in rounds. */
   readonly retention: Retention;
   /** Resolves when the database answers (health checks); rejects otherwise. */

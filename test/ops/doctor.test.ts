@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatVerdicts, runDoctor } from "../../src/ops/doctor.js";
+import { readMigrations } from "../../src/store/migration-files.js";
+import { POSTGRES_MIGRATIONS } from "../../src/store/postgres/postgres-store.js";
 import { FakeDiscord } from "../fakes/discord/fake-discord.js";
 import { FakeSlack } from "../fakes/slack/fake-slack.js";
 import { useModelAndFolder } from "../support/model-and-folder.js";
@@ -69,6 +71,34 @@ describe("npm run doctor", () => {
     }
   });
 
+  it("checks Slack's client id and secret in distribution mode, where there is no token of its own", async () => {
+    const slack = await FakeSlack.start({ oauthClient: { id: "cid", secret: "csecret" } });
+    try {
+      const env = {
+        OPENAI_BASE_URL: scratch.model.url,
+        OPENAI_MODEL: "fake-model",
+        DATABASE_PATH: join(scratch.dir, "bot.sqlite"),
+        SLACK_API_URL: slack.apiUrl,
+        SLACK_SIGNING_SECRET: "signing",
+        SLACK_CLIENT_ID: "cid",
+        SLACK_CLIENT_SECRET: "csecret",
+        SLACK_STATE_SECRET: "state",
+        SECRETS_KEY: "a".repeat(64),
+      };
+      const good = await runDoctor(env);
+      expect(good.find((v) => v.item === "slack token")).toEqual({
+        item: "slack token",
+        status: "pass",
+        detail: "distribution mode: Slack accepts SLACK_CLIENT_ID and SLACK_CLIENT_SECRET",
+      });
+      const bad = await runDoctor({ ...env, SLACK_CLIENT_SECRET: "wrong-secret" });
+      expect(bad.find((v) => v.item === "slack token")).toMatchObject({ status: "fail", detail: expect.stringMatching(/invalid_client_id/) });
+      expect(formatVerdicts(bad)).not.toMatch(/wrong-secret/);
+    } finally {
+      await slack.close();
+    }
+  });
+
   it("names an unreachable PostgreSQL server without its password", async () => {
     const verdicts = await runDoctor({
       OPENAI_BASE_URL: scratch.model.url,
@@ -94,7 +124,11 @@ describe("npm run doctor", () => {
         expect(verdicts.find((v) => v.item === "database")).toEqual({
           item: "database",
           status: "pass",
-          detail: expect.stringMatching(/^postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/agent_bot_doctor_\w+ at schema version 11, 0 turns recorded$/),
+          detail: expect.stringMatching(
+            new RegExp(
+              `^postgres://postgres:\\*\\*\\*@127\\.0\\.0\\.1:5432/agent_bot_doctor_\\w+ at schema version ${readMigrations(POSTGRES_MIGRATIONS).at(-1)!.version}, 0 turns recorded$`,
+            ),
+          ),
         });
         expect(formatVerdicts(verdicts)).not.toContain("hunter2-secret");
       } finally {

@@ -4,6 +4,7 @@ import type { Logger } from "../../src/log.js";
 import { SlackAdapter, type SlackAdapterOptions } from "../../src/platforms/slack/slack-adapter.js";
 import { servicesFor } from "../../src/start-platforms.js";
 import { FakeSlack, type FakeSlackOptions } from "../fakes/slack/fake-slack.js";
+import type { FakeWorkspace } from "../fakes/slack/installs.js";
 import type { FakeMessage } from "../fakes/slack/messages.js";
 import { appMention, blockActions, eventCallback, message, slashCommand, type MessageFields } from "../fakes/slack/payloads.js";
 import { SignedSlackSender } from "../fakes/slack/signed-requests.js";
@@ -139,6 +140,23 @@ export class SlackHarness {
     }
     const response = await this.sender.command(fields);
     return { status: response.status, responseUrl };
+  }
+
+  /**
+   * Distribution mode: someone installs the app in `workspace` as a browser would. The install
+   * page (its state cookie and "Add to Slack" link), Slack's approval (a code), then the redirect.
+   */
+  async install(workspace: FakeWorkspace): Promise<{ page: string; status: number; body: string }> {
+    const base = this.adapter.serverUrl;
+    if (!base) throw new Error("the adapter has no HTTP server");
+    const installPage = await fetch(`${base}/slack/install`);
+    const page = await installPage.text();
+    const cookie = installPage.headers.get("set-cookie")?.split(";")[0] ?? "";
+    const state = /[?&;]state=([^&"']+)/.exec(page)?.[1];
+    if (!state) throw new Error(`no state on the install page: ${page.slice(0, 200)}`);
+    const code = this.slack.installs.grantCode(workspace);
+    const redirect = await fetch(`${base}/slack/oauth_redirect?code=${encodeURIComponent(code)}&state=${state}`, { headers: { cookie } });
+    return { page, status: redirect.status, body: await redirect.text() };
   }
 
   /** The ephemeral answers posted to a response_url, waiting for at least one. */

@@ -1,18 +1,15 @@
 import type { App as BoltApp } from "@slack/bolt";
 import { z } from "zod";
 import type { Logger } from "../../log.js";
-import type { Actor } from "../../contract/inbound.js";
-import type { PlatformLink } from "../../contract/link.js";
 import { APPROVE_ACTION, DENY_ACTION, settledBlocks } from "./approval-blocks.js";
-import { PLATFORM, placeOf, workspaceOf, type SlackPlace } from "./inbound.js";
+import { PLATFORM, placeOf, workspaceOf } from "./inbound.js";
 import { markdownToMrkdwn } from "./mrkdwn.js";
-import type { SlackApi } from "./slack-api.js";
+import type { SlackContext, WorkspaceSession } from "./workspace-sessions.js";
 
 export interface ApprovalActionDeps {
-  link: PlatformLink;
-  api: SlackApi;
   logger: Logger;
-  actorOf(userId: string, place: SlackPlace): Promise<Actor>;
+  /** The workspace's session (its token, its link to the core); none without a bot token. */
+  sessionOf(context: SlackContext): WorkspaceSession | undefined;
 }
 
 /** The fields of a `block_actions` payload a press needs; anything else passes through. */
@@ -30,9 +27,12 @@ const pressSchema = z.object({
  * the core. A decision replaces the buttons (chat.update); a refusal or an expired request is told
  * to the presser alone (chat.postEphemeral).
  */
-export function registerApprovalActions(bolt: BoltApp, { link, api, logger, actorOf }: ApprovalActionDeps): void {
-  const handle = async ({ ack, body }: { ack: () => Promise<void>; body: unknown }) => {
+export function registerApprovalActions(bolt: BoltApp, { logger, sessionOf }: ApprovalActionDeps): void {
+  const handle = async ({ ack, body, context }: { ack: () => Promise<void>; body: unknown; context: SlackContext }) => {
     await ack();
+    const session = sessionOf(context);
+    if (!session) return logger.warn("a press on an approval button came without a bot token; ignored");
+    const { link, api, actorOf } = session;
     const parsed = pressSchema.safeParse(body);
     if (!parsed.success) return logger.warn("a press on an approval button came in an unexpected shape");
     const press = parsed.data;

@@ -1,17 +1,18 @@
 import { webApi } from "@slack/bolt";
 import type { Logger } from "../../log.js";
 import type { Actor } from "../../contract/inbound.js";
-import type { PlatformLink } from "../../contract/link.js";
 import type { PlatformAdapter, PlatformServices } from "../../contract/platform.js";
 import { registerApprovalActions } from "./approval-actions.js";
 import { SlackConnection, type SlackConnectionOptions, type SlackMode } from "./bolt-app.js";
-import type { SlackConfig } from "./config.js";
+import { isDistribution, type SlackConfig } from "./config.js";
 import { slackContent } from "./content.js";
 import { incomingMessage, PLATFORM, placeOf, type SlackEnvelope, type SlackPlace } from "./inbound.js";
+import { installationKey, SlackInstallationStore } from "./installation-store.js";
 import { SlackApi, type SlackApiOptions } from "./slack-api.js";
 import { isAdminIn, SlackUsers } from "./slack-users.js";
 import { commandNames, registerSlashCommands } from "./slash-commands.js";
 import { SlackSurface } from "./surface.js";
+import { type SlackContext, type WorkspaceSession, WorkspaceSessions } from "./workspace-sessions.js";
 
 const REQUEST_TIMEOUT_MS = 15_000;
 const QUICK_RETRIES = { retries: 3, factor: 2, minTimeout: 500, maxTimeout: 4_000 };
@@ -33,38 +34,62 @@ export class SlackAdapter implements PlatformAdapter {
   constructor(services: PlatformServices<SlackConfig>, options: SlackAdapterOptions = {}) {
     const { config } = services;
     this.logger = services.logger.child({ platform: PLATFORM });
-    this.connection = new SlackConnection(config, services.logger, { sharedRoutes: services.sharedRoutes, ...options });
-    // Our own calls reject rate limits so SlackApi can log them and wait out Retry-After itself,
-    // and give up on an unreachable Slack within seconds rather than hold the conversation's queue.
-    const client = new webApi.WebClient(config.SLACK_BOT_TOKEN, {
-      timeout: REQUEST_TIMEOUT_MS,
-      ...this.connection.clientOptions,
-      retryConfig: options.clientOptions?.retryConfig ?? QUICK_RETRIES,
-      rejectRateLimitedCalls: true,
-      logger: this.connection.bolt.logger,
-    });
-    const api = new SlackApi(client, this.logger, options);
-    const users = new SlackUsers(api, new Set([...config.SLACK_ADMIN_USER_IDS, ...services.adminUserIds]), options.userCacheMs);
-    const actorOf = async (userId: string, place: SlackPlace): Promise<Actor> => {
-      const person = await users.lookup(userId);
-      return { id: userId, name: person.name, role: isAdminIn(person, place) ? "admin" : "member", isBot: false };
-    };
+    const distribution = isDistribution(config);
+    if (distribution && !services.installations)
+      throw new Error("Slack's distribution mode needs SECRETS_KEY: installations' tokens are stored encrypted with it.");
+    this.installations = services.installations && new SlackInstallationStore(services.installations);
+    this.connection = new SlackConnection(config, services.logger, { sharedRoutes: services.sharedRoutes, ...options }, this.installations);
+    const admins = new Set([...config.SLACK_ADMIN_USER_IDS, ...services.adminUserIds]);
     const names = commandNames(config);
-    const link = services.connect({
-      surface: new SlackSurface(api, { broadcastAnswers: config.SLACK_BROADCAST_ANSWER }),
-      allowDms: config.SLACK_ALLOW_DMS,
-      hasRoles: false,
-      commandName: (group) => names[group],
-      roleNames: {
-        admin: "_Here, admins are the workspace's admins and owners (on Enterprise Grid, the organisation's), and anyone listed in SLACK_ADMIN_USER_IDS._",
-        moderator: "",
-      },
-      content: slackContent(config.SLACK_FILES_URL, config.SLACK_BOT_TOKEN!, this.logger),
-    });
-    this.registerEvents(link, actorOf);
-    registerSlashCommands(this.connection.bolt, { link, api, config, logger: this.logger, actorOf });
-    registerApprovalActions(this.connection.bolt, { link, api, logger: this.logger, actorOf });
+    const session = (token: string): WorkspaceSession => {
+      // Our own calls reject rate limits so SlackApi can log them and wait out Retry-After itself,
+      // and give up on an unreachable Slack within seconds rather than hold the conversation's queue.
+      const client = new webApi.WebClient(token, {
+        timeout: REQUEST_TIMEOUT_MS,
+        ...this.connection.clientOptions,
+        retryConfig: options.clientOptions?.retryConfig ?? QUICK_RETRIES,
+        rejectRateLimitedCalls: true,
+        logger: this.connection.bolt.logger,
+      });
+      const api = new SlackApi(client, this.logger, options);
+      const users = new SlackUsers(api, admins, options.userCacheMs);
+      const link = services.connect({
+        surface: new SlackSurface(api, { broadcastAnswers: config.SLACK_BROADCAST_ANSWER }),
+        allowDms: config.SLACK_ALLOW_DMS,
+        hasRoles: false,
+        commandName: (group) => names[group],
+        roleNames: {
+          admin: "_Here, admins are the workspace's admins and owners (on Enterprise Grid, the organisation's), and anyone listed in SLACK_ADMIN_USER_IDS._",
+          moderator: "",
+        },
+        content: slackContent(config.SLACK_FILES_URL, token, this.logger),
+      });
+      const actorOf = async (userId: string, place: SlackPlace): Promise<Actor> => {
+        const person = await users.lookup(userId);
+        return { id: userId, name: person.name, role: isAdminIn(person, place) ? "admin" : "member", isBot: false };
+      };
+      return { api, link, actorOf };
+    };
+    if (distribution) {
+      const sessions = new WorkspaceSessions(session);
+      this.sessions = sessions;
+      this.sessionOf = (context) => {
+        const key = installationKey(context);
+        return key && context.botToken ? sessions.get(key, context.botToken) : undefined;
+      };
+    } else {
+      const only = session(config.SLACK_BOT_TOKEN!);
+      this.sessionOf = () => only;
+    }
+    this.registerEvents();
+    registerSlashCommands(this.connection.bolt, { config, logger: this.logger, sessionOf: this.sessionOf });
+    registerApprovalActions(this.connection.bolt, { logger: this.logger, sessionOf: this.sessionOf });
   }
+
+  /** The session a request's workspace is served by; undefined when Bolt authorized it with no token. */
+  private readonly sessionOf: (context: SlackContext) => WorkspaceSession | undefined;
+  private readonly sessions?: WorkspaceSessions;
+  private readonly installations?: SlackInstallationStore;
 
   get mode(): SlackMode {
     return this.connection.mode;
@@ -91,21 +116,50 @@ export class SlackAdapter implements PlatformAdapter {
     return { connected: this.connection.running, detail: this.mode === "socket" ? "Socket Mode" : "HTTP events" };
   }
 
+  /** HTTP mode, once started: the server's own address. */
+  get serverUrl(): string | undefined {
+    return this.connection.serverUrl;
+  }
+
   /** Messages and mentions go to the core as they are; Bolt has acknowledged each event before this runs. */
-  private registerEvents(link: PlatformLink, actorOf: (userId: string, place: SlackPlace) => Promise<Actor>): void {
+  private registerEvents(): void {
     const bolt = this.connection.bolt;
-    const handle = async ({ event, body, context }: { event: unknown; body: unknown; context: { botUserId?: string } }) => {
+    const handle = async ({ event, body, context }: { event: unknown; body: unknown; context: SlackContext & { botUserId?: string } }) => {
       const envelope = body as SlackEnvelope;
       const message = incomingMessage(event, envelope, context.botUserId);
       if (!message) return;
+      const session = this.sessionOf(context);
+      if (!session) return this.logger.warn({ team: context.teamId, enterprise: context.enterpriseId }, "a Slack event came without a bot token; ignored");
       const place = placeOf(envelope, (event as { team?: unknown } | undefined)?.team);
-      void link.receive({ ...message, resolveActor: async () => ({ ...(await actorOf(message.actor.id, place)), isBot: message.actor.isBot }) });
+      void session.link.receive({
+        ...message,
+        resolveActor: async () => ({ ...(await session.actorOf(message.actor.id, place)), isBot: message.actor.isBot }),
+      });
     };
     bolt.event("app_mention", handle);
     bolt.event("message", handle);
+    // Bolt skips authorize for these two: the tokens are gone already.
+    bolt.event("app_uninstalled", ({ body, context }) => this.uninstalled(body, context, "app_uninstalled"));
+    bolt.event("tokens_revoked", async ({ event, body, context }) => {
+      // Only the bot's tokens matter: a user token revoked leaves the bot working.
+      if ((event.tokens.bot ?? []).length > 0) await this.uninstalled(body, context, "tokens_revoked");
+    });
     bolt.error(async (error) => {
       this.logger.error({ err: error }, "a Slack event handler failed");
     });
+  }
+
+  /** Distribution mode: the workspace's installation (its tokens) is deleted at once, and its session with it. */
+  private async uninstalled(body: unknown, context: SlackContext, why: string): Promise<void> {
+    if (!this.installations || !this.sessions) return;
+    const place = placeOf(body as SlackEnvelope);
+    const isEnterpriseInstall = context.isEnterpriseInstall === true;
+    const where = { teamId: place.teamId, enterpriseId: place.enterpriseId, isEnterpriseInstall };
+    const key = installationKey(where);
+    if (!key) return;
+    await this.installations.deleteInstallation(where as Parameters<SlackInstallationStore["deleteInstallation"]>[0]);
+    this.sessions.drop(key);
+    this.logger.info({ installation: key, event: why }, "the app was uninstalled from a Slack workspace; its tokens are deleted");
   }
 }
 
@@ -116,6 +170,22 @@ export async function checkCredentials(config: SlackConfig): Promise<string> {
     ...(config.SLACK_API_URL ? { slackApiUrl: config.SLACK_API_URL } : {}),
     retryConfig: { retries: 0 },
   });
+  if (isDistribution(config)) return checkClient(client, config);
   const auth = await client.auth.test();
   return `the token belongs to ${auth.user ?? "a bot"} in ${auth.team ?? "a workspace"}`;
+}
+
+/**
+ * Distribution mode has no token of its own: the client's id and secret are checked by exchanging
+ * a code that cannot be valid. Slack refuses the code (invalid_code) only once the client passed.
+ */
+async function checkClient(client: InstanceType<typeof webApi.WebClient>, config: SlackConfig): Promise<string> {
+  try {
+    await client.oauth.v2.access({ client_id: config.SLACK_CLIENT_ID!, client_secret: config.SLACK_CLIENT_SECRET!, code: "agent-bot-doctor-check" });
+  } catch (error) {
+    const code = (error as { data?: { error?: string } }).data?.error;
+    if (code === "invalid_code" || code === "invalid_grant_type") return "distribution mode: Slack accepts SLACK_CLIENT_ID and SLACK_CLIENT_SECRET";
+    throw error;
+  }
+  return "distribution mode: Slack accepts SLACK_CLIENT_ID and SLACK_CLIENT_SECRET";
 }

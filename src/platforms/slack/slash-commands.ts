@@ -2,20 +2,17 @@ import type { App as BoltApp, RespondFn, SlashCommand } from "@slack/bolt";
 import type { Logger } from "../../log.js";
 import type { CommandGroup } from "../../runner/commands/catalog.js";
 import { commandQuestion, type Actor, type IncomingCommand } from "../../contract/inbound.js";
-import type { PlatformLink } from "../../contract/link.js";
 import type { SlackConfig } from "./config.js";
-import { PLATFORM, placeOf, slackOrder, workspaceOf, type SlackPlace } from "./inbound.js";
+import { PLATFORM, placeOf, slackOrder, workspaceOf } from "./inbound.js";
 import { slackTextToPlain } from "./incoming-text.js";
 import { defuseMassMentions, markdownToMrkdwn } from "./mrkdwn.js";
-import type { SlackApi } from "./slack-api.js";
+import type { SlackContext, WorkspaceSession } from "./workspace-sessions.js";
 
 export interface CommandDeps {
-  link: PlatformLink;
-  api: SlackApi;
   config: SlackConfig;
   logger: Logger;
-  /** The person as an actor where the request came from (an admin in one place may be a member in another). */
-  actorOf(userId: string, place: SlackPlace): Promise<Actor>;
+  /** The workspace's session (its token, its link to the core); none without a bot token. */
+  sessionOf(context: SlackContext): WorkspaceSession | undefined;
 }
 
 /** Why /ask could not post in a channel, for the person who asked. */
@@ -24,6 +21,8 @@ const POST_REFUSALS: Record<string, string> = {
   channel_not_found: "I can't see this channel. Invite me to it, then ask again.",
   is_archived: "This channel is archived, so I can't post in it.",
 };
+
+const NOT_INSTALLED = "I'm not installed in this workspace any more. Ask an admin to add me again.";
 
 /** The command names (SLACK_COMMAND_*), by the catalog's group. */
 export const commandNames = (config: SlackConfig): Record<CommandGroup, string> => ({
@@ -38,7 +37,7 @@ export const commandNames = (config: SlackConfig): Record<CommandGroup, string> 
  * the channel and hands it to the core like a mention; the others are read through the core's
  * catalog and answered so that only their user sees it.
  */
-export function registerSlashCommands(bolt: BoltApp, { link, api, config, logger, actorOf }: CommandDeps): void {
+export function registerSlashCommands(bolt: BoltApp, { config, logger, sessionOf }: CommandDeps): void {
   const reply = async (respond: RespondFn, text: string) => {
     try {
       await respond({ response_type: "ephemeral", text });
@@ -46,12 +45,16 @@ export function registerSlashCommands(bolt: BoltApp, { link, api, config, logger
       logger.warn({ err: error }, "could not answer a slash command through its response_url");
     }
   };
-  const help = () => markdownToMrkdwn(`\`${config.SLACK_COMMAND_ASK} QUESTION\` asks me here; the steps and the answer follow in a thread.\n${link.help()}`);
+  const help = (link: WorkspaceSession["link"]) =>
+    markdownToMrkdwn(`\`${config.SLACK_COMMAND_ASK} QUESTION\` asks me here; the steps and the answer follow in a thread.\n${link.help()}`);
 
-  bolt.command(config.SLACK_COMMAND_ASK, async ({ command, ack, respond }) => {
+  bolt.command(config.SLACK_COMMAND_ASK, async ({ command, ack, respond, context }) => {
     await ack();
+    const session = sessionOf(context);
+    if (!session) return reply(respond, NOT_INSTALLED);
+    const { api, link, actorOf } = session;
     const question = command.text.trim();
-    if (question === "") return reply(respond, help());
+    if (question === "") return reply(respond, help(link));
     const posted = await api.postMessage({ channel: command.channel_id, text: `<@${command.user_id}> asked: ${defuseMassMentions(question)}` });
     if (!posted.ok) return reply(respond, POST_REFUSALS[posted.error] ?? "Sorry, I couldn't post in this channel. The details are in the bot's log.");
     const from = commandPlace(command, await actorOf(command.user_id, placeOf(command)));
@@ -67,14 +70,20 @@ export function registerSlashCommands(bolt: BoltApp, { link, api, config, logger
   });
 
   for (const [group, name] of Object.entries(commandNames(config)) as [CommandGroup, string][]) {
-    bolt.command(name, async ({ command, ack, respond }: { command: SlashCommand; ack: () => Promise<void>; respond: RespondFn }) => {
-      await ack();
-      const parsed = link.parseCommand(`${group} ${command.text}`);
-      if (!parsed || parsed.kind === "help") return reply(respond, help());
-      const result = await link.runCommand(parsed, commandPlace(command, await actorOf(command.user_id, placeOf(command))));
-      if (result.denied) logger.info({ user: command.user_id, command: parsed.kind }, "refused a settings command");
-      await reply(respond, markdownToMrkdwn(result.text));
-    });
+    bolt.command(
+      name,
+      async ({ command, ack, respond, context }: { command: SlashCommand; ack: () => Promise<void>; respond: RespondFn; context: SlackContext }) => {
+        await ack();
+        const session = sessionOf(context);
+        if (!session) return reply(respond, NOT_INSTALLED);
+        const { link, actorOf } = session;
+        const parsed = link.parseCommand(`${group} ${command.text}`);
+        if (!parsed || parsed.kind === "help") return reply(respond, help(link));
+        const result = await link.runCommand(parsed, commandPlace(command, await actorOf(command.user_id, placeOf(command))));
+        if (result.denied) logger.info({ user: command.user_id, command: parsed.kind }, "refused a settings command");
+        await reply(respond, markdownToMrkdwn(result.text));
+      },
+    );
   }
 }
 

@@ -60,6 +60,12 @@ const TABLES: TableCopy[] = [
   { name: "bot_threads", columns: ["platform", "workspace_id", "channel_id", "thread_id", "scope", "created_at"], orderBy: "rowid" },
   { name: "processed_events", columns: ["platform", "event_id", "received_at"], orderBy: "rowid" },
   { name: "currency_rates", columns: ["source", "rate_date", "rates_json", "fetched_at"], orderBy: "rowid" },
+  // Sealed as they are: the same SECRETS_KEY opens them on either engine.
+  {
+    name: "platform_installations",
+    columns: ["platform", "install_key", "team_id", "enterprise_id", "sealed", "expires_at", "installed_at", "updated_at"],
+    orderBy: "rowid",
+  },
   {
     name: "workspace_settings",
     columns: ["platform", "workspace_id", "key", "value_json", "changed_by", "changed_at"],

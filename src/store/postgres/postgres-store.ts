@@ -8,6 +8,7 @@ import type { WorkspaceSettings } from "../workspace-settings.js";
 import { redactUrl } from "../redact-url.js";
 import { createPool, type ConnectionSettings } from "./connection.js";
 import { PostgresConversations } from "./conversations.js";
+import { PostgresInstallations } from "./installations.js";
 import { PostgresInstances } from "./instances.js";
 import { CHANNELS, ChangeListener } from "./listener.js";
 import { applyPostgresMigrations } from "./migrate.js";
@@ -52,6 +53,7 @@ export class PostgresStore implements Store {
   readonly toolApprovals: PostgresToolFlags<ApprovalSetting>;
   readonly channelSettings: PostgresChannelSettings;
   readonly usageReports: PostgresUsageReports;
+  readonly installations: PostgresInstallations;
   readonly retention: PostgresRetention;
   private readonly listener: ChangeListener;
   private closing?: Promise<void>;
@@ -74,6 +76,7 @@ export class PostgresStore implements Store {
     this.toolApprovals = new PostgresToolFlags(pool, TOOL_NEEDS_APPROVAL, new SettingsCache<ReadonlyMap<string, ApprovalSetting>>());
     this.channelSettings = new PostgresChannelSettings(pool, new SettingsCache<ChannelSettings>());
     this.usageReports = new PostgresUsageReports(pool);
+    this.installations = new PostgresInstallations(pool);
     this.retention = new PostgresRetention(pool);
     const caches = [this.toolSettings.cache, this.workspaceSettings.cache, this.toolApprovals.cache, this.channelSettings.cache] as SettingsCache<unknown>[];
     this.listener = new ChangeListener(

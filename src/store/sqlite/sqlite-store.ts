@@ -3,6 +3,7 @@ import type { Store, StoreReport } from "../store.js";
 import { SqliteApprovals } from "./approvals.js";
 import { SqliteConversations } from "./conversations.js";
 import { openDatabase, type Db } from "./database.js";
+import { SqliteInstallations } from "./installations.js";
 import { SqliteInstances } from "./instances.js";
 import { sqliteSettings } from "./settings.js";
 import { SqliteBotThreads, SqliteCurrencyRates, SqliteEventClaims } from "./small-tables.js";
@@ -39,6 +40,7 @@ export class SqliteStore implements Store {
   readonly toolApprovals;
   readonly channelSettings;
   readonly usageReports: SqliteUsageReports;
+  readonly installations: SqliteInstallations;
   readonly retention: SqliteRetention;
   private readonly pingStatement;
 
@@ -63,6 +65,7 @@ export class SqliteStore implements Store {
     this.channelSettings = settings.channels;
     this.approvals = new SqliteApprovals(db);
     this.usageReports = new SqliteUsageReports(db);
+    this.installations = new SqliteInstallations(db);
     this.retention = new SqliteRetention(db);
     this.currencyRates = new SqliteCurrencyRates(db);
     this.instances = new SqliteInstances(db, this.conversations.cache);

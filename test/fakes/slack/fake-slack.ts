@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { closeServer } from "../close-server.js";
 import { answer, type Answer } from "../fake-http-server.js";
 import { FakeFileHost } from "../file-host.js";
+import { FakeInstalls } from "./installs.js";
 import { ChannelMessages, type FakeMessage } from "./messages.js";
 import { SocketModeServer } from "./socket-mode.js";
 import { streamCall } from "./streams.js";
@@ -72,6 +73,8 @@ export interface FakeSlackOptions {
   streamIdleMs?: number;
   /** assistant.threads.setStatus works (the app has the assistant feature); default true. */
   threadStatus?: boolean;
+  /** The app's OAuth credentials, for distribution mode (oauth.v2.access checks them). */
+  oauthClient?: { id: string; secret: string };
 }
 
 /** What files.slack.com answers a download without a token that may read files. */
@@ -98,6 +101,8 @@ export class FakeSlack {
   readonly botUserId: string;
   readonly botId: string;
   readonly teamId: string;
+  /** Distribution mode: codes, the tokens they were exchanged for, refreshes (see FakeInstalls). */
+  readonly installs: FakeInstalls;
   baseUrl = "";
   /** Slack's file host, on the fake's own server: point SLACK_FILES_URL at `files.baseUrl`. */
   readonly filesHost = new FakeFileHost("/files-pri/", () => this.baseUrl);
@@ -118,9 +123,16 @@ export class FakeSlack {
     this.teamId = options.teamId ?? "T1";
     this.chat = new ChannelMessages({ userId: this.botUserId, botId: this.botId }, options.maxTextLength ?? 4_000);
     this.options = options;
+    this.installs = new FakeInstalls(options.oauthClient ?? { id: "fake-client-id", secret: "fake-client-secret" });
     const filesScope = options.filesScope ?? true;
     this.filesHost.gate = (request) =>
-      filesScope && request.headers.authorization === `Bearer ${this.botToken}` ? undefined : answer.text(200, SIGN_IN_PAGE, "text/html; charset=utf-8");
+      filesScope && this.mayReadFiles(request.headers.authorization) ? undefined : answer.text(200, SIGN_IN_PAGE, "text/html; charset=utf-8");
+  }
+
+  /** The single workspace's bot token, or one issued through OAuth and still valid. */
+  private mayReadFiles(authorization: string | undefined): boolean {
+    const token = /^Bearer (.+)$/.exec(authorization ?? "")?.[1];
+    return token === this.botToken || this.installs.ownerOf(token) !== undefined;
   }
 
   /**
@@ -303,8 +315,11 @@ export class FakeSlack {
   }
 
   private answer(method: string, params: Record<string, any>, token: string | undefined): Record<string, any> {
+    if (method === "oauth.v2.access") return this.installs.exchange(params);
+    // The single workspace's token, or one issued through OAuth (and neither revoked nor expired).
+    const installed = this.installs.ownerOf(token);
     const expected = method === "apps.connections.open" ? this.appToken : this.botToken;
-    if (token !== expected) return { ok: false, error: "invalid_auth" };
+    if (token !== expected && !(installed && method !== "apps.connections.open")) return { ok: false, error: "invalid_auth" };
     switch (method) {
       case "auth.test":
         return {
@@ -312,10 +327,11 @@ export class FakeSlack {
           url: "https://fake.slack.test/",
           team: "Fake",
           user: "bot",
-          team_id: this.teamId,
-          user_id: this.botUserId,
-          bot_id: this.botId,
-          is_enterprise_install: false,
+          team_id: installed ? installed.teamId : this.teamId,
+          ...(installed?.enterpriseId ? { enterprise_id: installed.enterpriseId } : {}),
+          user_id: installed?.botUserId ?? this.botUserId,
+          bot_id: installed?.botId ?? this.botId,
+          is_enterprise_install: installed?.isEnterpriseInstall ?? false,
         };
       case "apps.connections.open":
         return { ok: true, url: `${this.baseUrl.replace(/^http/, "ws")}/socket?ticket=${randomUUID()}` };

@@ -7,6 +7,8 @@ export interface EnvelopeOptions {
   enterpriseId?: string;
   eventId?: string;
   apiAppId?: string;
+  /** Sent to an Enterprise Grid org-wide install. */
+  isEnterpriseInstall?: boolean;
 }
 
 /** An Events API `event_callback` body around one event. */
@@ -21,7 +23,15 @@ export function eventCallback(event: Record<string, unknown>, options: EnvelopeO
     type: "event_callback",
     event_id: options.eventId ?? `Ev${Date.now().toString(36)}${++eventCounter}`,
     event_time: Math.floor(Date.now() / 1000),
-    authorizations: [{ enterprise_id: options.enterpriseId ?? null, team_id: teamId, user_id: "UBOT", is_bot: true, is_enterprise_install: false }],
+    authorizations: [
+      {
+        enterprise_id: options.enterpriseId ?? null,
+        team_id: teamId,
+        user_id: "UBOT",
+        is_bot: true,
+        is_enterprise_install: options.isEnterpriseInstall === true,
+      },
+    ],
   };
 }
 

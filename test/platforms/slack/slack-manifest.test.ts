@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../../src/config/env.js";
+import { BOT_SCOPES } from "../../../src/platforms/slack/scopes.js";
 
 const manifest = readFileSync(new URL("../../../src/platforms/slack/manifest.yaml", import.meta.url), "utf8");
 const listUnder = (key: string) => {
@@ -14,22 +15,8 @@ const listUnder = (key: string) => {
 };
 
 describe("the Slack app manifest", () => {
-  it("asks for exactly the bot scopes the adapter uses", () => {
-    expect(listUnder("bot").sort()).toEqual(
-      [
-        "app_mentions:read",
-        "chat:write",
-        "assistant:write",
-        "commands",
-        "reactions:write",
-        "users:read",
-        "channels:history",
-        "groups:history",
-        "im:history",
-        "files:read",
-        "files:write",
-      ].sort(),
-    );
+  it("asks for exactly the bot scopes the adapter uses (and the Add to Slack button requests)", () => {
+    expect(listUnder("bot").sort()).toEqual([...BOT_SCOPES].sort());
   });
 
   it("turns on Slack's assistant feature, for the thread status in DMs", () => {
