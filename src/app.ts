@@ -22,6 +22,7 @@ import type { Store } from "./store/store.js";
 import type { Tool } from "./tools/define-tool.js";
 import { builtinTools } from "./tools/builtin/index.js";
 import { ToolRegistry } from "./tools/registry.js";
+import { createScheduling } from "./scheduler/scheduling.js";
 
 /** The core, built once per process: the composition root. Platforms never see it, only `links`. */
 export interface App {
@@ -124,7 +125,9 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     },
     observer: options.observer,
   });
+  const scheduling = createScheduling(config, store, logger, lease.run.id);
   const commands = new BotCommands({
+    schedules: scheduling.commands,
     access,
     policies,
     memory: store.conversations,
@@ -143,11 +146,13 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     maxAnswerMessages: MAX_ANSWER_MESSAGES,
     streamEditIntervalMs: config.STREAM_ANSWERS ? config.STREAM_EDIT_INTERVAL_MS : undefined,
   });
-  const links = new PlatformLinks({ intake, commands, access, approvals, models });
+  const links = new PlatformLinks({ intake, commands, access, approvals, models, outlets: scheduling.poster });
+  scheduling.scheduler.start();
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       await pruner.stop();
+      await scheduling.scheduler.stop();
       await lease.stop().catch((error: unknown) => logger.warn({ err: error }, "could not give up this process's lease"));
       await store.close();
     })());

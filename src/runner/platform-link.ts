@@ -43,8 +43,14 @@ export interface PlatformLink extends PlatformInbox {
   decideApproval(press: ApprovalPress): Promise<ApprovalAnswer>;
 }
 
+/** Told of each platform as it connects: the scheduler posts its runs through the surface and hands them to the inbox. */
+export interface PlatformOutlets {
+  attach(surface: ChatSurface, inbox: PlatformInbox): void;
+}
+
 export interface PlatformLinksOptions {
   intake: MessageIntake;
+  outlets?: PlatformOutlets;
   commands: BotCommands;
   access: ToolAccess;
   approvals: ApprovalDesk;
@@ -58,6 +64,7 @@ export class PlatformLinks {
   connect(connection: PlatformConnection): PlatformLink {
     const { intake, commands, access, approvals, models } = this.options;
     const inbox = intake.connect(connection.surface, { allowDms: connection.allowDms, content: connection.content });
+    this.options.outlets?.attach(connection.surface, inbox);
     const help = () => commandHelp({ commandName: connection.commandName, roles: connection.hasRoles });
     return {
       receive: inbox.receive,

@@ -299,7 +299,7 @@ export class TurnRunner {
       durationMs: elapsedMs(started),
       tokens: usage.totalTokens,
     });
-    return reply;
+    return { ...reply, tokens: usage.totalTokens };
   }
 
   /** The question with what it shares; an unexpected failure here costs the files, not the turn. */
