@@ -341,7 +341,7 @@ function scheduleCommands(): CommandSpec[] {
       group: "schedule",
       kind: "schedule_add",
       name: "add",
-      description: 'Run a task at set times: WHEN is a cron ("0 9 * * 1-5") or "every weekday at 9", "in 20 minutes", "at 2026-12-24 18:00"…',
+      description: 'Run a task at set times: WHEN is a cron or "every weekday at 9", "in 20 minutes"…',
       options: [
         { name: "when", kind: "text", description: "When: a 5-field cron or a phrase such as every day at 9:00", required: true, maxLength: 100 },
         { name: "task", kind: "text", description: "What the bot should do then, as you would ask it", required: true, maxLength: 1_500 },
@@ -367,7 +367,7 @@ function scheduleCommands(): CommandSpec[] {
       group: "settings",
       kind: "settings_timezone",
       name: "timezone",
-      description: 'The time zone of scheduled tasks here, an IANA name such as Europe/Paris (empty or "default" for the default).',
+      description: 'The time zone of scheduled tasks here, such as Europe/Paris (empty or "default": the default).',
       options: [{ name: "zone", kind: "text", description: "The time zone", required: false, maxLength: 64 }],
       access: "admin",
       build: (values) => {
@@ -379,7 +379,7 @@ function scheduleCommands(): CommandSpec[] {
       group: "settings",
       kind: "settings_schedules",
       name: "schedules",
-      description: "Who may create scheduled tasks: members (in channels they can post in; they manage their own) or admins.",
+      description: "Who may create scheduled tasks: members (who then manage their own) or admins only.",
       options: [{ name: "who", kind: "choice", choices: ["members", "admins"], description: "members or admins", required: true }],
       access: "admin",
       build: (values) => ({ kind: "settings_schedules", members: text(values, "who") === "members" }),
