@@ -23,6 +23,7 @@ import type { Tool } from "./tools/define-tool.js";
 import { builtinTools } from "./tools/builtin/index.js";
 import { ToolRegistry } from "./tools/registry.js";
 import { createScheduling } from "./scheduler/scheduling.js";
+import type { Scheduler } from "./scheduler/scheduler.js";
 
 /** The core, built once per process: the composition root. Platforms never see it, only `links`. */
 export interface App {
@@ -36,6 +37,8 @@ export interface App {
   commands: BotCommands;
   intake: MessageIntake;
   links: PlatformLinks;
+  /** Runs scheduled tasks (issue 26). */
+  scheduler: Scheduler;
   /** This process's lease in the database (its id names its turns). */
   lease: InstanceLease;
   /** Gives up the lease (turns still running are marked interrupted) and closes the store; once is enough. */
@@ -156,5 +159,5 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
       await lease.stop().catch((error: unknown) => logger.warn({ err: error }, "could not give up this process's lease"));
       await store.close();
     })());
-  return { config, logger, store, registry, access, approvals, runner, commands, intake, links, lease, close };
+  return { config, logger, store, registry, access, approvals, runner, commands, intake, links, lease, close, scheduler: scheduling.scheduler };
 }
