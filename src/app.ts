@@ -69,8 +69,13 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
   const pruner = new StorePruner(store.retention, { threadRetentionDays: config.BOT_THREAD_RETENTION_DAYS, logger });
   pruner.start();
 
+  const scheduling = createScheduling(config, store, logger, lease.run.id);
   const registry = new ToolRegistry([
-    ...builtinTools({ currency: { store: store.currencyRates, ratesUrl: config.CURRENCY_RATES_URL }, knowledge: config }),
+    ...builtinTools({
+      currency: { store: store.currencyRates, ratesUrl: config.CURRENCY_RATES_URL },
+      knowledge: config,
+      reminders: scheduling.reminders,
+    }),
     ...(options.extraTools ?? []),
   ]);
   const access = new ToolAccess(
@@ -128,7 +133,6 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     },
     observer: options.observer,
   });
-  const scheduling = createScheduling(config, store, logger, lease.run.id);
   const commands = new BotCommands({
     schedules: scheduling.commands,
     access,

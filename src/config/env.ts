@@ -173,7 +173,7 @@ const coreConfigSchema = z.object({
     .default(30_000),
   DEFAULT_TOOLS: z
     .string()
-    .default("calculator,circumference,hypotenuse,get_time,convert_currency,wikipedia,arxiv,web_search")
+    .default("calculator,circumference,hypotenuse,get_time,convert_currency,wikipedia,arxiv,web_search,create_reminder")
     .transform((s) => {
       const trimmed = s.trim();
       if (trimmed.toLowerCase() === "all") return "all" as const;

@@ -2,6 +2,7 @@ import type { Config } from "../config/env.js";
 import type { Logger } from "../log.js";
 import { ScheduleCommands } from "../runner/commands/schedule-commands.js";
 import type { Store } from "../store/store.js";
+import type { ReminderDesk } from "../tools/builtin/reminder.js";
 import { RunPoster } from "./run-poster.js";
 import { Scheduler } from "./scheduler.js";
 
@@ -11,6 +12,8 @@ export interface Scheduling {
   scheduler: Scheduler;
   /** The schedule commands (and the reminder tool's way of creating tasks). */
   commands: ScheduleCommands;
+  /** The create_reminder tool's desk: one-off tasks for the asker in the asking channel. */
+  reminders: ReminderDesk;
 }
 
 /** The scheduled tasks' parts (issue 26), wired together; `scheduler.start()` begins running them. */
@@ -36,5 +39,12 @@ export function createScheduling(config: Config, store: Store, logger: Logger, i
     },
     scheduler,
   );
-  return { poster, scheduler, commands };
+  const reminders: ReminderDesk = {
+    async remind(request, when, text) {
+      const place = { platform: request.platform, workspaceId: request.workspaceId, channelId: request.channelId };
+      const created = await commands.create({ place, creator: request.userId, whenText: when, task: `Remind <@${request.userId}>: ${text}`, onceOnly: true });
+      return "error" in created ? `Could not set the reminder: ${created.error}` : `Reminder set. ${created.text}`;
+    },
+  };
+  return { poster, scheduler, commands, reminders };
 }

@@ -150,4 +150,65 @@ describe("scheduled tasks, run as turns", () => {
     expect((await app.store.schedules.get("recent01"))?.nextDue).toBeGreaterThan(now);
     expect(await app.store.schedules.get("stale001")).toMatchObject({ status: "done" });
   });
+
+  it("lets the model set a one-off reminder for the asker with create_reminder, which then runs in the channel", async () => {
+    test = await startTestApp();
+    test.model.script(
+      reply.toolCalls({ name: "create_reminder", args: { when: "in 1 second", text: "check the deploy" } }),
+      reply.text("I'll remind you."),
+      reply.text("Time to check the deploy!"),
+    );
+    const { surface, link } = connect(test.app);
+    await link.receive({
+      platform: "test",
+      workspaceId: "w1",
+      channelId: "c1",
+      messageId: "q1",
+      isDm: false,
+      actor: { id: "member1", role: "member", isBot: false },
+      text: "remind me in a second to check the deploy",
+      mentionsBot: true,
+      attachments: [],
+      isEdit: false,
+      isSystem: false,
+      isOwn: false,
+    });
+    const step = surface.calls.find((call) => call.text?.includes("create_reminder"));
+    expect(step?.text).toBeDefined();
+    await waitFor("the reminder's run", () => surface.transcript.find((line) => line.includes("Time to check the deploy!")));
+    const header = surface.calls.find((call) => call.text?.startsWith("⏰"));
+    expect(header?.text).toMatch(/^⏰ Scheduled task `[0-9a-f]{8}` by <@member1>: Remind <@member1>: check the deploy$/);
+    // Recurring tasks are the command's only.
+    const list = await command(link, "/schedule list");
+    expect(list.text).toMatch(/in 1 second \(<#c1>\): Remind <@member1>: check the deploy, by <@member1>; next: (done|running)/);
+    expect(test.model.toolsOffered(0)).toContain("create_reminder");
+    expect((await command(link, "/tools disable create_reminder")).ok).toBe(true);
+  });
+
+  it("pauses a task after three failed runs in a row and tells its creator; a run its process left running is recorded interrupted", async () => {
+    test = await startTestApp();
+    test.model.otherwise(reply.status(500, "the model is down"));
+    const { surface, link } = connect(test.app);
+    const id = idIn((await command(link, "/schedule add every day at 9:00 | Summarise the news")).text);
+    const history = async () => (await test!.store.schedules.history(id, 10)).filter((run) => run.status !== "running");
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      expect((await command(link, `/schedule run ${id}`)).text).toContain("Running");
+      await waitFor(`failed run ${attempt}`, async () => ((await history()).length === attempt ? true : undefined));
+      // Distinct due times (a run now is keyed by the time it was asked for).
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect((await history()).map((run) => run.status)).toEqual(["failed", "failed", "failed"]);
+    await waitFor("the pause", async () => ((await test!.store.schedules.get(id))?.status === "paused" ? true : undefined));
+    const told = await waitFor("the creator told", () => surface.calls.find((call) => call.text?.includes("I paused your scheduled task")));
+    expect(told.text).toBe(`<@admin1> I paused your scheduled task \`${id}\`: it failed 3 times in a row. \`/schedule resume ${id}\` lets it run again.`);
+    expect(told.options?.notify).toBe("admin1");
+
+    // A process killed mid-run leaves its claim running; the next start records it interrupted, and does not run it again.
+    await test.store.schedules.claim({ taskId: id, dueAt: 123, instance: "killed-process", status: "running", at: Date.now(), keepNextDue: true });
+    const app = await test.restart();
+    const interrupted = await waitFor("the interrupted run", async () =>
+      (await app.store.schedules.history(id, 10)).find((run) => run.dueAt === 123 && run.status === "interrupted"),
+    );
+    expect(interrupted.detail).toBe("the process running it stopped");
+  });
 });
