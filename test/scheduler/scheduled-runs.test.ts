@@ -211,4 +211,26 @@ describe("scheduled tasks, run as turns", () => {
     );
     expect(interrupted.detail).toBe("the process running it stopped");
   });
+
+  it("reads WHEN in the workspace's own time zone, set by /settings timezone (validated); a channel it cannot post in pauses the task", async () => {
+    test = await startTestApp();
+    const surface = new RecordingSurface();
+    surface.post = async () => {
+      throw new Error("Unknown Channel");
+    };
+    const { link } = connect(test.app, surface);
+    expect((await command(link, "/settings timezone Mars/Olympus")).text).toContain("is not a time zone I know");
+    expect((await command(link, "/settings timezone Asia/Tokyo", "member1", "member")).ok).toBe(false);
+    expect((await command(link, "/settings timezone Asia/Tokyo")).text).toContain("now in Asia/Tokyo");
+    const added = await command(link, "/schedule add at 2030-01-01 09:00 | Happy new year");
+    expect(added.text).toMatch(/\(once, Asia\/Tokyo\): Happy new year\nNext: Tue, 1 Jan 2030, 09:00\./);
+    const id = idIn(added.text);
+    expect((await test.store.schedules.get(id))?.nextDue).toBe(Date.UTC(2030, 0, 1, 0, 0));
+
+    const run = await command(link, `/schedule run ${id}`);
+    expect(run.text).toContain("Running");
+    await waitFor("the pause", async () => ((await test!.store.schedules.get(id))?.status === "paused" ? true : undefined));
+    const [last] = await test.store.schedules.history(id, 1);
+    expect(last).toMatchObject({ status: "paused", detail: "could not post in the channel (Unknown Channel)" });
+  });
 });
