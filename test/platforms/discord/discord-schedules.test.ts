@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineTool } from "../../../src/tools/define-tool.js";
 import type { RestCall } from "../../fakes/discord/fake-discord.js";
 import type { UserPayload } from "../../fakes/discord/payloads.js";
 import type { InteractionRecord } from "../../fakes/discord/world.js";
@@ -73,5 +75,33 @@ describe("Discord: /schedule", () => {
       { name: "task", value: "Check the deploy" },
     ]);
     expect(often).toContain("would run every 1 minutes; recurring tasks may run at most once every 5 minutes");
+  });
+
+  it("asks for approval in a run as in any turn: the creator presses Approve in the run's thread, and the tool runs", async () => {
+    const ran: string[] = [];
+    const purge = defineTool({
+      name: "purge",
+      description: "Purges a cache.",
+      parameters: z.object({ cache: z.string() }),
+      run: ({ cache }) => (ran.push(cache), `purged ${cache}`),
+    });
+    bot = await startDiscordBot({ DEFAULT_TOOLS: "purge" }, { extraTools: [purge] });
+    const { discord } = bot;
+    await bot.app.access.setApprovalRequired({ platform: "discord", workspaceId: discord.guild.id }, "purge", true, "test");
+    bot.model.script(reply.toolCalls({ name: "purge", args: { cache: "builds" } }), reply.text("Purged."));
+
+    await schedule(bot, discord.admin, "add", [
+      { name: "when", value: "in 1 second" },
+      { name: "task", value: "purge the builds cache" },
+    ]);
+    const request = await discord.waitFor((call) => call.method === "POST" && call.body?.components?.length > 0, 15_000);
+    const header = discord.messagesIn(discord.general.id).find((message) => message.content.startsWith("⏰"))!;
+    expect(request.path).toBe(`/channels/${header.id}/messages`);
+    expect(ran).toEqual([]);
+    const message = discord.messagesIn(header.id).find((m) => m.components.length > 0)!;
+    const press = await discord.pressButton({ user: discord.admin, message, customId: request.body.components[0].components[0].custom_id });
+    expect((await discord.callbackOf(press)).body.data.content).toMatch(/^✅ Approved by `bob`: `purge`/);
+    await discord.waitFor((call) => call.body?.content === "Purged.", 15_000);
+    expect(ran).toEqual(["builds"]);
   });
 });
