@@ -172,7 +172,9 @@ export class Scheduler implements ScheduleTrigger {
     } catch {
       next = undefined;
     }
-    const delay = next === undefined ? reread : Math.min(Math.max(next - this.now(), 0), reread);
+    // A due time already past is one this process does not serve (another platform's) or could not
+    // claim: waiting for it again at once would spin, so it is looked at on the next re-read.
+    const delay = next === undefined || next <= this.now() ? reread : Math.min(next - this.now(), reread);
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.changed(), delay);
     this.timer.unref();
