@@ -65,6 +65,9 @@ export interface RunEnd {
   at: number;
 }
 
+/** A task's runs kept (the history shows 10): older ones are deleted as new ones end, so a frequent task's rows stay bounded. */
+export const KEPT_RUNS = 100;
+
 /** Scheduled tasks and their runs (issue 26). Every method may be called by several processes at once. */
 export interface ScheduleRepository {
   create(task: Omit<ScheduledTask, "status" | "failures">): Promise<void>;
@@ -86,7 +89,7 @@ export interface ScheduleRepository {
    * it still was at this one). False for every caller but the first.
    */
   claim(claim: RunClaim): Promise<boolean>;
-  /** Records a claimed run's end and counts failures in a row; returns that count. */
+  /** Records a claimed run's end and counts failures in a row; returns that count. Runs past the newest KEPT_RUNS of the task are deleted. */
   finish(taskId: string, dueAt: number, end: RunEnd): Promise<number>;
   /** The task's newest runs, newest first. */
   history(taskId: string, limit: number): Promise<ScheduledRun[]>;

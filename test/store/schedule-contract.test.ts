@@ -114,6 +114,20 @@ for (const engine of engines) {
       expect(await b.schedules.history(task.id, 2)).toHaveLength(2);
     });
 
+    it("keeps the newest 100 runs of a task, so a frequent task's history stays bounded", async () => {
+      const [a] = stores as [Store];
+      const task = newTask({ nextDue: 0 });
+      await a.schedules.create(task);
+      for (let index = 0; index < 105; index++) {
+        const dueAt = index * 300_000;
+        await a.schedules.claim({ taskId: task.id, dueAt, nextDue: dueAt + 300_000, instance: "i1", status: "running", at: dueAt });
+        await a.schedules.finish(task.id, dueAt, { status: "ok", tokens: 1, at: dueAt + 1 });
+      }
+      const history = await a.schedules.history(task.id, 1_000);
+      expect(history).toHaveLength(100);
+      expect(history.at(-1)?.dueAt).toBe(5 * 300_000);
+    });
+
     it("marks runs of process runs no longer registered as interrupted, and leaves live ones running", async () => {
       const [a, b] = stores as [Store, Store];
       const live = { id: `live-${randomUUID()}`, name: "bot", host: "h", pid: 1 };

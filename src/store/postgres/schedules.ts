@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { RunClaim, RunEnd, ScheduledRun, ScheduledTask, ScheduleRepository } from "../schedule-repository.js";
+import { KEPT_RUNS, type RunClaim, type RunEnd, type ScheduledRun, type ScheduledTask, type ScheduleRepository } from "../schedule-repository.js";
 import { RUN_COLUMNS, runFromRow, statusAfterClaim, TASK_COLUMNS, taskFromRow, type RunRow, type TaskRow } from "../schedule-rows.js";
 import type { WorkspaceRef } from "../types.js";
 
@@ -101,6 +101,11 @@ export class PostgresSchedules implements ScheduleRepository {
        )
        UPDATE scheduled_tasks SET failures = CASE WHEN $3::text = 'failed' THEN failures + 1 ELSE 0 END WHERE id = $1 RETURNING failures`,
       [taskId, dueAt, end.status, end.at, end.tokens, end.link ?? null, end.detail ?? null],
+    );
+    await this.pool.query(
+      `DELETE FROM scheduled_runs WHERE task_id = $1 AND status <> 'running' AND due_at < (
+         SELECT due_at FROM scheduled_runs WHERE task_id = $1 ORDER BY due_at DESC LIMIT 1 OFFSET $2)`,
+      [taskId, KEPT_RUNS - 1],
     );
     return rows[0]?.failures ?? 0;
   }

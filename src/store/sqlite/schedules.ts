@@ -1,4 +1,4 @@
-import type { RunClaim, RunEnd, ScheduledRun, ScheduledTask, ScheduleRepository } from "../schedule-repository.js";
+import { KEPT_RUNS, type RunClaim, type RunEnd, type ScheduledRun, type ScheduledTask, type ScheduleRepository } from "../schedule-repository.js";
 import { RUN_COLUMNS, runFromRow, statusAfterClaim, TASK_COLUMNS, taskFromRow, type RunRow, type TaskRow } from "../schedule-rows.js";
 import type { WorkspaceRef } from "../types.js";
 import type { Db } from "./database.js";
@@ -91,6 +91,12 @@ export class SqliteSchedules implements ScheduleRepository {
           .prepare(`UPDATE scheduled_runs SET status = ?, finished_at = ?, tokens = ?, link = ?, detail = ? WHERE task_id = ? AND due_at = ?`)
           .run(end.status, end.at, end.tokens, end.link ?? null, end.detail ?? null, taskId, dueAt);
         this.db.prepare(`UPDATE scheduled_tasks SET failures = CASE WHEN ? = 'failed' THEN failures + 1 ELSE 0 END WHERE id = ?`).run(end.status, taskId);
+        this.db
+          .prepare(
+            `DELETE FROM scheduled_runs WHERE task_id = ? AND status <> 'running' AND due_at < (
+               SELECT due_at FROM scheduled_runs WHERE task_id = ? ORDER BY due_at DESC LIMIT 1 OFFSET ?)`,
+          )
+          .run(taskId, taskId, KEPT_RUNS - 1);
         return this.db.prepare<[string], number>(`SELECT failures FROM scheduled_tasks WHERE id = ?`).pluck().get(taskId) ?? 0;
       })
       .immediate();
