@@ -339,6 +339,15 @@ function scheduleCommands(): CommandSpec[] {
   return [
     {
       group: "schedule",
+      kind: "schedule_list",
+      name: "list",
+      description: "The tasks here: id, when, task, creator, next run, last outcome.",
+      options: [],
+      access: "anyone",
+      build: () => ({ kind: "schedule_list" }),
+    },
+    {
+      group: "schedule",
       kind: "schedule_add",
       name: "add",
       description: 'Run a task at set times: WHEN is a cron or "every weekday at 9", "in 20 minutes"…',
@@ -348,15 +357,6 @@ function scheduleCommands(): CommandSpec[] {
       ],
       access: "anyone",
       build: (values) => ({ kind: "schedule_add", when: text(values, "when")?.trim() ?? "", task: text(values, "task")?.trim() ?? "" }),
-    },
-    {
-      group: "schedule",
-      kind: "schedule_list",
-      name: "list",
-      description: "The tasks here: id, when, task, creator, next run, last outcome.",
-      options: [],
-      access: "anyone",
-      build: () => ({ kind: "schedule_list" }),
     },
     byId("remove", "Delete a task and its history."),
     byId("pause", "Stop a task running until it is resumed."),

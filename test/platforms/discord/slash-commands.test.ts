@@ -224,8 +224,8 @@ describe("Discord: command registration", () => {
       expect(byName.usage.options ?? []).toEqual([]);
       // /schedule is for everyone (who may manage which task is checked per task)
       expect(byName.schedule.default_member_permissions ?? null).toBeNull();
-      expect(byName.schedule.options.map((o: any) => o.name)).toEqual(["add", "list", "remove", "pause", "resume", "run", "history"]);
-      expect(byName.schedule.options[0].options.map((o: any) => [o.name, o.required])).toEqual([
+      expect(byName.schedule.options.map((o: any) => o.name)).toEqual(["list", "add", "remove", "pause", "resume", "run", "history"]);
+      expect(byName.schedule.options[1].options.map((o: any) => [o.name, o.required])).toEqual([
         ["when", true],
         ["task", true],
       ]);
