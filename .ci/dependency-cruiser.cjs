@@ -9,8 +9,16 @@ module.exports = {
       name: "core-imports-no-platform",
       comment: "The agent, attachments, net, tools, store, runner and presenter know nothing of Discord, Slack or the terminal.",
       severity: "error",
-      from: { path: "^src/(agent|attachments|net|tools|store|runner|presenter|contract)/" },
+      from: { path: "^src/(agent|attachments|net|tools|store|runner|presenter|contract|scheduler)/" },
       to: { path: "^src/platforms/" },
+    },
+    {
+      name: "scheduler-above-the-core",
+      comment:
+        "The scheduler (issue 26) runs tasks through the runner and the store; the core below it imports only its WHEN reading (src/scheduler/when.ts), never the scheduler itself.",
+      severity: "error",
+      from: { path: "^src/(agent|attachments|net|tools|store|runner|presenter)/" },
+      to: { path: "^src/scheduler/(?!when\\.ts$)" },
     },
     {
       name: "platforms-import-no-store-or-root",

@@ -23,6 +23,8 @@ import type { Store } from "./store/store.js";
 import type { Tool } from "./tools/define-tool.js";
 import { builtinTools } from "./tools/builtin/index.js";
 import { ToolRegistry } from "./tools/registry.js";
+import { createScheduling } from "./scheduler/scheduling.js";
+import type { Scheduler } from "./scheduler/scheduler.js";
 
 /** The core, built once per process: the composition root. Platforms never see it, only `links`. */
 export interface App {
@@ -36,6 +38,8 @@ export interface App {
   commands: BotCommands;
   intake: MessageIntake;
   links: PlatformLinks;
+  /** Runs scheduled tasks (issue 26). */
+  scheduler: Scheduler;
   /** This process's lease in the database (its id names its turns). */
   lease: InstanceLease;
   /** Gives up the lease (turns still running are marked interrupted) and closes the store; once is enough. */
@@ -69,8 +73,13 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
   const pruner = new StorePruner(store.retention, { threadRetentionDays: config.BOT_THREAD_RETENTION_DAYS, logger });
   pruner.start();
 
+  const scheduling = createScheduling(config, store, logger, lease.run.id);
   const registry = new ToolRegistry([
-    ...builtinTools({ currency: { store: store.currencyRates, ratesUrl: config.CURRENCY_RATES_URL }, knowledge: config }),
+    ...builtinTools({
+      currency: { store: store.currencyRates, ratesUrl: config.CURRENCY_RATES_URL },
+      knowledge: config,
+      reminders: scheduling.reminders,
+    }),
     ...(options.extraTools ?? []),
   ]);
   const access = new ToolAccess(
@@ -130,6 +139,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     observer: options.observer,
   });
   const commands = new BotCommands({
+    schedules: scheduling.commands,
     access,
     policies,
     memory: store.conversations,
@@ -148,13 +158,15 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     maxAnswerMessages: MAX_ANSWER_MESSAGES,
     streamEditIntervalMs: config.STREAM_ANSWERS ? config.STREAM_EDIT_INTERVAL_MS : undefined,
   });
-  const links = new PlatformLinks({ intake, commands, access, approvals, models, notices });
+  const links = new PlatformLinks({ intake, commands, access, approvals, models, notices, outlets: scheduling.poster });
+  scheduling.scheduler.start();
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       await pruner.stop();
+      await scheduling.scheduler.stop();
       await lease.stop().catch((error: unknown) => logger.warn({ err: error }, "could not give up this process's lease"));
       await store.close();
     })());
-  return { config, logger, store, registry, access, approvals, runner, commands, intake, links, lease, close };
+  return { config, logger, store, registry, access, approvals, runner, commands, intake, links, lease, close, scheduler: scheduling.scheduler };
 }

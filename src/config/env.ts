@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MODEL_PROVIDERS } from "../agent/model-ref.js";
 import { platformConfigSchemas, platformDefinitions, type PlatformConfig } from "../platforms/index.js";
+import { isTimeZone } from "../scheduler/when.js";
 import { processEnvironment } from "./environment.js";
 import { bool, idList, nonNegativeInt, optionalText, optionalUrl, positiveInt, tokenBudget, urlTemplate } from "./fields.js";
 
@@ -115,6 +116,17 @@ const coreConfigSchema = z.object({
   ATTACHMENT_TIMEOUT_MS: positiveInt(10_000),
   MAX_QUEUED_TURNS: positiveInt(5),
   SHUTDOWN_GRACE_MS: positiveInt(10_000),
+  /** Scheduled tasks (issue 26): the time zone of their times where a workspace sets none (`/settings timezone`). */
+  SCHEDULE_TIMEZONE: z
+    .string()
+    .trim()
+    .default("UTC")
+    .refine((zone) => isTimeZone(zone), { message: 'an IANA time-zone name such as "Europe/Paris"' }),
+  SCHEDULE_MAX_PER_WORKSPACE: positiveInt(20),
+  /** A recurring task may not run more often than this. */
+  SCHEDULE_MIN_INTERVAL_MINUTES: positiveInt(5),
+  /** A time missed while no process was up runs once at start-up if it was due within this long; older ones are recorded as missed. */
+  SCHEDULE_CATCHUP_MS: nonNegativeInt(60 * 60_000),
   /**
    * Names this process in the turns table and the database's list of processes (a random suffix
    * tells its runs apart). Default: "shard-N" under discord.js's ShardingManager (from SHARDS), else "main".
@@ -161,7 +173,7 @@ const coreConfigSchema = z.object({
     .default(30_000),
   DEFAULT_TOOLS: z
     .string()
-    .default("calculator,circumference,hypotenuse,get_time,convert_currency,wikipedia,arxiv,web_search")
+    .default("calculator,circumference,hypotenuse,get_time,convert_currency,wikipedia,arxiv,web_search,create_reminder")
     .transform((s) => {
       const trimmed = s.trim();
       if (trimmed.toLowerCase() === "all") return "all" as const;

@@ -143,6 +143,11 @@ export interface IncomingMessage extends Location {
   isOwn: boolean;
   /** A slash command (/ask) rather than a message: always for the bot. */
   viaCommand?: boolean;
+  /**
+   * A scheduled task's run: its turn is a conversation of its own (this key), so it neither reads
+   * nor writes its channel's memory window; the thread opened on it continues that conversation.
+   */
+  ownConversation?: string;
 }
 
 /** Of these workspace ids, the ones a message's sender is a member of (see IncomingMessage.memberOf). */

@@ -22,6 +22,8 @@ export interface TurnReply {
   outcome: string;
   /** Markdown for the user: the answer, or a short explanation of the failure. */
   text: string;
+  /** Tokens the turn spent, once it ran. */
+  tokens?: number;
 }
 
 /**

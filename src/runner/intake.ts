@@ -208,8 +208,12 @@ function ignoreReason(message: IncomingMessage, connection: ConnectOptions): str
  * The conversation a message belongs to: a direct message is one conversation; a thread is its
  * own, except threads of earlier versions that continue their channel's.
  */
-export function conversationOf(message: Location & { platform: string; workspaceId: string; isDm: boolean }, continuesChannel: boolean): ConversationRef {
+export function conversationOf(
+  message: Location & { platform: string; workspaceId: string; isDm: boolean; ownConversation?: string },
+  continuesChannel: boolean,
+): ConversationRef {
   const base = { platform: message.platform, workspaceId: message.workspaceId };
+  if (message.ownConversation) return { ...base, channelId: message.parentChannelId ?? message.channelId, threadId: message.ownConversation };
   if (message.isDm) return { ...base, channelId: message.parentChannelId ?? message.channelId };
   if (continuesChannel) return { ...base, channelId: message.parentChannelId ?? message.channelId };
   return { ...base, channelId: message.channelId, ...(message.threadId ? { threadId: message.threadId } : {}) };

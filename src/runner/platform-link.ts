@@ -1,4 +1,5 @@
-import type { PlatformConnection, PlatformLink } from "../contract/link.js";
+import type { PlatformConnection, PlatformInbox, PlatformLink } from "../contract/link.js";
+import type { ChatSurface } from "../contract/surface.js";
 import type { RestartNotices } from "./restart-notices.js";
 import type { ToolAccess } from "./tool-access.js";
 import type { ApprovalDesk } from "./approvals/approval-desk.js";
@@ -7,8 +8,14 @@ import { parseCommandText } from "./commands/command-text.js";
 import { commandHelp } from "./commands/help.js";
 import { conversationOf, type MessageIntake } from "./intake.js";
 
+/** Told of each platform as it connects: the scheduler posts its runs through the surface and hands them to the inbox. */
+export interface PlatformOutlets {
+  attach(surface: ChatSurface, inbox: PlatformInbox): void;
+}
+
 export interface PlatformLinksOptions {
   intake: MessageIntake;
+  outlets?: PlatformOutlets;
   commands: BotCommands;
   access: ToolAccess;
   approvals: ApprovalDesk;
@@ -25,6 +32,7 @@ export class PlatformLinks {
     const { intake, commands, access, approvals, models } = this.options;
     const inbox = intake.connect(connection.surface, { allowDms: connection.allowDms, content: connection.content });
     this.options.notices?.connect(connection.surface);
+    this.options.outlets?.attach(connection.surface, inbox);
     const help = () => commandHelp({ commandName: connection.commandName, roles: connection.hasRoles });
     return {
       receive: inbox.receive,

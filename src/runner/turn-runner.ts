@@ -336,7 +336,7 @@ export class TurnRunner {
       durationMs: elapsedMs(started),
       tokens: usage.totalTokens,
     });
-    return reply;
+    return { ...reply, tokens: usage.totalTokens };
   }
 
   /** Where the asker is told the bot restarted, should this process die mid-turn; a view that fails costs only that. */

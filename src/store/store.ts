@@ -2,6 +2,7 @@ import type { ApprovalRepository } from "./approval-repository.js";
 import type { ChannelSettingsRepository } from "./channel-settings-repository.js";
 import type { InstallationRepository } from "./installation-repository.js";
 import type { RateTable, CachedRates } from "./currency-rates.js";
+import type { ScheduleRepository } from "./schedule-repository.js";
 import type { ToolApprovalRepository } from "./tool-approval-repository.js";
 import type { RestartNotice, TurnClosing, TurnStart } from "./turn-records.js";
 import type { Conversation, ConversationRef, StoredMessage, WorkspaceRef } from "./types.js";
@@ -38,6 +39,8 @@ export interface Store {
   readonly installations: InstallationRepository;
   /** Rows kept only for a while (bot threads, event claims, unused thread seeds), pruned in rounds. */
   readonly retention: Retention;
+  /** Scheduled and recurring tasks and their runs. */
+  readonly schedules: ScheduleRepository;
   /** Resolves when the database answers (health checks); rejects otherwise. */
   ping(): Promise<void>;
   /** What `npm run doctor` reports. */

@@ -8,6 +8,10 @@ const workspaceSettingsSchema = z.object({
   ignoredRoles: z.array(z.string()).optional(),
   memoryWindow: z.number().int().positive().optional(),
   systemPrompt: z.string().optional(),
+  /** Scheduled tasks: the IANA zone their times are in (absent: SCHEDULE_TIMEZONE). */
+  timeZone: z.string().optional(),
+  /** Scheduled tasks: members may create them (and manage their own); absent or false, admins only. */
+  scheduleMembers: z.boolean().optional(),
 });
 
 export type WorkspaceSettings = z.infer<typeof workspaceSettingsSchema>;

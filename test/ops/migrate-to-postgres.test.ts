@@ -69,6 +69,21 @@ async function fill(store: Store): Promise<void> {
     instance: "main",
   });
   await store.approvals.close("approval-1", "approved", "U-admin", 2);
+  await store.schedules.create({
+    id: "task-1",
+    platform: "slack",
+    workspaceId: "T1",
+    channelId: "C1",
+    creator: "U1",
+    whenText: "every weekday at 9",
+    cron: "0 9 * * 1-5",
+    timeZone: "Europe/Paris",
+    task: "Post the news",
+    nextDue: 3_000,
+    createdAt: 1,
+  });
+  await store.schedules.claim({ taskId: "task-1", dueAt: 3_000, nextDue: 4_000, instance: "main", status: "running", at: 3_001 });
+  await store.schedules.finish("task-1", 3_000, { status: "ok", tokens: 42, at: 3_002 });
 }
 
 describe.skipIf(!availability.available)(
@@ -96,7 +111,7 @@ describe.skipIf(!availability.available)(
       const run = await migrate(dir, { DATABASE_PATH: path, DATABASE_URL: url.toString() });
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toMatch(
-        /^Copied .*bot\.sqlite into postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/agent_bot_copy_\w+: conversations 2, turns 2, messages 4, turn_steps 1, tool_settings 1, bot_threads 1, processed_events 1, currency_rates 1, platform_installations 0, workspace_settings 2, settings_changes 5, token_usage_daily 1, approvals 1, tool_approval_settings 1, channel_settings 1\.\n$/,
+        /^Copied .*bot\.sqlite into postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/agent_bot_copy_\w+: conversations 2, turns 2, messages 4, turn_steps 1, tool_settings 1, bot_threads 1, processed_events 1, currency_rates 1, platform_installations 0, workspace_settings 2, settings_changes 5, token_usage_daily 1, approvals 1, tool_approval_settings 1, channel_settings 1, scheduled_tasks 1, scheduled_runs 1\.\n$/,
       );
       expect(run.stdout + run.stderr).not.toContain("never-print-me");
 
@@ -120,6 +135,8 @@ describe.skipIf(!availability.available)(
         expect(await store.currencyRates.get("ecb")).toMatchObject({ date: "2026-01-02", rates: { USD: 1.1 } });
         expect((await store.toolApprovals.overrides(channel)).get("shred")).toMatchObject({ required: true });
         expect(await store.channelSettings.get({ ...channel, channelId: "C1" })).toEqual({ prompt: "In C1 only." });
+        expect(await store.schedules.get("task-1")).toMatchObject({ nextDue: 4_000, cron: "0 9 * * 1-5", status: "active" });
+        expect(await store.schedules.history("task-1", 10)).toMatchObject([{ dueAt: 3_000, status: "ok", tokens: 42 }]);
         expect(await store.approvals.get("approval-1")).toMatchObject({ status: "approved", decidedBy: "U-admin", args: { file: "a" } });
         expect(await queryRows(database.url, "SELECT tool, input, output FROM turn_steps")).toEqual([
           { tool: "calculator", input: '{"expression":"6*7"}', output: "42" },

@@ -29,6 +29,7 @@ export const slackConfig = {
   SLACK_COMMAND_MEMORY: slashCommand("/memory"),
   SLACK_COMMAND_SETTINGS: slashCommand("/settings"),
   SLACK_COMMAND_USAGE: slashCommand("/usage"),
+  SLACK_COMMAND_SCHEDULE: slashCommand("/schedule"),
   /** HTTP mode: the port of Bolt's receiver. */
   PORT: positiveInt(3000),
 };

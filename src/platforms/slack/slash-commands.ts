@@ -30,6 +30,7 @@ export const commandNames = (config: SlackConfig): Record<CommandGroup, string> 
   memory: config.SLACK_COMMAND_MEMORY,
   settings: config.SLACK_COMMAND_SETTINGS,
   usage: config.SLACK_COMMAND_USAGE,
+  schedule: config.SLACK_COMMAND_SCHEDULE,
 });
 
 /**

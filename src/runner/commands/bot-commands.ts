@@ -7,6 +7,7 @@ import type { ToolAccess, ToolPolicy } from "../tool-access.js";
 import type { UsageReports } from "../usage-report.js";
 import { accessOf, type Access, type BotCommand } from "./catalog.js";
 import { ChannelSettingsCommands } from "./channel-settings-commands.js";
+import type { ScheduleCommands } from "./schedule-commands.js";
 import { WorkspaceSettingsCommands } from "./workspace-settings-commands.js";
 
 export interface BotCommandsOptions {
@@ -17,6 +18,8 @@ export interface BotCommandsOptions {
   channelSettings: ChannelSettingsRepository;
   usage: UsageReports;
   memoryTokenBudget: number;
+  /** Scheduled tasks' commands; without them those commands say the scheduler is off. */
+  schedules?: ScheduleCommands;
 }
 
 /** Where a command was given: its conversation, and the channel a thread belongs to. */
@@ -87,6 +90,12 @@ export class BotCommands {
         return { ok: true, text: await this.describeMemory(where) };
       case "usage_show":
         return { ok: true, text: await this.options.usage.describe(where) };
+      case "schedule_add":
+      case "schedule_list":
+      case "schedule_task":
+      case "settings_timezone":
+      case "settings_schedules":
+        return this.options.schedules ? this.options.schedules.execute(command, where, actor) : { ok: false, text: "Scheduled tasks are off in this process." };
       case "settings_show":
       case "channel_show":
       case "channel_tool":

@@ -1,4 +1,5 @@
 import type { ChannelCommand } from "./channel-settings-commands.js";
+import type { ScheduleCommand } from "./schedule-commands.js";
 import type { SettingsCommand } from "./workspace-settings-commands.js";
 
 /** The settings operations every platform offers (slash commands, terminal commands). */
@@ -11,7 +12,8 @@ export type BotCommand =
   | { kind: "usage_show" }
   | { kind: "help" }
   | SettingsCommand
-  | ChannelCommand;
+  | ChannelCommand
+  | ScheduleCommand;
 
 /**
  * Who may run a command: anyone; moderators and admins (and anyone in their own direct
@@ -54,7 +56,7 @@ export interface CommandSpec {
   build(values: OptionValues): BotCommand;
 }
 
-export type CommandGroup = "tools" | "memory" | "settings" | "usage";
+export type CommandGroup = "tools" | "memory" | "settings" | "usage" | "schedule";
 
 export interface GroupSpec {
   name: CommandGroup;
@@ -85,6 +87,7 @@ export const GROUPS: readonly GroupSpec[] = [
     inDirectMessages: false,
     forAdmins: true,
   },
+  { name: "schedule", description: "Tasks the bot runs at set times, and their runs.", inDirectMessages: false, forAdmins: false },
 ];
 
 const toolOption: CommandOption = { name: "tool", kind: "tool", description: "The tool's name", required: true };
@@ -241,6 +244,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     },
   },
   ...channelCommands(),
+  ...scheduleCommands(),
   {
     group: "usage",
     kind: "usage_show",
@@ -313,6 +317,72 @@ function channelCommands(): CommandSpec[] {
       options: [],
       access: "admin",
       build: () => ({ kind: "channel_reset" }),
+    },
+  ];
+}
+
+/**
+ * `schedule …` and the two settings of scheduled tasks (issue 26). Who may manage which task is the
+ * schedule commands' own check (admins any, members their own where `settings schedules members`).
+ */
+function scheduleCommands(): CommandSpec[] {
+  const idOption: CommandOption = { name: "id", kind: "text", description: "The task's id (see /schedule list)", required: true, maxLength: 40 };
+  const byId = (action: "remove" | "pause" | "resume" | "run" | "history", description: string): CommandSpec => ({
+    group: "schedule",
+    kind: "schedule_task",
+    name: action,
+    description,
+    options: [idOption],
+    access: "anyone",
+    build: (values) => ({ kind: "schedule_task", action, id: text(values, "id")?.trim() ?? "" }),
+  });
+  return [
+    {
+      group: "schedule",
+      kind: "schedule_list",
+      name: "list",
+      description: "The tasks here: id, when, task, creator, next run, last outcome.",
+      options: [],
+      access: "anyone",
+      build: () => ({ kind: "schedule_list" }),
+    },
+    {
+      group: "schedule",
+      kind: "schedule_add",
+      name: "add",
+      description: 'Run a task at set times: WHEN is a cron or "every weekday at 9", "in 20 minutes"…',
+      options: [
+        { name: "when", kind: "text", description: "When: a 5-field cron or a phrase such as every day at 9:00", required: true, maxLength: 100 },
+        { name: "task", kind: "text", description: "What the bot should do then, as you would ask it", required: true, maxLength: 1_500 },
+      ],
+      access: "anyone",
+      build: (values) => ({ kind: "schedule_add", when: text(values, "when")?.trim() ?? "", task: text(values, "task")?.trim() ?? "" }),
+    },
+    byId("remove", "Delete a task and its history."),
+    byId("pause", "Stop a task running until it is resumed."),
+    byId("resume", "Let a paused task run again."),
+    byId("run", "Run a task now, once (its schedule stays as it is)."),
+    byId("history", "A task's last 10 runs: time, outcome, tokens, link."),
+    {
+      group: "settings",
+      kind: "settings_timezone",
+      name: "timezone",
+      description: 'The time zone of scheduled tasks here, such as Europe/Paris (empty or "default": the default).',
+      options: [{ name: "zone", kind: "text", description: "The time zone", required: false, maxLength: 64 }],
+      access: "admin",
+      build: (values) => {
+        const zone = text(values, "zone")?.trim();
+        return { kind: "settings_timezone", zone: !zone || DEFAULT_WORD.test(zone) ? null : zone };
+      },
+    },
+    {
+      group: "settings",
+      kind: "settings_schedules",
+      name: "schedules",
+      description: "Who may create scheduled tasks: members (who then manage their own) or admins only.",
+      options: [{ name: "who", kind: "choice", choices: ["members", "admins"], description: "members or admins", required: true }],
+      access: "admin",
+      build: (values) => ({ kind: "settings_schedules", members: text(values, "who") === "members" }),
     },
   ];
 }

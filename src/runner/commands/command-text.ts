@@ -42,10 +42,15 @@ function textForms(spec: CommandSpec): string[] {
 function readOptions(spec: CommandSpec, rest: string): BotCommand | undefined {
   const values: OptionValues = {};
   let remaining = rest;
-  for (const option of spec.options) {
+  for (const [index, option] of spec.options.entries()) {
     if (option.kind === "text") {
-      values[option.name] = remaining.trim() === "" ? undefined : remaining.trim();
-      remaining = "";
+      // Two text options are typed with a bar between them: "schedule add WHEN | TASK".
+      const bar = spec.options[index + 1]?.kind === "text" ? remaining.indexOf("|") : -1;
+      if (spec.options[index + 1]?.kind === "text" && bar < 0) return undefined;
+      const value = (bar < 0 ? remaining : remaining.slice(0, bar)).trim();
+      if (value === "" && option.required) return undefined;
+      values[option.name] = value === "" ? undefined : value;
+      remaining = bar < 0 ? "" : remaining.slice(bar + 1);
       continue;
     }
     const [first] = tokens(remaining);

@@ -23,9 +23,12 @@ const PLACEHOLDER: Record<CommandOption["kind"], string> = {
 export function commandHelp(options: HelpOptions): string {
   return GROUPS.flatMap((group) =>
     COMMANDS.filter((spec) => spec.group === group.name && (options.roles || !spec.needsRoles)).map((spec) => {
-      const args = spec.options.map((option) => {
-        const placeholder = option.kind === "choice" && option.choices ? option.choices.join("|") : PLACEHOLDER[option.kind];
-        return option.required ? placeholder : `[${placeholder}]`;
+      const args = spec.options.map((option, index) => {
+        // A text option is named by its name ("schedule add WHEN | TASK": two are typed with a bar between).
+        const named = option.kind === "text" ? option.name.toUpperCase() : PLACEHOLDER[option.kind];
+        const placeholder = option.kind === "choice" && option.choices ? option.choices.join("|") : named;
+        const shown = option.required ? placeholder : `[${placeholder}]`;
+        return option.kind === "text" && spec.options[index - 1]?.kind === "text" ? `| ${shown}` : shown;
       });
       const form = [options.commandName(group.name), spec.subgroup, spec.name, ...args].filter(Boolean).join(" ");
       return `\`${form}\` ${spec.description}${WHO[spec.access]}`;

@@ -105,6 +105,30 @@ const TABLES: TableCopy[] = [
     cast: { value_json: "jsonb" },
     orderBy: "rowid",
   },
+  {
+    name: "scheduled_tasks",
+    columns: [
+      "id",
+      "platform",
+      "workspace_id",
+      "channel_id",
+      "creator",
+      "when_text",
+      "cron",
+      "time_zone",
+      "task",
+      "status",
+      "next_due",
+      "failures",
+      "created_at",
+    ],
+    orderBy: "rowid",
+  },
+  {
+    name: "scheduled_runs",
+    columns: ["task_id", "due_at", "status", "instance", "started_at", "finished_at", "tokens", "link", "detail"],
+    orderBy: "rowid",
+  },
 ];
 
 /** Rows per INSERT: well below PostgreSQL's 65,535 parameters per statement. */

@@ -17,6 +17,7 @@ import { TOOL_ENABLED, TOOL_NEEDS_APPROVAL } from "../tool-flags.js";
 import { PostgresApprovals } from "./approvals.js";
 import { PostgresUsageReports } from "./usage-reports.js";
 import { PostgresRetention } from "./retention.js";
+import { PostgresSchedules } from "./schedules.js";
 import type { ApprovalSetting } from "../tool-approval-repository.js";
 import type { ChannelSettings } from "../channel-settings-repository.js";
 import { PostgresBotThreads, PostgresCurrencyRates, PostgresEventClaims } from "./small-tables.js";
@@ -55,6 +56,7 @@ export class PostgresStore implements Store {
   readonly usageReports: PostgresUsageReports;
   readonly installations: PostgresInstallations;
   readonly retention: PostgresRetention;
+  readonly schedules: PostgresSchedules;
   private readonly listener: ChangeListener;
   private closing?: Promise<void>;
 
@@ -78,6 +80,7 @@ export class PostgresStore implements Store {
     this.usageReports = new PostgresUsageReports(pool);
     this.installations = new PostgresInstallations(pool);
     this.retention = new PostgresRetention(pool);
+    this.schedules = new PostgresSchedules(pool);
     const caches = [this.toolSettings.cache, this.workspaceSettings.cache, this.toolApprovals.cache, this.channelSettings.cache] as SettingsCache<unknown>[];
     this.listener = new ChangeListener(
       { ...settings, url: settings.listenUrl ?? settings.url },

@@ -11,6 +11,7 @@ import { SqliteTurnLog } from "./turn-log.js";
 import { SqliteTurnQueue } from "./turn-queue.js";
 import { SqliteUsageReports } from "./usage-reports.js";
 import { SqliteRetention } from "./retention.js";
+import { SqliteSchedules } from "./schedules.js";
 import { WalCheckpointer, type CheckpointRounds } from "./wal-checkpointer.js";
 
 export interface SqliteStoreOptions {
@@ -42,6 +43,7 @@ export class SqliteStore implements Store {
   readonly usageReports: SqliteUsageReports;
   readonly installations: SqliteInstallations;
   readonly retention: SqliteRetention;
+  readonly schedules: SqliteSchedules;
   private readonly pingStatement;
 
   /**
@@ -67,6 +69,7 @@ export class SqliteStore implements Store {
     this.usageReports = new SqliteUsageReports(db);
     this.installations = new SqliteInstallations(db);
     this.retention = new SqliteRetention(db);
+    this.schedules = new SqliteSchedules(db);
     this.currencyRates = new SqliteCurrencyRates(db);
     this.instances = new SqliteInstances(db, this.conversations.cache);
     this.pingStatement = db.prepare("SELECT 1");

@@ -4,13 +4,24 @@ import { calculatorTool } from "./calculator.js";
 import { circumferenceTool } from "./circumference.js";
 import { createCurrencyTool, type CurrencyToolOptions } from "./currency/currency-tool.js";
 import { hypotenuseTool } from "./hypotenuse.js";
+import { createReminderTool, type ReminderDesk } from "./reminder.js";
 import { timeTool } from "./time.js";
 
 export interface BuiltinToolOptions {
   currency: CurrencyToolOptions;
   knowledge: KnowledgeConfig;
+  /** One-off reminders through the scheduled tasks; without it there is no create_reminder. */
+  reminders?: ReminderDesk;
 }
 
 export function builtinTools(options: BuiltinToolOptions): Tool[] {
-  return [calculatorTool, circumferenceTool, hypotenuseTool, timeTool, createCurrencyTool(options.currency), ...knowledgeTools(options.knowledge)];
+  return [
+    calculatorTool,
+    circumferenceTool,
+    hypotenuseTool,
+    timeTool,
+    createCurrencyTool(options.currency),
+    ...knowledgeTools(options.knowledge),
+    ...(options.reminders ? [createReminderTool(options.reminders)] : []),
+  ];
 }

@@ -184,11 +184,15 @@ describe("Discord: /settings", () => {
 });
 
 describe("Discord: command registration", () => {
-  it("registers /ask, /tools, /memory, /settings and /usage for one guild or globally, /tools, /settings and /usage for Manage Server only", async () => {
+  it("registers /ask, /tools, /memory, /settings, /usage and /schedule for one guild or globally, /tools, /settings and /usage for Manage Server only", async () => {
     const discord = await FakeDiscord.start();
     try {
       const guild = await registerCommands({ token: discord.token, apiUrl: discord.apiUrl, guildId: discord.guild.id });
-      expect(guild).toMatchObject({ applicationId: discord.world.application.id, scope: "guild", names: ["ask", "tools", "memory", "settings", "usage"] });
+      expect(guild).toMatchObject({
+        applicationId: discord.world.application.id,
+        scope: "guild",
+        names: ["ask", "tools", "memory", "settings", "usage", "schedule"],
+      });
       const global = await registerCommands({ token: discord.token, apiUrl: discord.apiUrl });
       expect(global.scope).toBe("global");
 
@@ -218,7 +222,14 @@ describe("Discord: command registration", () => {
       // /usage is one command without subcommands, for admins
       expect(byName.usage.default_member_permissions).toBe((1n << 5n).toString());
       expect(byName.usage.options ?? []).toEqual([]);
-      expect(discord.commands.get("global")).toHaveLength(5);
+      // /schedule is for everyone (who may manage which task is checked per task)
+      expect(byName.schedule.default_member_permissions ?? null).toBeNull();
+      expect(byName.schedule.options.map((o: any) => o.name)).toEqual(["list", "add", "remove", "pause", "resume", "run", "history"]);
+      expect(byName.schedule.options[1].options.map((o: any) => [o.name, o.required])).toEqual([
+        ["when", true],
+        ["task", true],
+      ]);
+      expect(discord.commands.get("global")).toHaveLength(6);
     } finally {
       await discord.close();
     }

@@ -37,6 +37,7 @@ describe("the Slack app manifest", () => {
       config.SLACK_COMMAND_MEMORY,
       config.SLACK_COMMAND_SETTINGS,
       config.SLACK_COMMAND_USAGE,
+      config.SLACK_COMMAND_SCHEDULE,
     ]);
   });
 
