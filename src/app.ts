@@ -13,6 +13,7 @@ import { InstanceLease } from "./runner/instance-lease.js";
 import { StorePruner } from "./store/pruner.js";
 import { MessageIntake } from "./runner/intake.js";
 import { PlatformLinks } from "./runner/platform-link.js";
+import { ConversationSummarizer } from "./runner/memory-summary/summarizer.js";
 import { ToolAccess } from "./runner/tool-access.js";
 import type { TurnObserver } from "./runner/turn-observer.js";
 import { TurnRunner } from "./runner/turn-runner.js";
@@ -32,6 +33,8 @@ export interface App {
   access: ToolAccess;
   approvals: ApprovalDesk;
   runner: TurnRunner;
+  /** Conversation summaries, updated after answers (issue 24). */
+  summaries: ConversationSummarizer;
   commands: BotCommands;
   intake: MessageIntake;
   links: PlatformLinks;
@@ -79,6 +82,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     memoryWindow: config.MEMORY_WINDOW,
     memoryWindowMax: config.MEMORY_WINDOW_MAX,
     models,
+    memorySummary: config.MEMORY_SUMMARY,
   });
   const approvals = new ApprovalDesk({ store: store.approvals, logger, by: config.APPROVAL_BY, timeoutMs: config.APPROVAL_TIMEOUT_MS, instance: lease.run.id });
   const catalog = await openModelCatalog(models, config.MODEL_PROVIDER, providerConnections(config));
@@ -102,7 +106,16 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     maxReplyChain: config.MAX_REPLY_CHAIN,
     timeoutMs: config.ATTACHMENT_TIMEOUT_MS,
   });
+  const summaries = new ConversationSummarizer({
+    store,
+    models: catalog,
+    logger,
+    maxTokens: config.MEMORY_SUMMARY_MAX_TOKENS,
+    model: config.MEMORY_SUMMARY_MODEL,
+    dailyTokenBudget: config.DAILY_TOKEN_BUDGET,
+  });
   const runner = new TurnRunner({
+    summaries,
     agent,
     reader,
     store,
@@ -132,6 +145,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     channelSettings: store.channelSettings,
     usage: new UsageReports(store.usageReports, config.MODEL_PRICES),
     memoryTokenBudget: config.MEMORY_TOKEN_BUDGET,
+    summaries: store.summaries,
   });
   const intake = new MessageIntake({
     store,
@@ -148,8 +162,9 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
   const close = () =>
     (closing ??= (async () => {
       await pruner.stop();
+      await summaries.stop();
       await lease.stop().catch((error: unknown) => logger.warn({ err: error }, "could not give up this process's lease"));
       await store.close();
     })());
-  return { config, logger, store, registry, access, approvals, runner, commands, intake, links, lease, close };
+  return { config, logger, store, registry, access, approvals, runner, summaries, commands, intake, links, lease, close };
 }

@@ -16,6 +16,7 @@ import { ConversationLine, type LinePlace } from "./conversation-line.js";
 import { arrivalOrder } from "./message-order.js";
 import { StepRecorder } from "./step-recorder.js";
 import { TurnDeadline } from "./turn-deadline.js";
+import type { ConversationSummarizer, SummaryTurn } from "./memory-summary/summarizer.js";
 import type { TurnObserver } from "./turn-observer.js";
 import type { TurnReply, TurnRequest, TurnView } from "./types.js";
 import { answerTextFor, describeFailure, errorDetail, finish, RUNNER_TEXT, type CancelReason } from "./turn-replies.js";
@@ -43,6 +44,8 @@ export interface TurnRunnerOptions {
    * (which pause it) and the posting of its answer. A place first in line for longer was lost.
    */
   placeHeldAtMostMs: number;
+  /** Keeps each conversation's summary of what left its window (issue 24); none: no summaries. */
+  summaries?: ConversationSummarizer;
 }
 
 /** The end of the shutdown grace kept for cancelled turns to tell their users. */
@@ -246,6 +249,7 @@ export class TurnRunner {
     let opened = false;
     let question: ReadQuestion | undefined;
     let reply: TurnReply;
+    let summaryTurn: SummaryTurn | undefined;
     try {
       const channel = settingsChannelOf(request);
       const policy = await this.options.policies.forTurn(channel, settings);
@@ -263,6 +267,10 @@ export class TurnRunner {
       const result = await this.ask(context, policy, read, conversation, steps, usage, logger);
       const thread = await this.threadToSeed(view, request);
       reply = { turnId, status: "answered", outcome: result.outcome, text: result.output };
+      if (policy.memorySummary) {
+        const note = view.note?.bind(view);
+        summaryTurn = { where: request, conversation, channelId: channel.channelId, window: policy.memoryWindow, model: policy.model, note };
+      }
       await store.turns.finish({
         turnId,
         end: { status: "answered", outcome: result.outcome, iterations: result.iterations, usage: result.usage },
@@ -271,7 +279,7 @@ export class TurnRunner {
         // Memory keeps what the person wrote and a description of the files, never their content.
         exchange: {
           conversationId: conversation.id,
-          question: { author: request.userName ?? request.userId, text: request.text, attachments: read.files },
+          question: { author: request.userName ?? request.userId, text: request.text, attachments: read.files, sourceId: request.messageId },
           answer: result.output,
           alsoIn: thread,
         },
@@ -292,6 +300,8 @@ export class TurnRunner {
       question?.release();
     }
     await finish(view, reply, logger);
+    // After the answer was shown, in the background: the turn does not wait for its summary.
+    if (summaryTurn && reply.status === "answered") this.options.summaries?.afterTurn(summaryTurn);
     this.options.observer?.turnFinished?.({
       platform: request.platform,
       status: reply.status,
@@ -324,8 +334,13 @@ export class TurnRunner {
     const { store, agent, memoryTokenBudget } = this.options;
     const { request } = turn;
     const { needApproval } = policy.tools;
-    const history = await store.conversations.window(conversation, policy.memoryWindow, memoryTokenBudget);
+    const summaries = policy.memorySummary ? this.options.summaries : undefined;
+    const [history, memory] = await Promise.all([
+      store.conversations.window(conversation, policy.memoryWindow, memoryTokenBudget),
+      summaries?.promptFor({ conversation, window: policy.memoryWindow }),
+    ]);
     return agent.run({
+      memory,
       history: history.map(withStoredFilesNamed),
       input: question.text,
       images: question.images,

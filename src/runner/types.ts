@@ -9,6 +9,8 @@ export type { AnswerTextEvent, StepEvent };
 /** One turn for the runner: a question in a conversation, in platform-free terms. */
 export interface TurnRequest extends ConversationRef {
   userId: string;
+  /** The question's message on its platform (IncomingMessage.messageId), which the summary's identifier index points at. */
+  messageId?: string;
   /** Display name, stored with the message for people reading the audit. */
   userName?: string;
   text: string;
@@ -74,6 +76,8 @@ export interface TurnView {
   askApproval?(prompt: ApprovalPrompt): Promise<boolean>;
   /** A request ended without a press (timed out, or the turn stopped): its controls make way for the outcome. */
   closeApproval?(prompt: ApprovalPrompt, outcome: ApprovalOutcome): Promise<void>;
+  /** Posts a short message of the bot's in the conversation, after the reply (the first summary's note). */
+  note?(text: string): Promise<void>;
   /** Shows the reply and clears the working indicator; resolves once the user can see it. */
   finish(reply: TurnReply): Promise<void> | void;
   /**

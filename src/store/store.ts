@@ -1,6 +1,7 @@
 import type { ApprovalRepository } from "./approval-repository.js";
 import type { ChannelSettingsRepository } from "./channel-settings-repository.js";
 import type { RateTable, CachedRates } from "./currency-rates.js";
+import type { SummaryRepository } from "./summary-repository.js";
 import type { ToolApprovalRepository } from "./tool-approval-repository.js";
 import type { TurnClosing, TurnStart } from "./turn-records.js";
 import type { Conversation, ConversationRef, StoredMessage, WorkspaceRef } from "./types.js";
@@ -33,6 +34,8 @@ export interface Store {
   readonly channelSettings: ChannelSettingsRepository;
   /** Turns and tokens by user, channel and model, for usage reports and the per-user budget. */
   readonly usageReports: UsageReportRepository;
+  /** Summaries of what left the conversations' memory windows, with their identifier indexes. */
+  readonly summaries: SummaryRepository;
   /** Rows kept only for a while (bot threads, event claims, unused thread seeds), pruned in rounds. */
   readonly retention: Retention;
   /** Resolves when the database answers (health checks); rejects otherwise. */

@@ -8,6 +8,8 @@ const workspaceSettingsSchema = z.object({
   ignoredRoles: z.array(z.string()).optional(),
   memoryWindow: z.number().int().positive().optional(),
   systemPrompt: z.string().optional(),
+  /** The summary of what left the memory window (issue 24); absent: on (unless MEMORY_SUMMARY=off). */
+  memorySummary: z.boolean().optional(),
 });
 
 export type WorkspaceSettings = z.infer<typeof workspaceSettingsSchema>;

@@ -1,3 +1,4 @@
+import type { MemorySummaryCommand } from "../memory-summary/summary-commands.js";
 import type { ChannelCommand } from "./channel-settings-commands.js";
 import type { SettingsCommand } from "./workspace-settings-commands.js";
 
@@ -11,7 +12,8 @@ export type BotCommand =
   | { kind: "usage_show" }
   | { kind: "help" }
   | SettingsCommand
-  | ChannelCommand;
+  | ChannelCommand
+  | MemorySummaryCommand;
 
 /**
  * Who may run a command: anyone; moderators and admins (and anyone in their own direct
@@ -241,6 +243,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     },
   },
   ...channelCommands(),
+  ...memorySummaryCommands(),
   {
     group: "usage",
     kind: "usage_show",
@@ -313,6 +316,31 @@ function channelCommands(): CommandSpec[] {
       options: [],
       access: "admin",
       build: () => ({ kind: "channel_reset" }),
+    },
+  ];
+}
+
+/** `settings memory-summary` and `settings channel memory-summary` (issue 24): the summary of what left the memory window. */
+function memorySummaryCommands(): CommandSpec[] {
+  return [
+    {
+      group: "settings",
+      kind: "settings_memory_summary",
+      name: "memory-summary",
+      description: "Keep a summary of what leaves the memory window in this workspace's conversations (on or off).",
+      options: [{ name: "state", kind: "choice", choices: ["on", "off"], description: "on or off", required: true }],
+      access: "admin",
+      build: (values) => ({ kind: "settings_memory_summary", enabled: text(values, "state") !== "off" }),
+    },
+    {
+      group: "settings",
+      subgroup: "channel",
+      kind: "channel_memory_summary",
+      name: "memory-summary",
+      description: "Keep a summary of what leaves the memory window in this channel (on, off, or default: the server's).",
+      options: [{ name: "state", kind: "choice", choices: ["on", "off", "default"], description: "on, off, or default (the server's)", required: true }],
+      access: "admin",
+      build: (values) => ({ kind: "channel_memory_summary", state: (text(values, "state") ?? "default") as "on" | "off" | "default" }),
     },
   ];
 }
