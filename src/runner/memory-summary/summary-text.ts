@@ -75,12 +75,17 @@ export function boundedSummary(text: string, maxTokens: number): string {
   return clean.length <= max ? clean : `${clean.slice(0, max - 1)}…`;
 }
 
-/** The index with `found` added: oldest first, one entry per text (its newest mention), the newest `cap` kept. */
+/**
+ * The index with `found` added: oldest first, one entry per text, the newest `cap` kept. A text
+ * said again keeps who said it first and where (the bot repeating a link is not its source), and
+ * moves up to the newest.
+ */
 export function mergeIndex(index: readonly IndexedIdentifier[], found: readonly IndexedIdentifier[], cap: number): IndexedIdentifier[] {
   const byText = new Map<string, IndexedIdentifier>();
   for (const entry of [...index, ...found]) {
+    const first = byText.get(entry.text);
     byText.delete(entry.text);
-    byText.set(entry.text, entry);
+    byText.set(entry.text, first ?? entry);
   }
   return [...byText.values()].slice(-cap);
 }

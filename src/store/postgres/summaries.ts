@@ -34,13 +34,14 @@ export class PostgresSummaries implements SummaryRepository {
   }
 
   async claim(conversationId: number, version: number, now: number, leaseMs: number): Promise<boolean> {
-    // The first claim creates the row (version 0); a later one takes it only at the version it read, and only once the last lease ran out.
-    const { rowCount } = await this.pool.query(
-      `INSERT INTO conversation_summaries (conversation_id, claimed_until) SELECT $2, $1 WHERE $3 = 0
-       ON CONFLICT (conversation_id) DO UPDATE SET claimed_until = $1
-       WHERE conversation_summaries.version = $3 AND conversation_summaries.claimed_until <= $4`,
-      [now + leaseMs, conversationId, version, now],
-    );
+    // At version 0 the row may not be there yet: the claim creates it (a conflict takes the existing one, on the same conditions).
+    const sql =
+      version === 0
+        ? `INSERT INTO conversation_summaries (conversation_id, claimed_until) VALUES ($2, $1)
+           ON CONFLICT (conversation_id) DO UPDATE SET claimed_until = $1
+           WHERE conversation_summaries.version = $3 AND conversation_summaries.claimed_until <= $4`
+        : `UPDATE conversation_summaries SET claimed_until = $1 WHERE conversation_id = $2 AND version = $3 AND claimed_until <= $4`;
+    const { rowCount } = await this.pool.query(sql, [now + leaseMs, conversationId, version, now]);
     return rowCount === 1;
   }
 
