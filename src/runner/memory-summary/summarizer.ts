@@ -56,8 +56,12 @@ const DEFAULT_TIMEOUT_MS = 60_000;
  */
 export class ConversationSummarizer {
   private readonly running = new Set<Promise<void>>();
-  /** Conversations with an update running in this process: a second is not started beside it. */
-  private readonly busy = new Set<number>();
+  /**
+   * Conversations with an update running in this process (a second is not started beside it),
+   * with the turn to run one more round for once it ends, if another came meanwhile.
+   */
+  private readonly busy = new Map<number, SummaryTurn | undefined>();
+  private closing = false;
   private readonly retries = new Map<number, NodeJS.Timeout>();
   private readonly stopping = new AbortController();
 
@@ -76,15 +80,25 @@ export class ConversationSummarizer {
     }
   }
 
-  /** Starts the summary's update for a turn whose answer was shown; returns at once. */
+  /**
+   * Starts the summary's update for a turn whose answer was shown; returns at once. While one runs
+   * for the conversation, another turn's call asks for one more round after it (what left the window meanwhile).
+   */
   afterTurn(turn: SummaryTurn): void {
-    if (this.stopping.signal.aborted || this.busy.has(turn.conversation.id)) return;
-    this.busy.add(turn.conversation.id);
+    const id = turn.conversation.id;
+    if (this.closing) return;
+    if (this.busy.has(id)) {
+      this.busy.set(id, turn);
+      return;
+    }
+    this.busy.set(id, undefined);
     const update = this.update(turn)
-      .catch((error: unknown) => this.options.logger.warn({ err: error, conversation: turn.conversation.id }, "could not update the conversation's summary"))
+      .catch((error: unknown) => this.options.logger.warn({ err: error, conversation: id }, "could not update the conversation's summary"))
       .finally(() => {
-        this.busy.delete(turn.conversation.id);
+        const again = this.busy.get(id);
+        this.busy.delete(id);
         this.running.delete(update);
+        if (again) this.afterTurn(again);
       });
     this.running.add(update);
   }
@@ -94,18 +108,25 @@ export class ConversationSummarizer {
     while (this.running.size > 0) await Promise.allSettled([...this.running]);
   }
 
-  /** Stops: no new update, the running calls aborted (their exchanges stay to summarize), within `graceMs`. */
-  async stop(graceMs = 2_000): Promise<void> {
-    this.stopping.abort();
+  /**
+   * Stops: no new update; the running ones get `graceMs` to finish (a piped terminal session's
+   * last summary), then their calls are aborted (their exchanges stay to summarize).
+   */
+  async stop(graceMs = 5_000): Promise<void> {
+    this.closing = true;
     for (const timer of this.retries.values()) clearTimeout(timer);
     this.retries.clear();
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.idle(), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-    clearTimeout(timer);
+    const waited = (ms: number) => {
+      let timer: NodeJS.Timeout | undefined;
+      return Promise.race([this.idle(), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
+    };
+    await waited(graceMs);
+    this.stopping.abort();
+    await waited(1_000);
   }
 
   private async update(turn: SummaryTurn): Promise<void> {
-    for (let round = 0; round < MAX_ROUNDS && !this.stopping.signal.aborted; round++) {
+    for (let round = 0; round < MAX_ROUNDS && !this.closing; round++) {
       if (!(await this.round(turn))) return;
     }
   }
@@ -194,7 +215,7 @@ export class ConversationSummarizer {
 
   private retryLater(turn: SummaryTurn, delayMs: number): void {
     const id = turn.conversation.id;
-    if (this.retries.has(id) || this.stopping.signal.aborted) return;
+    if (this.retries.has(id) || this.closing) return;
     const timer = setTimeout(() => {
       this.retries.delete(id);
       this.afterTurn(turn);
