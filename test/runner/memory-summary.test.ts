@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { parseCommandText } from "../../src/runner/commands/command-text.js";
 import type { RecordedRequest, Responder } from "../fakes/fake-openai.js";
 import { dbOf, RecordingSink, request, startTestApp, type TestApp } from "../support/test-app.js";
 
@@ -172,5 +173,21 @@ describe("the summary of what left the memory window", () => {
     expect(t.model.chatRequests.filter(isSummary)).toHaveLength(1);
     const denied = await t.app.commands.execute({ kind: "channel_memory_summary", state: "off" }, request(""), { userId: "u1", role: "member" });
     expect(denied.ok).toBe(false);
+  });
+
+  it("makes no summary for a workspace that spent its daily budget (the exchanges wait)", async () => {
+    // Each call costs 15 tokens (the fake's usage): the second turn is admitted at 15 and brings the day to 30, the budget.
+    t = await startTestApp({ MEMORY_WINDOW: "1", MEMORY_SUMMARY: "on", DAILY_TOKEN_BUDGET: "30" });
+    t.model.otherwise(model());
+    await converse(t, 1, 2);
+    expect(t.model.chatRequests.filter(isSummary)).toHaveLength(0);
+    expect(dbOf(t.app).prepare("SELECT COUNT(*) FROM conversation_summaries").pluck().get()).toBe(0);
+  });
+
+  it("reads the summary's settings commands in their text form (Slack, the terminal)", () => {
+    expect(parseCommandText("settings memory-summary off")).toEqual({ kind: "settings_memory_summary", enabled: false });
+    expect(parseCommandText("/settings memory-summary on")).toEqual({ kind: "settings_memory_summary", enabled: true });
+    expect(parseCommandText("settings channel memory-summary default")).toEqual({ kind: "channel_memory_summary", state: "default" });
+    expect(parseCommandText("settings channel memory-summary maybe")).toBeUndefined();
   });
 });
