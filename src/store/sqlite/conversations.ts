@@ -36,8 +36,8 @@ export class SqliteConversations implements ConversationStore {
     const clearSeed = db.prepare<[number]>(`UPDATE conversations SET seed_turn_id = NULL WHERE id = ?`);
     // The seed turn's exchange as it was stored in its own conversation, in its order.
     const copySeed = db.prepare<[number, string]>(
-      `INSERT INTO messages (conversation_id, turn_id, role, author, text, attachments, created_at)
-       SELECT ?, m.turn_id, m.role, m.author, m.text, m.attachments, m.created_at
+      `INSERT INTO messages (conversation_id, turn_id, role, author, text, attachments, source_id, created_at)
+       SELECT ?, m.turn_id, m.role, m.author, m.text, m.attachments, m.source_id, m.created_at
        FROM turns t JOIN messages m ON m.turn_id = t.id AND m.conversation_id = t.conversation_id
        WHERE t.id = ? ORDER BY m.id`,
     );
