@@ -14,6 +14,7 @@ import { StorePruner } from "./store/pruner.js";
 import { MessageIntake } from "./runner/intake.js";
 import { PlatformLinks } from "./runner/platform-link.js";
 import { RestartNotices } from "./runner/restart-notices.js";
+import { ConversationSummarizer } from "./runner/memory-summary/summarizer.js";
 import { ToolAccess } from "./runner/tool-access.js";
 import type { TurnObserver } from "./runner/turn-observer.js";
 import { TurnRunner } from "./runner/turn-runner.js";
@@ -35,6 +36,8 @@ export interface App {
   access: ToolAccess;
   approvals: ApprovalDesk;
   runner: TurnRunner;
+  /** Conversation summaries, updated after answers (issue 24). */
+  summaries: ConversationSummarizer;
   commands: BotCommands;
   intake: MessageIntake;
   links: PlatformLinks;
@@ -92,6 +95,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     memoryWindow: config.MEMORY_WINDOW,
     memoryWindowMax: config.MEMORY_WINDOW_MAX,
     models,
+    memorySummary: config.MEMORY_SUMMARY,
   });
   const approvals = new ApprovalDesk({ store: store.approvals, logger, by: config.APPROVAL_BY, timeoutMs: config.APPROVAL_TIMEOUT_MS, instance: lease.run.id });
   const catalog = await openModelCatalog(models, config.MODEL_PROVIDER, providerConnections(config));
@@ -115,7 +119,16 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     maxReplyChain: config.MAX_REPLY_CHAIN,
     timeoutMs: config.ATTACHMENT_TIMEOUT_MS,
   });
+  const summaries = new ConversationSummarizer({
+    store,
+    models: catalog,
+    logger,
+    maxTokens: config.MEMORY_SUMMARY_MAX_TOKENS,
+    model: config.MEMORY_SUMMARY_MODEL,
+    dailyTokenBudget: config.DAILY_TOKEN_BUDGET,
+  });
   const runner = new TurnRunner({
+    summaries,
     agent,
     reader,
     store,
@@ -147,6 +160,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     channelSettings: store.channelSettings,
     usage: new UsageReports(store.usageReports, config.MODEL_PRICES),
     memoryTokenBudget: config.MEMORY_TOKEN_BUDGET,
+    summaries: store.summaries,
   });
   const intake = new MessageIntake({
     store,
@@ -165,8 +179,9 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     (closing ??= (async () => {
       await pruner.stop();
       await scheduling.scheduler.stop();
+      await summaries.stop();
       await lease.stop().catch((error: unknown) => logger.warn({ err: error }, "could not give up this process's lease"));
       await store.close();
     })());
-  return { config, logger, store, registry, access, approvals, runner, commands, intake, links, lease, close, scheduler: scheduling.scheduler };
+  return { config, logger, store, registry, access, approvals, runner, summaries, commands, intake, links, lease, close, scheduler: scheduling.scheduler };
 }

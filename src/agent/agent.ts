@@ -78,6 +78,7 @@ export class Agent {
     const system = systemPrompt([this.settings.systemPrompt, run.instructions].filter(Boolean).join("\n\n"));
     const messages: ModelMessage[] = [
       { role: "system", content: react ? `${system}\n\n${reactInstructions(run.tools)}` : system },
+      ...(run.memory ? [{ role: "system" as const, content: run.memory }] : []),
       ...run.history.map((message): ModelMessage => ({ role: message.role, content: message.text })),
       userMessage(run),
     ];

@@ -68,6 +68,11 @@ export interface ToolApproval {
 }
 
 export interface AgentRun {
+  /**
+   * What memory keeps of the conversation before `history` (its summary, labelled as such): it
+   * comes right after the system prompt, before the history.
+   */
+  memory?: string;
   /** Earlier exchanges from memory, oldest first. */
   history: { role: "user" | "assistant"; text: string }[];
   input: string;

@@ -95,6 +95,12 @@ const coreConfigSchema = z.object({
   MEMORY_TOKEN_BUDGET: positiveInt(3_000),
   /** The largest memory window an admin may set for a workspace. */
   MEMORY_WINDOW_MAX: positiveInt(20),
+  /** A summary of what left each conversation's window (issue 24): "off" turns it off everywhere. */
+  MEMORY_SUMMARY: bool(true),
+  /** The summary's model; unset, the conversation's own. */
+  MEMORY_SUMMARY_MODEL: optionalText,
+  /** Rough token cap of the summary (and of the fallback that stands in for it). */
+  MEMORY_SUMMARY_MAX_TOKENS: positiveInt(800),
   /** Threads the bot opened are forgotten (follow-ups there need a mention again) after this many days without a turn. */
   BOT_THREAD_RETENTION_DAYS: positiveInt(30),
   RATE_LIMIT_PER_USER: positiveInt(6),

@@ -48,6 +48,8 @@ export interface TurnView {
   closeApproval?(prompt: ApprovalPrompt, outcome: ApprovalOutcome): Promise<void>;
   /** Shows the reply and clears the working indicator; resolves once the user can see it. */
   finish(reply: TurnReply): Promise<void> | void;
+  /** Posts a short message of the bot's in the conversation, after the reply (the first summary's note). */
+  note?(text: string): Promise<void>;
   /** The question, its place and its asker: where the asker is told the bot restarted, should this process die mid-turn. */
   whereAsked?(): { location: Location; messageId: string; isDm?: boolean; askerId: string };
   /**

@@ -7,7 +7,7 @@ interface UsageLine extends UsageFigures {
   period: string;
   platform: string;
   workspace: string;
-  group: "total" | "user" | "channel" | "model";
+  group: "total" | "user" | "channel" | "model" | "kind";
   key: string;
   /** Estimated dollars (total and model lines, where MODEL_PRICES has prices). */
   cost?: number;
@@ -47,6 +47,8 @@ export class UsageExport {
         for (const row of summary.byUser) lines.push({ ...base, group: "user", ...row });
         for (const row of summary.byChannel) lines.push({ ...base, group: "channel", ...row });
         for (const row of summary.byModel) lines.push({ ...base, group: "model", ...row, cost: costOf(row, this.prices) });
+        // By kind only where something besides people's turns spent tokens (summaries).
+        if (summary.byKind.some((row) => row.key !== "turn")) for (const row of summary.byKind) lines.push({ ...base, group: "kind", ...row });
       }
     }
     const cells = lines.map((line) => [

@@ -178,6 +178,13 @@ export class TurnPresenter implements TurnView {
     await stepsShown;
   }
 
+  /** A short message of the bot's where the answer went, after it (the first summary's note); never throws. */
+  async note(text: string): Promise<void> {
+    const { location } = await this.answerDestination();
+    const shown = this.surface.render(text);
+    await this.attempt("post a note", () => waitingOutRateLimits(() => this.surface.post({ location }, shown, { kind: "answer" })));
+  }
+
   /**
    * Resolves once the answer may be shown: at once where no step was shown or the steps go to
    * another place than the answer; else once `shown` (the steps so far) are on screen.

@@ -18,6 +18,8 @@ export interface PolicyDefaults {
   memoryWindowMax: number;
   /** OPENAI_MODELS (or OPENAI_MODEL alone): the first is the default. */
   models: readonly string[];
+  /** MEMORY_SUMMARY: off, no conversation gets a summary whatever a server or channel says. */
+  memorySummary?: boolean;
 }
 
 /** The settings a turn in one channel runs with, each with where it comes from. */
@@ -29,6 +31,8 @@ export interface EffectiveSettings {
   };
   /** Extra instructions: the server's, then the channel's; both apply. */
   instructions: { server?: string; channel?: string };
+  /** The summary of what left the memory window: channel over server over default (on, unless MEMORY_SUMMARY=off, which wins). */
+  memorySummary: Sourced<boolean>;
 }
 
 /** What a turn needs of the policy: its tools, memory window, model and extra instructions. */
@@ -37,6 +41,7 @@ export interface TurnPolicy {
   memoryWindow: number;
   model: string;
   instructions?: string;
+  memorySummary: boolean;
 }
 
 /** The channel whose settings apply: a thread follows its channel's (Discord threads are channels with a parent). */
@@ -61,7 +66,15 @@ export function resolveSettings(defaults: PolicyDefaults, server: WorkspaceSetti
       : defaults.models.includes(chosen)
         ? { value: chosen, source: "channel" }
         : { value: fallback, source: "default", unavailable: chosen };
-  return { memoryWindow, model, instructions: { server: server.systemPrompt, channel: channel.prompt } };
+  const memorySummary: Sourced<boolean> =
+    defaults.memorySummary === false
+      ? { value: false, source: "default" }
+      : channel.memorySummary !== undefined
+        ? { value: channel.memorySummary, source: "channel" }
+        : server.memorySummary !== undefined
+          ? { value: server.memorySummary, source: "server" }
+          : { value: true, source: "default" };
+  return { memoryWindow, model, instructions: { server: server.systemPrompt, channel: channel.prompt }, memorySummary };
 }
 
 /**
@@ -84,6 +97,12 @@ export class ChannelPolicies {
   async forTurn(channel: ChannelRef, server: WorkspaceSettings): Promise<TurnPolicy> {
     const [settings, tools] = await Promise.all([this.settings(channel, server), this.access.forTurn(channel)]);
     const instructions = [settings.instructions.server, settings.instructions.channel].filter(Boolean).join("\n\n");
-    return { tools, memoryWindow: settings.memoryWindow.value, model: settings.model.value, instructions: instructions || undefined };
+    return {
+      tools,
+      memoryWindow: settings.memoryWindow.value,
+      model: settings.model.value,
+      instructions: instructions || undefined,
+      memorySummary: settings.memorySummary.value,
+    };
   }
 }

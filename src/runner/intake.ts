@@ -242,6 +242,7 @@ function turnRequest(message: IncomingMessage, actor: Actor, continuesChannel: b
   return {
     ...conversationOf(message, continuesChannel),
     userId: actor.id,
+    messageId: message.messageId,
     userName: actor.name ?? actor.id,
     text: message.text,
     parentChannelId: message.parentChannelId,

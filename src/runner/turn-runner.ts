@@ -18,6 +18,7 @@ import { arrivalOrder } from "./message-order.js";
 import { StepRecorder } from "./step-recorder.js";
 import { retryStoreWrite } from "./store-retry.js";
 import { TurnDeadline } from "./turn-deadline.js";
+import type { ConversationSummarizer, SummaryTurn } from "./memory-summary/summarizer.js";
 import type { TurnObserver } from "./turn-observer.js";
 import type { TurnRequest } from "./types.js";
 import type { TurnReply, TurnView } from "../contract/turn-view.js";
@@ -46,6 +47,8 @@ export interface TurnRunnerOptions {
    * (which pause it) and the posting of its answer. A place first in line for longer was lost.
    */
   placeHeldAtMostMs: number;
+  /** Keeps each conversation's summary of what left its window (issue 24); none: no summaries. */
+  summaries?: ConversationSummarizer;
 }
 
 /** The end of the shutdown grace kept for cancelled turns to tell their users. */
@@ -277,6 +280,7 @@ export class TurnRunner {
     let opened = false;
     let question: ReadQuestion | undefined;
     let reply: TurnReply;
+    let summaryTurn: SummaryTurn | undefined;
     try {
       const channel = settingsChannelOf(request);
       const policy = await this.options.policies.forTurn(channel, settings);
@@ -298,6 +302,10 @@ export class TurnRunner {
       const result = await this.ask(context, policy, read, conversation, steps, usage, logger);
       const thread = await this.threadToSeed(view, request);
       reply = { turnId, status: "answered", outcome: result.outcome, text: result.output };
+      if (policy.memorySummary) {
+        const note = view.note?.bind(view);
+        summaryTurn = { where: request, conversation, channelId: channel.channelId, window: policy.memoryWindow, model: policy.model, note };
+      }
       const closing: TurnClosing = {
         turnId,
         end: { status: "answered", outcome: result.outcome, iterations: result.iterations, usage: result.usage },
@@ -307,7 +315,7 @@ export class TurnRunner {
         // Memory keeps what the person wrote and a description of the files, never their content.
         exchange: {
           conversationId: conversation.id,
-          question: { author: request.userName ?? request.userId, text: request.text, attachments: read.files },
+          question: { author: request.userName ?? request.userId, text: request.text, attachments: read.files, sourceId: request.messageId },
           answer: result.output,
           alsoIn: thread,
         },
@@ -329,6 +337,8 @@ export class TurnRunner {
       question?.release();
     }
     await finish(view, reply, logger);
+    // After the answer was shown, in the background: the turn does not wait for its summary.
+    if (summaryTurn && reply.status === "answered") this.options.summaries?.afterTurn(summaryTurn);
     this.options.observer?.turnFinished?.({
       platform: request.platform,
       status: reply.status,
@@ -371,8 +381,13 @@ export class TurnRunner {
     const { store, agent, memoryTokenBudget } = this.options;
     const { request } = turn;
     const { needApproval } = policy.tools;
-    const history = await store.conversations.window(conversation, policy.memoryWindow, memoryTokenBudget);
+    const summaries = policy.memorySummary ? this.options.summaries : undefined;
+    const [history, memory] = await Promise.all([
+      store.conversations.window(conversation, policy.memoryWindow, memoryTokenBudget),
+      summaries?.promptFor({ conversation, window: policy.memoryWindow }),
+    ]);
     return agent.run({
+      memory,
       history: history.map(withStoredFilesNamed),
       input: question.text,
       images: question.images,

@@ -4,6 +4,8 @@ import type { SharedContent, WorkspaceMembership } from "../contract/inbound.js"
 /** One turn for the runner: a question in a conversation, in platform-free terms. */
 export interface TurnRequest extends ConversationRef {
   userId: string;
+  /** The question's message on its platform (IncomingMessage.messageId), which the summary's identifier index points at. */
+  messageId?: string;
   /** Display name, stored with the message for people reading the audit. */
   userName?: string;
   text: string;

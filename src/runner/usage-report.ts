@@ -67,6 +67,7 @@ export class UsageReports {
         `By user: ${summary.byUser.map((row) => `<@${row.key}> ${figures(row)}`).join("; ")}`,
         `By channel: ${summary.byChannel.map((row) => `<#${row.key}> ${figures(row)}`).join("; ")}`,
         `By model: ${summary.byModel.map((row) => `\`${row.key || "(unrecorded)"}\` ${figures(row)}${modelCost(row, this.prices)}`).join("; ")}`,
+        ...(summary.byKind.some((row) => row.key !== "turn") ? [`By kind: ${summary.byKind.map((row) => `${row.key} ${figures(row)}`).join("; ")}`] : []),
       ].join("\n");
     });
     const hint = Object.keys(this.prices).length === 0 ? "\n_(Set MODEL_PRICES for a cost estimate.)_" : "";

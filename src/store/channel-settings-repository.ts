@@ -13,10 +13,12 @@ const channelSettingsSchema = z.object({
   prompt: z.string().optional(),
   memoryWindow: z.number().int().positive().optional(),
   model: z.string().optional(),
+  /** The summary of what left the memory window (issue 24): on or off here, whatever the workspace says. */
+  memorySummary: z.boolean().optional(),
 });
 
 export type ChannelSettings = z.infer<typeof channelSettingsSchema>;
-export type ChannelSettingKey = "prompt" | "memoryWindow" | "model";
+export type ChannelSettingKey = "prompt" | "memoryWindow" | "model" | "memorySummary";
 
 /** The key of a tool's on/off among a channel's settings rows ("tool:NAME"). */
 export const TOOL_KEY = "tool:";

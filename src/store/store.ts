@@ -3,6 +3,7 @@ import type { ChannelSettingsRepository } from "./channel-settings-repository.js
 import type { InstallationRepository } from "./installation-repository.js";
 import type { RateTable, CachedRates } from "./currency-rates.js";
 import type { ScheduleRepository } from "./schedule-repository.js";
+import type { SummaryRepository } from "./summary-repository.js";
 import type { ToolApprovalRepository } from "./tool-approval-repository.js";
 import type { RestartNotice, TurnClosing, TurnStart } from "./turn-records.js";
 import type { Conversation, ConversationRef, StoredMessage, WorkspaceRef } from "./types.js";
@@ -37,6 +38,8 @@ export interface Store {
   readonly usageReports: UsageReportRepository;
   /** The app's installations in platforms' workspaces (Slack's distribution mode), sealed. */
   readonly installations: InstallationRepository;
+  /** Summaries of what left the conversations' memory windows, with their identifier indexes. */
+  readonly summaries: SummaryRepository;
   /** Rows kept only for a while (bot threads, event claims, unused thread seeds), pruned in rounds. */
   readonly retention: Retention;
   /** Scheduled and recurring tasks and their runs. */

@@ -89,8 +89,11 @@ export interface TurnClosing {
   /** The question and answer, for an answered turn. */
   exchange?: {
     conversationId: number;
-    /** What the person wrote, and a description of the files they shared (never their content). */
-    question: { author: string; text: string; attachments?: StoredAttachment[] };
+    /**
+     * What the person wrote, and a description of the files they shared (never their content);
+     * `sourceId`: the platform's id of their message, which the identifier index points at.
+     */
+    question: { author: string; text: string; attachments?: StoredAttachment[]; sourceId?: string };
     answer: string;
     /**
      * A thread opened for the turn's output: a conversation of its own that starts with this

@@ -17,6 +17,8 @@ export interface UsageSummary {
   byUser: UsageRow[];
   byChannel: UsageRow[];
   byModel: UsageRow[];
+  /** By what the tokens were spent on: "turn" (people's questions) and "summary" (conversation summaries). */
+  byKind: UsageRow[];
 }
 
 /** Models are few (OPENAI_MODELS); a cap all the same. */

@@ -12,6 +12,8 @@ const workspaceSettingsSchema = z.object({
   timeZone: z.string().optional(),
   /** Scheduled tasks: members may create them (and manage their own); absent or false, admins only. */
   scheduleMembers: z.boolean().optional(),
+  /** The summary of what left the memory window (issue 24); absent: on (unless MEMORY_SUMMARY=off). */
+  memorySummary: z.boolean().optional(),
 });
 
 export type WorkspaceSettings = z.infer<typeof workspaceSettingsSchema>;

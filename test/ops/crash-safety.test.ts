@@ -96,7 +96,14 @@ describe("several bot processes writing one database", () => {
     // every second request answers, so each turn writes a step, then an exchange
     let n = 0;
     scratch.model.otherwise((req) => (++n % 2 === 1 ? reply.toolCalls({ name: "get_time", args: {} })(req) : reply.text("done")(req)));
-    const env = { OPENAI_BASE_URL: scratch.model.url, OPENAI_MAX_RETRIES: "0", DATABASE_PATH: join(scratch.dir, "shared.sqlite"), RATE_LIMIT_PER_USER: "100" };
+    // Summaries off: this counts every model request and every row of turns (summaries have tests of their own).
+    const env = {
+      OPENAI_BASE_URL: scratch.model.url,
+      OPENAI_MAX_RETRIES: "0",
+      DATABASE_PATH: join(scratch.dir, "shared.sqlite"),
+      RATE_LIMIT_PER_USER: "100",
+      MEMORY_SUMMARY: "off",
+    };
     const questions = Array.from({ length: 15 }, (_, i) => `question ${i}`).join("\n") + "\n";
     const bots = [startChildBot({ ...env, INSTANCE_ID: "one" }, scratch.dir), startChildBot({ ...env, INSTANCE_ID: "two" }, scratch.dir)];
     for (const bot of bots) bot.process.stdin.end(questions);

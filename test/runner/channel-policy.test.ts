@@ -16,11 +16,13 @@ describe("per-channel policy", () => {
       memoryWindow: { value: 5, source: "default" },
       model: { value: "small", source: "default" },
       instructions: { server: undefined, channel: undefined },
+      memorySummary: { value: true, source: "default" },
     });
     expect(resolveSettings(defaults, { memoryWindow: 3, systemPrompt: "Be brief." }, { memoryWindow: 20, model: "large", prompt: "In French." })).toEqual({
       memoryWindow: { value: 8, source: "channel" },
       model: { value: "large", source: "channel" },
       instructions: { server: "Be brief.", channel: "In French." },
+      memorySummary: { value: true, source: "default" },
     });
     expect(resolveSettings(defaults, { memoryWindow: 3 }, {}).memoryWindow).toEqual({ value: 3, source: "server" });
     // A model no longer in OPENAI_MODELS falls back to the default, and says so.

@@ -45,6 +45,8 @@ export async function startTestApp(
     // Nor the platforms' real file hosts: a recorded payload's file stays off the allowed host.
     DISCORD_CDN_URL: "http://127.0.0.1:9/unreachable-cdn/",
     SLACK_FILES_URL: "http://127.0.0.1:9/unreachable-files/",
+    // Summaries add model calls after answers; tests that count the model's requests see none unless they turn it on.
+    MEMORY_SUMMARY: "off",
     ...env,
   });
   const dbPath = config.DATABASE_PATH;

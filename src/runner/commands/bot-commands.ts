@@ -1,8 +1,10 @@
 import type { ChannelSettingsRepository } from "../../store/channel-settings-repository.js";
 import type { ConversationStore, WorkspaceSettingsStore } from "../../store/store.js";
+import type { SummaryRepository } from "../../store/summary-repository.js";
 import type { ConversationRef } from "../../store/types.js";
 import { settingsChannelOf, type ChannelPolicies } from "../channel-policy.js";
 import type { Role } from "../../contract/inbound.js";
+import { MemorySummaryCommands } from "../memory-summary/summary-commands.js";
 import type { ToolAccess, ToolPolicy } from "../tool-access.js";
 import type { UsageReports } from "../usage-report.js";
 import { accessOf, type Access, type BotCommand } from "./catalog.js";
@@ -20,6 +22,8 @@ export interface BotCommandsOptions {
   memoryTokenBudget: number;
   /** Scheduled tasks' commands; without them those commands say the scheduler is off. */
   schedules?: ScheduleCommands;
+  /** Summaries of what left the windows (`/memory show`, `/memory clear`, the summary's settings). */
+  summaries: SummaryRepository;
 }
 
 /** Where a command was given: its conversation, and the channel a thread belongs to. */
@@ -63,11 +67,19 @@ function mayRun(access: Access, actor: CommandActor, command?: BotCommand): bool
 export class BotCommands {
   private readonly settings: WorkspaceSettingsCommands;
   private readonly channel: ChannelSettingsCommands;
+  private readonly summaries: MemorySummaryCommands;
 
   constructor(private readonly options: BotCommandsOptions) {
     const { memoryWindow, memoryWindowMax } = options.policies.defaults;
     this.settings = new WorkspaceSettingsCommands(options.workspaceSettings, { memoryWindow, memoryWindowMax });
     this.channel = new ChannelSettingsCommands(options.policies, options.access, options.channelSettings, this.settings);
+    this.summaries = new MemorySummaryCommands({
+      memory: options.memory,
+      summaries: options.summaries,
+      workspaceSettings: options.workspaceSettings,
+      channelSettings: options.channelSettings,
+      enabled: options.policies.defaults.memorySummary !== false,
+    });
   }
 
   async execute(command: BotCommand, where: CommandPlace, actor: CommandActor): Promise<CommandResult> {
@@ -84,8 +96,8 @@ export class BotCommands {
       case "tools_approval":
         return this.setApproval(command.tool, command.required, where, actor);
       case "memory_clear":
-        await this.options.memory.clear(where);
-        return { ok: true, text: "Done: I've forgotten this conversation's recent messages." };
+        await this.summaries.clear(where);
+        return { ok: true, text: "Done: I've forgotten this conversation's recent messages, its summary and its identifier index." };
       case "memory_show":
         return { ok: true, text: await this.describeMemory(where) };
       case "usage_show":
@@ -96,6 +108,9 @@ export class BotCommands {
       case "settings_timezone":
       case "settings_schedules":
         return this.options.schedules ? this.options.schedules.execute(command, where, actor) : { ok: false, text: "Scheduled tasks are off in this process." };
+      case "settings_memory_summary":
+      case "channel_memory_summary":
+        return this.summaries.execute(command, where, channel, actor.userId);
       case "settings_show":
       case "channel_show":
       case "channel_tool":
@@ -137,14 +152,15 @@ export class BotCommands {
   private async describeMemory(where: CommandPlace): Promise<string> {
     const { memory, policies, memoryTokenBudget } = this.options;
     const window = (await policies.settings(settingsChannelOf(where))).memoryWindow.value;
-    const messages = await memory.window(where, window, memoryTokenBudget);
-    if (messages.length === 0) return "I don't remember anything of this conversation yet.";
+    const [messages, summary] = await Promise.all([memory.window(where, window, memoryTokenBudget), this.summaries.describe(where, window)]);
+    if (messages.length === 0) return summary ? `${summary}\n\nNo recent exchange is in the window.` : "I don't remember anything of this conversation yet.";
     const lines = messages.map((message) => {
       const who = message.role === "user" ? (message.author ?? "user") : "bot";
       const text = message.text.length > PREVIEW_CHARS ? `${message.text.slice(0, PREVIEW_CHARS)}…` : message.text;
       return `**${who}:** ${text.replace(/\s+/g, " ")}`;
     });
-    return `I remember the last ${messages.length / 2} exchange(s) here:\n${lines.join("\n")}`;
+    const recent = `I remember the last ${messages.length / 2} exchange(s) here:\n${lines.join("\n")}`;
+    return summary ? `${summary}\n\n${recent}` : recent;
   }
 }
 

@@ -1,3 +1,4 @@
+import type { MemorySummaryCommand } from "../memory-summary/summary-commands.js";
 import type { ChannelCommand } from "./channel-settings-commands.js";
 import type { ScheduleCommand } from "./schedule-commands.js";
 import type { SettingsCommand } from "./workspace-settings-commands.js";
@@ -13,7 +14,8 @@ export type BotCommand =
   | { kind: "help" }
   | SettingsCommand
   | ChannelCommand
-  | ScheduleCommand;
+  | ScheduleCommand
+  | MemorySummaryCommand;
 
 /**
  * Who may run a command: anyone; moderators and admins (and anyone in their own direct
@@ -245,6 +247,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   ...channelCommands(),
   ...scheduleCommands(),
+  ...memorySummaryCommands(),
   {
     group: "usage",
     kind: "usage_show",
@@ -383,6 +386,31 @@ function scheduleCommands(): CommandSpec[] {
       options: [{ name: "who", kind: "choice", choices: ["members", "admins"], description: "members or admins", required: true }],
       access: "admin",
       build: (values) => ({ kind: "settings_schedules", members: text(values, "who") === "members" }),
+    },
+  ];
+}
+
+/** `settings memory-summary` and `settings channel memory-summary` (issue 24): the summary of what left the memory window. */
+function memorySummaryCommands(): CommandSpec[] {
+  return [
+    {
+      group: "settings",
+      kind: "settings_memory_summary",
+      name: "memory-summary",
+      description: "Keep a summary of what leaves the memory window in this workspace's conversations (on or off).",
+      options: [{ name: "state", kind: "choice", choices: ["on", "off"], description: "on or off", required: true }],
+      access: "admin",
+      build: (values) => ({ kind: "settings_memory_summary", enabled: text(values, "state") !== "off" }),
+    },
+    {
+      group: "settings",
+      subgroup: "channel",
+      kind: "channel_memory_summary",
+      name: "memory-summary",
+      description: "Keep a summary of what leaves the memory window in this channel (on, off, or default: the server's).",
+      options: [{ name: "state", kind: "choice", choices: ["on", "off", "default"], description: "on, off, or default (the server's)", required: true }],
+      access: "admin",
+      build: (values) => ({ kind: "channel_memory_summary", state: (text(values, "state") ?? "default") as "on" | "off" | "default" }),
     },
   ];
 }

@@ -101,6 +101,7 @@ export class ChannelSettingsCommands {
       own.prompt ? `Extra instructions: “${own.prompt}”` : undefined,
       own.memoryWindow !== undefined ? `Memory window: ${own.memoryWindow} exchanges` : undefined,
       own.model ? `Model: ${code(own.model)}` : undefined,
+      own.memorySummary !== undefined ? `Summary of earlier messages: ${own.memorySummary ? "on" : "off"}` : undefined,
     ].filter(Boolean);
     if (lines.length === 0)
       return `${here} has no settings of its own: it follows the server's. Admins change that with \`settings channel tools|prompt|memory|model\`.`;
@@ -126,6 +127,7 @@ export class ChannelSettingsCommands {
       `Memory window: ${settings.memoryWindow.value} exchanges ${from(settings.memoryWindow.source)}, at most ${this.policies.defaults.memoryWindowMax}`,
       modelLine(settings, this.policies.defaults.models),
       `Extra instructions: ${instructionsText(settings)}`,
+      `Summary of earlier messages: ${settings.memorySummary.value ? "on" : "off"} ${from(settings.memorySummary.source)}`,
       `Tools off here: ${off.length > 0 ? off.join(", ") : "none"}`,
       `Tools that need approval: ${approval.length > 0 ? approval.join(", ") : "none"}`,
     ].join("\n");

@@ -21,8 +21,8 @@ export const TAKE_SEED = `
     WHERE c.id = f.id AND f.seed_turn_id IS NOT NULL AND c.seed_turn_id IS NOT NULL
     RETURNING c.id, f.seed_turn_id
   ), seeded AS (
-    INSERT INTO messages (conversation_id, turn_id, role, author, text, attachments, created_at)
-    SELECT seed.id, m.turn_id, m.role, m.author, m.text, m.attachments, m.created_at
+    INSERT INTO messages (conversation_id, turn_id, role, author, text, attachments, source_id, created_at)
+    SELECT seed.id, m.turn_id, m.role, m.author, m.text, m.attachments, m.source_id, m.created_at
     FROM seed JOIN turns t ON t.id = seed.seed_turn_id JOIN messages m ON m.turn_id = t.id AND m.conversation_id = t.conversation_id
     ORDER BY m.id
   )`;

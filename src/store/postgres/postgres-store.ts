@@ -18,6 +18,7 @@ import { PostgresApprovals } from "./approvals.js";
 import { PostgresUsageReports } from "./usage-reports.js";
 import { PostgresRetention } from "./retention.js";
 import { PostgresSchedules } from "./schedules.js";
+import { PostgresSummaries } from "./summaries.js";
 import type { ApprovalSetting } from "../tool-approval-repository.js";
 import type { ChannelSettings } from "../channel-settings-repository.js";
 import { PostgresBotThreads, PostgresCurrencyRates, PostgresEventClaims } from "./small-tables.js";
@@ -57,6 +58,7 @@ export class PostgresStore implements Store {
   readonly installations: PostgresInstallations;
   readonly retention: PostgresRetention;
   readonly schedules: PostgresSchedules;
+  readonly summaries: PostgresSummaries;
   private readonly listener: ChangeListener;
   private closing?: Promise<void>;
 
@@ -81,6 +83,7 @@ export class PostgresStore implements Store {
     this.installations = new PostgresInstallations(pool);
     this.retention = new PostgresRetention(pool);
     this.schedules = new PostgresSchedules(pool);
+    this.summaries = new PostgresSummaries(pool);
     const caches = [this.toolSettings.cache, this.workspaceSettings.cache, this.toolApprovals.cache, this.channelSettings.cache] as SettingsCache<unknown>[];
     this.listener = new ChangeListener(
       { ...settings, url: settings.listenUrl ?? settings.url },

@@ -57,13 +57,13 @@ const FINISH = `
     ON CONFLICT (platform, workspace_id, channel_id, thread_id) DO UPDATE SET platform = EXCLUDED.platform
     RETURNING id, seed_turn_id IS NOT DISTINCT FROM $1 AS seeded
   ), exchange AS (
-    INSERT INTO messages (conversation_id, turn_id, role, author, text, attachments, created_at)
-    SELECT m.conversation_id, $1, m.role, m.author, m.text, m.attachments, $13
+    INSERT INTO messages (conversation_id, turn_id, role, author, text, attachments, source_id, created_at)
+    SELECT m.conversation_id, $1, m.role, m.author, m.text, m.attachments, m.source_id, $13
     FROM (
-      SELECT $9::bigint AS conversation_id, e.* FROM unnest($10::text[], $11::text[], $12::text[], $24::text[]) WITH ORDINALITY AS e(role, author, text, attachments, position)
+      SELECT $9::bigint AS conversation_id, e.* FROM unnest($10::text[], $11::text[], $12::text[], $24::text[], $29::text[]) WITH ORDINALITY AS e(role, author, text, attachments, source_id, position)
       UNION ALL
-      SELECT thread.id, e.role, e.author, e.text, e.attachments, e.position + 2
-      FROM thread, unnest($10::text[], $11::text[], $12::text[], $24::text[]) WITH ORDINALITY AS e(role, author, text, attachments, position)
+      SELECT thread.id, e.role, e.author, e.text, e.attachments, e.source_id, e.position + 2
+      FROM thread, unnest($10::text[], $11::text[], $12::text[], $24::text[], $29::text[]) WITH ORDINALITY AS e(role, author, text, attachments, source_id, position)
       WHERE NOT thread.seeded
     ) m
     WHERE EXISTS (SELECT 1 FROM open)
@@ -105,15 +105,16 @@ export class PostgresTurnLog implements TurnLog, TokenUsage {
   async finish(closing: TurnClosing): Promise<void> {
     const { turnId, end, exchange } = closing;
     const steps = stepRows(closing.steps);
-    const messages: { role: "user" | "assistant"; author: string | null; text: string; attachments: string | null }[] = [];
+    const messages: { role: "user" | "assistant"; author: string | null; text: string; attachments: string | null; sourceId: string | null }[] = [];
     if (exchange) {
       messages.push({
         role: "user",
         author: storable(exchange.question.author),
         text: storable(exchange.question.text),
         attachments: attachmentsJson(exchange.question.attachments),
+        sourceId: exchange.question.sourceId ?? null,
       });
-      messages.push({ role: "assistant", author: null, text: storable(exchange.answer), attachments: null });
+      messages.push({ role: "assistant", author: null, text: storable(exchange.answer), attachments: null, sourceId: null });
     }
     const thread = exchange?.alsoIn;
     const now = Date.now();
@@ -146,6 +147,7 @@ export class PostgresTurnLog implements TurnLog, TokenUsage {
       thread?.workspaceId ?? null,
       thread?.channelId ?? null,
       thread ? (thread.threadId ?? "") : null,
+      messages.map((message) => message.sourceId),
     ]);
   }
 

@@ -4,9 +4,13 @@ import { MAX_MODELS, type UsageFigures, type UsageReportRepository, type UsageRo
 
 const FIGURES = `COUNT(*)::int AS turns, COALESCE(SUM(t.prompt_tokens), 0)::bigint AS "promptTokens", COALESCE(SUM(t.completion_tokens), 0)::bigint AS "completionTokens"`;
 const IN_WORKSPACE = `FROM turns t JOIN conversations c ON c.id = t.conversation_id WHERE c.platform = $1 AND c.workspace_id = $2 AND t.started_at >= $3`;
-const grouped = (key: string) =>
-  `SELECT ${key} AS key, ${FIGURES} ${IN_WORKSPACE} GROUP BY 1
+/** `only`: a condition on the turns counted (people's turns alone, for the users). */
+const grouped = (key: string, only = "") =>
+  `SELECT ${key} AS key, ${FIGURES} ${IN_WORKSPACE} ${only} GROUP BY 1
    ORDER BY COALESCE(SUM(t.prompt_tokens), 0) + COALESCE(SUM(t.completion_tokens), 0) DESC, COUNT(*) DESC, 1 LIMIT $4`;
+
+/** Summary calls (kind 'summary') are no person's: the users' figures count turns alone. */
+const PEOPLE_ONLY = "AND t.kind = 'turn'";
 
 /** Usage reports and the per-user daily budget, from the turns table. */
 export class PostgresUsageReports implements UsageReportRepository {
@@ -14,14 +18,15 @@ export class PostgresUsageReports implements UsageReportRepository {
 
   async summary(workspace: WorkspaceRef, since: number, top: number): Promise<UsageSummary> {
     const args = [workspace.platform, workspace.workspaceId, since];
-    const [total, byUser, byChannel, byModel] = await Promise.all([
+    const [total, byUser, byChannel, byModel, byKind] = await Promise.all([
       this.pool.query<UsageFigures>(`SELECT ${FIGURES} ${IN_WORKSPACE}`, args),
-      this.pool.query<UsageRow>(grouped("t.user_id"), [...args, top]),
+      this.pool.query<UsageRow>(grouped("t.user_id", PEOPLE_ONLY), [...args, top]),
       // A thread's turns count for its channel; turns from before channels were recorded, for their conversation's.
       this.pool.query<UsageRow>(grouped("COALESCE(t.channel_id, c.channel_id)"), [...args, top]),
       this.pool.query<UsageRow>(grouped("COALESCE(t.model, '')"), [...args, MAX_MODELS]),
+      this.pool.query<UsageRow>(grouped("t.kind"), [...args, MAX_MODELS]),
     ]);
-    return { total: total.rows[0]!, byUser: byUser.rows, byChannel: byChannel.rows, byModel: byModel.rows };
+    return { total: total.rows[0]!, byUser: byUser.rows, byChannel: byChannel.rows, byModel: byModel.rows, byKind: byKind.rows };
   }
 
   async userTokensSince(workspace: WorkspaceRef, userId: string, since: number): Promise<number> {

@@ -36,8 +36,8 @@ export class SqliteConversations implements ConversationStore {
     const clearSeed = db.prepare<[number]>(`UPDATE conversations SET seed_turn_id = NULL WHERE id = ?`);
     // The seed turn's exchange as it was stored in its own conversation, in its order.
     const copySeed = db.prepare<[number, string]>(
-      `INSERT INTO messages (conversation_id, turn_id, role, author, text, attachments, created_at)
-       SELECT ?, m.turn_id, m.role, m.author, m.text, m.attachments, m.created_at
+      `INSERT INTO messages (conversation_id, turn_id, role, author, text, attachments, source_id, created_at)
+       SELECT ?, m.turn_id, m.role, m.author, m.text, m.attachments, m.source_id, m.created_at
        FROM turns t JOIN messages m ON m.turn_id = t.id AND m.conversation_id = t.conversation_id
        WHERE t.id = ? ORDER BY m.id`,
     );
@@ -60,8 +60,8 @@ export class SqliteConversations implements ConversationStore {
       `UPDATE conversations SET window_start = COALESCE((SELECT MAX(id) FROM messages WHERE conversation_id = conversations.id), window_start)
        WHERE id = ?`,
     );
-    this.insertMessage = db.prepare<[number, string | null, string, string | null, string, string | null, number]>(
-      `INSERT INTO messages (conversation_id, turn_id, role, author, text, attachments, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    this.insertMessage = db.prepare<[number, string | null, string, string | null, string, string | null, string | null, number]>(
+      `INSERT INTO messages (conversation_id, turn_id, role, author, text, attachments, source_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
   }
 
@@ -84,7 +84,12 @@ export class SqliteConversations implements ConversationStore {
    * the thread's conversation is already there (a follow-up came before this turn closed), the
    * exchange goes in now. Called inside the transaction that closes the turn.
    */
-  startThreadWith(thread: ConversationRef, turnId: string, question: { author: string; text: string; attachments?: StoredAttachment[] }, answer: string): void {
+  startThreadWith(
+    thread: ConversationRef,
+    turnId: string,
+    question: { author: string; text: string; attachments?: StoredAttachment[]; sourceId?: string },
+    answer: string,
+  ): void {
     const key = [thread.platform, thread.workspaceId, thread.channelId, thread.threadId ?? ""] as const;
     const found = this.find.get(...key);
     if (found) this.appendExchange(found.id, turnId, question, answer);
@@ -92,7 +97,12 @@ export class SqliteConversations implements ConversationStore {
   }
 
   /** Stores one exchange (the question's files as descriptions only); the turn log calls it inside the transaction that closes the turn. */
-  appendExchange(conversationId: number, turnId: string, question: { author: string; text: string; attachments?: StoredAttachment[] }, answer: string): void {
+  appendExchange(
+    conversationId: number,
+    turnId: string,
+    question: { author: string; text: string; attachments?: StoredAttachment[]; sourceId?: string },
+    answer: string,
+  ): void {
     const now = Date.now();
     // The rows as stored, also what the cached window gets (parsed back, as a read would give them).
     const asked: MessageRow = {
@@ -102,8 +112,8 @@ export class SqliteConversations implements ConversationStore {
       attachments: attachmentsJson(question.attachments),
     };
     const answered: MessageRow = { role: "assistant", author: null, text: storable(answer), attachments: null };
-    this.insertMessage.run(conversationId, turnId, asked.role, asked.author, asked.text, asked.attachments, now);
-    this.insertMessage.run(conversationId, turnId, answered.role, answered.author, answered.text, null, now);
+    this.insertMessage.run(conversationId, turnId, asked.role, asked.author, asked.text, asked.attachments, question.sourceId ?? null, now);
+    this.insertMessage.run(conversationId, turnId, answered.role, answered.author, answered.text, null, null, now);
     this.cache.appended(conversationId, messageFromRow(asked), messageFromRow(answered));
   }
 

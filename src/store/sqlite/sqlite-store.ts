@@ -12,6 +12,7 @@ import { SqliteTurnQueue } from "./turn-queue.js";
 import { SqliteUsageReports } from "./usage-reports.js";
 import { SqliteRetention } from "./retention.js";
 import { SqliteSchedules } from "./schedules.js";
+import { SqliteSummaries } from "./summaries.js";
 import { WalCheckpointer, type CheckpointRounds } from "./wal-checkpointer.js";
 
 export interface SqliteStoreOptions {
@@ -44,6 +45,7 @@ export class SqliteStore implements Store {
   readonly installations: SqliteInstallations;
   readonly retention: SqliteRetention;
   readonly schedules: SqliteSchedules;
+  readonly summaries: SqliteSummaries;
   private readonly pingStatement;
 
   /**
@@ -70,6 +72,7 @@ export class SqliteStore implements Store {
     this.installations = new SqliteInstallations(db);
     this.retention = new SqliteRetention(db);
     this.schedules = new SqliteSchedules(db);
+    this.summaries = new SqliteSummaries(db);
     this.currencyRates = new SqliteCurrencyRates(db);
     this.instances = new SqliteInstances(db, this.conversations.cache);
     this.pingStatement = db.prepare("SELECT 1");

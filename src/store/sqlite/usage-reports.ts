@@ -4,8 +4,12 @@ import type { Db } from "./database.js";
 
 const FIGURES = `COUNT(*) AS turns, COALESCE(SUM(t.prompt_tokens), 0) AS promptTokens, COALESCE(SUM(t.completion_tokens), 0) AS completionTokens`;
 const IN_WORKSPACE = `FROM turns t JOIN conversations c ON c.id = t.conversation_id WHERE c.platform = ? AND c.workspace_id = ? AND t.started_at >= ?`;
-const grouped = (key: string) =>
-  `SELECT ${key} AS key, ${FIGURES} ${IN_WORKSPACE} GROUP BY 1 ORDER BY promptTokens + completionTokens DESC, turns DESC, key LIMIT ?`;
+/** `only`: a condition on the turns counted (people's turns alone, for the users). */
+const grouped = (key: string, only = "") =>
+  `SELECT ${key} AS key, ${FIGURES} ${IN_WORKSPACE} ${only} GROUP BY 1 ORDER BY promptTokens + completionTokens DESC, turns DESC, key LIMIT ?`;
+
+/** Summary calls (kind 'summary') are no person's: the users' figures count turns alone. */
+const PEOPLE_ONLY = "AND t.kind = 'turn'";
 
 /** Usage reports and the per-user daily budget, from the turns table. */
 export class SqliteUsageReports implements UsageReportRepository {
@@ -13,16 +17,18 @@ export class SqliteUsageReports implements UsageReportRepository {
   private readonly byUser;
   private readonly byChannel;
   private readonly byModel;
+  private readonly byKind;
   private readonly userTokens;
   private readonly active;
 
   constructor(db: Db) {
     type Args = [string, string, number];
     this.total = db.prepare<Args, UsageFigures>(`SELECT ${FIGURES} ${IN_WORKSPACE}`);
-    this.byUser = db.prepare<[...Args, number], UsageRow>(grouped("t.user_id"));
+    this.byUser = db.prepare<[...Args, number], UsageRow>(grouped("t.user_id", PEOPLE_ONLY));
     // A thread's turns count for its channel; turns from before channels were recorded, for their conversation's.
     this.byChannel = db.prepare<[...Args, number], UsageRow>(grouped("COALESCE(t.channel_id, c.channel_id)"));
     this.byModel = db.prepare<[...Args, number], UsageRow>(grouped("COALESCE(t.model, '')"));
+    this.byKind = db.prepare<[...Args, number], UsageRow>(grouped("t.kind"));
     this.userTokens = db
       .prepare<[string, number, string, string], number>(
         `SELECT COALESCE(SUM(t.total_tokens), 0) FROM turns t JOIN conversations c ON c.id = t.conversation_id
@@ -42,6 +48,7 @@ export class SqliteUsageReports implements UsageReportRepository {
       byUser: this.byUser.all(...args, top),
       byChannel: this.byChannel.all(...args, top),
       byModel: this.byModel.all(...args, MAX_MODELS),
+      byKind: this.byKind.all(...args, MAX_MODELS),
     };
   }
 
