@@ -1,6 +1,7 @@
 import { Client, GatewayIntentBits, Partials } from "discord.js";
 import type { DiscordConfig } from "./config.js";
 import { NO_PINGS } from "./allowed-mentions.js";
+import { discordCaches, discordSweepers } from "./caches.js";
 
 /**
  * The discord.js client the adapter runs on. Message Content is a privileged intent: it must be
@@ -15,6 +16,9 @@ export function createDiscordClient(config: Pick<DiscordConfig, "DISCORD_API_URL
     allowedMentions: NO_PINGS,
     // Replying to a message deleted mid-turn posts the reply without the reference instead of failing.
     failIfNotExists: false,
+    // A few messages per channel, idle threads swept: see caches.ts.
+    makeCache: discordCaches(),
+    sweepers: discordSweepers(),
     rest: {
       // discord.js appends the API version (/v10) itself.
       ...(config.DISCORD_API_URL ? { api: config.DISCORD_API_URL } : {}),

@@ -9,6 +9,7 @@ import type { DiscordConfig } from "./config.js";
 import { discordContent } from "./content.js";
 import { describeDiscordError } from "./errors.js";
 import { incomingMessage } from "./inbound.js";
+import { KnownChannels } from "./known-channels.js";
 import { ROLE_NAMES } from "./permissions.js";
 import { DiscordSurface } from "./surface.js";
 
@@ -22,6 +23,7 @@ export class DiscordAdapter implements PlatformAdapter {
   private client?: Client;
   private readonly logger: Logger;
   private accepting = false;
+  private channels!: KnownChannels;
 
   constructor(private readonly services: PlatformServices<DiscordConfig>) {
     this.logger = services.logger.child({ platform: "discord" });
@@ -32,6 +34,7 @@ export class DiscordAdapter implements PlatformAdapter {
     if (!config.DISCORD_TOKEN) throw new Error("DISCORD_TOKEN is not set");
     const client = createDiscordClient(config);
     this.client = client;
+    this.channels = new KnownChannels(client, this.logger);
     const link = this.services.connect({
       surface: new DiscordSurface(client, this.logger),
       allowDms: config.DISCORD_ALLOW_DMS,
@@ -87,6 +90,10 @@ export class DiscordAdapter implements PlatformAdapter {
     // gateway sends during a turn (each step and answer comes back as a message): reading one
     // (permissions, mentions, files) would be wasted.
     if (message.author.id === message.client.user.id) return;
+    this.channels.whenKnown(message, () => this.translate(link, message));
+  }
+
+  private translate(link: PlatformLink, message: Message): void {
     let incoming;
     try {
       incoming = incomingMessage(message, this.services.adminUserIds);
