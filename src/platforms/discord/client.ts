@@ -1,4 +1,4 @@
-import { Client, GatewayIntentBits, Partials } from "discord.js";
+import { Client, GatewayIntentBits, Partials, type RateLimitData } from "discord.js";
 import type { DiscordConfig } from "./config.js";
 import { NO_PINGS } from "./allowed-mentions.js";
 import { discordCaches, discordSweepers } from "./caches.js";
@@ -22,12 +22,27 @@ export function createDiscordClient(config: Pick<DiscordConfig, "DISCORD_API_URL
     rest: {
       // discord.js appends the API version (/v10) itself.
       ...(config.DISCORD_API_URL ? { api: config.DISCORD_API_URL } : {}),
-      // A rate-limited edit fails at once instead of queueing: a streamed answer sends its newer
-      // text later, and the presenter waits out the limit for the edits that must happen.
-      rejectOnRateLimit: (limit) => limit.method.toUpperCase() === "PATCH",
+      rejectOnRateLimit: rejectsRateLimit,
     },
     // This process's share of the shards, when they are spread over hosts. Unset, discord.js runs
     // one shard, or reads SHARDS and SHARD_COUNT that its ShardingManager gives the process.
     ...(config.DISCORD_SHARD_IDS && config.DISCORD_SHARD_COUNT ? { shards: config.DISCORD_SHARD_IDS, shardCount: config.DISCORD_SHARD_COUNT } : {}),
   });
+}
+
+/** The longest discord.js itself waits out a rate limit, for the calls it may wait for. */
+const QUEUED_WAIT_MS = 5_000;
+
+/**
+ * Which rate limits fail a call at once instead of queueing it in discord.js, where no deadline
+ * reaches (a 429 with retry_after 3600 held an answer, and the channel's next turn, for an hour):
+ * every call on a channel (posts, edits, threads, typing, lookups) and everything that would wait
+ * long. The caller decides: the presenter waits out short limits for the writes users must see,
+ * within the reply's delivery, and gives up on long ones. Only the replies to slash commands and
+ * buttons (their interaction's own routes) wait in discord.js, a few seconds at most.
+ */
+function rejectsRateLimit(limit: Pick<RateLimitData, "method" | "route" | "retryAfter" | "timeToReset" | "sublimitTimeout">): boolean {
+  const interactionReply = limit.route.startsWith("/interactions/") || limit.route.startsWith("/webhooks/");
+  const waitMs = Math.max(limit.retryAfter, limit.timeToReset, limit.sublimitTimeout);
+  return limit.method.toUpperCase() === "PATCH" || !interactionReply || waitMs > QUEUED_WAIT_MS;
 }

@@ -124,8 +124,14 @@ export async function discordCall<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    // Edits are not queued behind a rate limit (see createDiscordClient): say how long Discord asks to wait.
-    if (error instanceof RateLimitError) throw new RateLimitedError(Math.max(error.retryAfter, error.sublimitTimeout, 0), "Discord rate-limited an edit");
+    // Writes are not queued behind a rate limit (see createDiscordClient): say how long Discord asks to wait.
+    if (error instanceof RateLimitError) {
+      const waitMs = Math.max(error.retryAfter, error.timeToReset, error.sublimitTimeout, 0);
+      throw new RateLimitedError(
+        waitMs,
+        `Discord rate-limited the bot: ${error.method.toUpperCase()} ${error.route}, retry after ${Math.round(waitMs / 1000)} s`,
+      );
+    }
     const described = describeDiscordError(error);
     const hint = permissionHint(error);
     throw Object.assign(new Error(`Discord refused: ${described.message}${hint ? ` (${hint})` : ""}`), { code: described.code, status: described.status });

@@ -131,7 +131,7 @@ describe("Discord: faults", () => {
     expect(posted[0]!.message_reference).toBeUndefined();
   });
 
-  it("leaves a rate-limited post to discord.js, which waits and sends it once more", async () => {
+  it("waits out a short rate limit on a post as Discord asks, and sends it once more", async () => {
     bot = await startDiscordBot();
     const { discord } = bot;
     discord.failNext({
