@@ -30,19 +30,21 @@ export function createDiscordClient(config: Pick<DiscordConfig, "DISCORD_API_URL
   });
 }
 
-/** The longest discord.js itself waits out a rate limit, for the calls it may wait for. */
+/** The longest discord.js itself waits out a rate limit, for the limits it may wait for. */
 const QUEUED_WAIT_MS = 5_000;
 
 /**
  * Which rate limits fail a call at once instead of queueing it in discord.js, where no deadline
  * reaches (a 429 with retry_after 3600 held an answer, and the channel's next turn, for an hour):
- * every call on a channel (posts, edits, threads, typing, lookups) and everything that would wait
- * long. The caller decides: the presenter waits out short limits for the writes users must see,
- * within the reply's delivery, and gives up on long ones. Only the replies to slash commands and
- * buttons (their interaction's own routes) wait in discord.js, a few seconds at most.
+ * every limit on a channel's routes (posts, edits, threads, typing, lookups) and everything that
+ * would wait long. The caller decides: the presenter waits out short limits for the writes users
+ * must see, within the reply's delivery, and gives up on long ones. discord.js still waits, a few
+ * seconds at most, for its own pacing of all requests (global: 50 a second) and for the replies
+ * to slash commands and buttons (their interaction's routes).
  */
-function rejectsRateLimit(limit: Pick<RateLimitData, "method" | "route" | "retryAfter" | "timeToReset" | "sublimitTimeout">): boolean {
-  const interactionReply = limit.route.startsWith("/interactions/") || limit.route.startsWith("/webhooks/");
+function rejectsRateLimit(limit: Pick<RateLimitData, "global" | "method" | "route" | "retryAfter" | "timeToReset" | "sublimitTimeout">): boolean {
   const waitMs = Math.max(limit.retryAfter, limit.timeToReset, limit.sublimitTimeout);
-  return limit.method.toUpperCase() === "PATCH" || !interactionReply || waitMs > QUEUED_WAIT_MS;
+  if (waitMs > QUEUED_WAIT_MS || limit.method.toUpperCase() === "PATCH") return true;
+  const interactionReply = limit.route.startsWith("/interactions/") || limit.route.startsWith("/webhooks/");
+  return !limit.global && !interactionReply;
 }
