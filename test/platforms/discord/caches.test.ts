@@ -88,4 +88,27 @@ describe("Discord: what discord.js keeps in memory", () => {
     // it answered in the thread (no thread of its own opened on the follow-up)
     expect(bot.discord.calls.filter((call) => call.path === `/channels/${opening.id}/messages/${followUp.id}/threads`)).toEqual([]);
   });
+
+  it("reads a slash command in a thread that left the cache as the thread's, under its channel's settings", async () => {
+    bot = await startDiscordBot();
+    const { discord } = bot;
+    const client = clientOf(bot);
+    const opening = await askWithTool(bot, 1);
+    await bot.app.intake.idle();
+    sweepThreadsLater(client, HOUR_MS);
+    expect(client.channels.cache.has(opening.id)).toBe(false);
+
+    const interaction = await discord.dispatchCommand({
+      user: discord.admin,
+      name: "settings",
+      subcommandGroup: "channel",
+      subcommand: "show",
+      channelId: opening.id,
+    });
+    const callback = await discord.callbackOf(interaction);
+
+    // a thread follows its channel's settings: the command speaks of #general, not of the thread
+    expect(callback.body.data.content).toContain(`<#${discord.general.id}>`);
+    expect(callback.body.data.content).not.toContain(`<#${opening.id}>`);
+  });
 });
