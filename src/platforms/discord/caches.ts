@@ -56,7 +56,8 @@ export function discordSweepers(): SweeperOptions {
   return { threads: { interval: THREAD_SWEEP_INTERVAL_S, filter: () => threadsToSweep(Date.now()) } };
 }
 
-/** When the thread last saw a message (or was created). */
+/** The id of the thread's last message, or its own: a snowflake, so it orders threads by when they last saw one. */
+const lastActivityId = (thread: AnyThreadChannel) => BigInt(thread.lastMessageId ?? thread.id);
 const lastActivity = (thread: AnyThreadChannel) => SnowflakeUtil.timestampFrom(thread.lastMessageId ?? thread.id);
 
 function threadsToSweep(now: number): (thread: AnyThreadChannel, id: string, channels: ReadonlyMap<string, Channel>) => boolean {
@@ -73,8 +74,8 @@ function mostRecentlyActive(channels: ReadonlyMap<string, Channel>, count: numbe
   if (threads.length <= count) return new Set(threads.map((thread) => thread.id));
   return new Set(
     threads
-      .map((thread) => ({ id: thread.id, at: lastActivity(thread) }))
-      .sort((a, b) => b.at - a.at)
+      .map((thread) => ({ id: thread.id, last: lastActivityId(thread) }))
+      .sort((a, b) => (a.last < b.last ? 1 : a.last > b.last ? -1 : 0))
       .slice(0, count)
       .map((thread) => thread.id),
   );

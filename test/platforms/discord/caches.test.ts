@@ -7,6 +7,14 @@ import { isAnswerTo, startDiscordBot, type DiscordBot } from "../../support/disc
 
 const HOUR_MS = 60 * 60_000;
 
+async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("timed out waiting for a condition");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /** The adapter's discord.js Client (the adapter keeps it to itself). */
 const clientOf = (bot: DiscordBot): Client => (bot.adapter as unknown as { client: Client }).client;
 
@@ -67,6 +75,21 @@ describe("Discord: what discord.js keeps in memory", () => {
     sweepThreadsLater(client, HOUR_MS);
     expect(cachedThreads(client)).toBe(0);
     expect(cachedMessages(client).total).toBeLessThanOrEqual(5);
+  });
+
+  it("keeps only the 100 most recently active threads when there are more, however recent", async () => {
+    bot = await startDiscordBot();
+    const client = clientOf(bot);
+    const threads = [];
+    for (let i = 0; i < 120; i++) threads.push(await bot.discord.createThread(bot.discord.general.id, `thread ${i}`, bot.discord.member));
+    await waitUntil(() => cachedThreads(client) === 120);
+
+    sweepThreadsLater(client, 0);
+
+    expect(cachedThreads(client)).toBe(100);
+    // the newest stay
+    expect(client.channels.cache.has(threads.at(-1)!.id)).toBe(true);
+    expect(client.channels.cache.has(threads[0]!.id)).toBe(false);
   });
 
   it("answers a follow-up in its thread after the thread left the cache, with the thread's history", async () => {
