@@ -1,3 +1,4 @@
+import { waitingOutRateLimits } from "./rate-limits.js";
 import { splitMessage } from "./split-message.js";
 import type { ChatSurface, Destination, PostedMessage } from "../contract/surface.js";
 import { PRESENTER_TEXT } from "./texts.js";
@@ -10,6 +11,8 @@ export interface AnswerWriterOptions {
   /** The asker: the first part may notify them, and nobody else. */
   notify: string;
   maxMessages: number;
+  /** Rate limits are waited out (see waitingOutRateLimits) only while the wait ends before this (performance.now() time). */
+  deadline?: () => number;
 }
 
 /** An answer as messages: its parts split at the platform's limit, and whether the whole goes as a file too. */
@@ -43,13 +46,13 @@ export class AnswerWriter {
   constructor(private readonly options: AnswerWriterOptions) {}
 
   async write(markdown: string): Promise<void> {
-    const { surface, destination, placeholder, notify, maxMessages } = this.options;
+    const { surface, destination, placeholder, notify, maxMessages, deadline } = this.options;
     const layout = answerLayout(surface, markdown, maxMessages);
     for (const [index, part] of layout.parts.entries()) {
       const options = index === 0 ? { kind: "answer" as const, notify } : { kind: "answer" as const };
-      if (index === 0 && placeholder) await surface.edit(placeholder, part, options);
-      else await surface.post(destination, part, options);
+      if (index === 0 && placeholder) await waitingOutRateLimits(() => surface.edit(placeholder, part, options), deadline);
+      else await waitingOutRateLimits(() => surface.post(destination, part, options), deadline);
     }
-    if (layout.inFile) await postAnswerFile(surface, destination, markdown, layout);
+    if (layout.inFile) await waitingOutRateLimits(() => postAnswerFile(surface, destination, markdown, layout), deadline);
   }
 }

@@ -8,13 +8,15 @@ const ATTEMPTS = 3;
 /**
  * Runs a write the user must see (a step, an answer's final state); when the platform says it
  * is rate limited, waits as long as it asks (at most 30 s) and tries again, three times at most.
+ * A wait that would end past `deadline()` (performance.now() time) is not started: the write fails.
  */
-export async function waitingOutRateLimits<T>(write: () => Promise<T>): Promise<T> {
+export async function waitingOutRateLimits<T>(write: () => Promise<T>, deadline: () => number = () => Number.POSITIVE_INFINITY): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await write();
     } catch (error) {
       if (!(error instanceof RateLimitedError) || attempt >= ATTEMPTS || error.retryAfterMs > MAX_WAIT_MS) throw error;
+      if (performance.now() + error.retryAfterMs > deadline()) throw error;
       await sleep(Math.max(0, error.retryAfterMs));
     }
   }

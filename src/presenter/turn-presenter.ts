@@ -65,6 +65,9 @@ export class TurnPresenter implements TurnView {
   private answer?: AnswerStream;
   /** Requests for approval this turn posted, by id (undefined where posting failed). */
   private readonly approvalMessages = new Map<string, Promise<PostedMessage | undefined>>();
+  /** Once the reply is being delivered: rate limits are waited out only while the wait ends before then (performance.now() time). */
+  private deliverBy = Number.POSITIVE_INFINITY;
+  private readonly deadline = () => this.deliverBy;
 
   constructor(private readonly options: PresenterOptions) {
     this.surface = options.surface;
@@ -127,7 +130,7 @@ export class TurnPresenter implements TurnView {
     const posted = new Promise<PostedMessage | undefined>((resolve) =>
       this.enqueue(async (place) => {
         try {
-          resolve(await controls.post(place, this.surface.render(approvalRequestText(prompt)), prompt.id));
+          resolve(await waitingOutRateLimits(() => controls.post(place, this.surface.render(approvalRequestText(prompt)), prompt.id), this.deadline));
         } catch (error) {
           this.options.logger.warn({ err: error }, "could not post a request for approval");
           resolve(undefined);
@@ -166,7 +169,33 @@ export class TurnPresenter implements TurnView {
     await this.chain;
   }
 
+  /**
+   * Shows the reply, within DELIVERY_TIMEOUT_MS: a platform that keeps the bot waiting (a rate
+   * limit of an hour, a request that hangs) costs the user this answer, never the conversation's
+   * next turn, which waits for this one to end. A reply not shown in time is logged as such.
+   */
   async finish(reply: TurnReply): Promise<void> {
+    this.deliverBy = performance.now() + DELIVERY_TIMEOUT_MS;
+    const delivered = this.deliver(reply);
+    // Past the time limit nobody awaits the delivery any more: its late failure must not go unhandled.
+    delivered.catch(() => {});
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<"timed out">((resolve) => {
+      timer = setTimeout(() => resolve("timed out"), DELIVERY_TIMEOUT_MS);
+    });
+    try {
+      if ((await Promise.race([delivered, timedOut])) === "timed out") {
+        this.options.logger.warn(
+          { turnId: reply.turnId, status: reply.status, limitMs: DELIVERY_TIMEOUT_MS },
+          "could not deliver the reply in time; its asker may not see it",
+        );
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async deliver(reply: TurnReply): Promise<void> {
     const stepsShown = this.stepsShown();
     try {
       await this.stepsBeforeAnswer(stepsShown);
@@ -209,8 +238,13 @@ export class TurnPresenter implements TurnView {
       placeholder: this.question.placeholder,
       notify: this.question.askerId,
       maxMessages: this.options.maxAnswerMessages,
+      deadline: this.deadline,
     });
-    await this.attempt("post the answer", () => writer.write(shown));
+    try {
+      await writer.write(shown);
+    } catch (error) {
+      this.options.logger.warn({ err: error, turnId: reply.turnId, status: reply.status }, "could not post the answer; its asker did not see it");
+    }
   }
 
   /** A failed turn keeps the part of the answer that was shown, and says that it stopped there and why. */
@@ -248,20 +282,21 @@ export class TurnPresenter implements TurnView {
     await this.attempt("show a tool step", async () => {
       this.options.streaming?.budget.record(place.location.channelId);
       if (event.type === "tool_started") {
-        this.posted.set(event.seq, await waitingOutRateLimits(() => this.surface.post(place, this.surface.render(formatStepStarted(event)), STEP)));
+        const text = this.surface.render(formatStepStarted(event));
+        this.posted.set(event.seq, await waitingOutRateLimits(() => this.surface.post(place, text, STEP), this.deadline));
         return;
       }
       const text = this.surface.render(formatStepEnded(event));
       const started = this.posted.get(event.seq);
       if (started && (await this.edited(started, text))) return;
-      await waitingOutRateLimits(() => this.surface.post(place, text, STEP));
+      await waitingOutRateLimits(() => this.surface.post(place, text, STEP), this.deadline);
     });
   }
 
   /** Edits a step in place; false (after logging why) when the platform refused, so the result is posted anew. */
   private async edited(message: PostedMessage, text: string): Promise<boolean> {
     try {
-      await waitingOutRateLimits(() => this.surface.edit(message, text, STEP));
+      await waitingOutRateLimits(() => this.surface.edit(message, text, STEP), this.deadline);
       return true;
     } catch (error) {
       this.options.logger.warn({ err: error }, "could not update a tool step; posting its result instead");
@@ -285,7 +320,8 @@ export class TurnPresenter implements TurnView {
   private async openThread(): Promise<Location | undefined> {
     if (!this.surface.openThread) return undefined;
     try {
-      const thread = await this.surface.openThread({ location: this.question.location, messageId: this.question.messageId }, threadTitle(this.question.text));
+      const on = { location: this.question.location, messageId: this.question.messageId };
+      const thread = await waitingOutRateLimits(() => this.surface.openThread!(on, threadTitle(this.question.text)), this.deadline);
       if (thread) this.options.onThreadOpened(thread);
       return thread;
     } catch (error) {
@@ -325,6 +361,12 @@ export class TurnPresenter implements TurnView {
 }
 
 const STEP = { kind: "step" } as const;
+
+/**
+ * The longest the delivery of a reply takes: the answer, the steps still queued, the working
+ * indicator cleared. Within the minute a turn's place in line allows for its posting (see app.ts).
+ */
+const DELIVERY_TIMEOUT_MS = 45_000;
 
 const isInThread = (location: Location) => location.threadId !== undefined || location.parentChannelId !== undefined;
 

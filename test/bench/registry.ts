@@ -1,5 +1,6 @@
 import { agentOverheadPart } from "./parts/agent-overhead.js";
 import { concurrencyPart } from "./parts/concurrency.js";
+import { discordFootprintPart } from "./parts/discord-footprint.js";
 import { endToEndPart } from "./parts/end-to-end.js";
 import { memoryFootprintPart } from "./parts/memory-footprint.js";
 import { reactParserPart } from "./parts/react-parser.js";
@@ -21,6 +22,7 @@ export const benchParts: BenchPart[] = [
   reactParserPart,
   streamingPart,
   postgresPart,
+  discordFootprintPart,
 ];
 
 /** The goals of issue 17 ("Lean and fast"), in its order: the JSON report always has these keys, and the goals table lists them first. */
@@ -51,10 +53,11 @@ export const REQUIRED_KEYS = [
   "first_text_ms_slack",
   "pg_window_read_p99_ms",
   "pg_scaling_3_processes",
+  "rss_mb_after_10k_turns_discord",
 ] as const;
 
 /**
  * Keys named for the full run's sizes. A quick run measures smaller sizes under their own names
  * (rss_mb_after_160_turns), so it leaves these out rather than report them null or mislabelled.
  */
-export const FULL_SIZE_KEYS: readonly string[] = ["rss_mb_after_10k_turns"];
+export const FULL_SIZE_KEYS: readonly string[] = ["rss_mb_after_10k_turns", "rss_mb_after_10k_turns_discord"];

@@ -1,6 +1,7 @@
-import { Client, GatewayIntentBits, Partials } from "discord.js";
+import { Client, GatewayIntentBits, Partials, type RateLimitData } from "discord.js";
 import type { DiscordConfig } from "./config.js";
 import { NO_PINGS } from "./allowed-mentions.js";
+import { discordCaches, discordSweepers } from "./caches.js";
 
 /**
  * The discord.js client the adapter runs on. Message Content is a privileged intent: it must be
@@ -15,15 +16,35 @@ export function createDiscordClient(config: Pick<DiscordConfig, "DISCORD_API_URL
     allowedMentions: NO_PINGS,
     // Replying to a message deleted mid-turn posts the reply without the reference instead of failing.
     failIfNotExists: false,
+    // A few messages per channel, idle threads swept: see caches.ts.
+    makeCache: discordCaches(),
+    sweepers: discordSweepers(),
     rest: {
       // discord.js appends the API version (/v10) itself.
       ...(config.DISCORD_API_URL ? { api: config.DISCORD_API_URL } : {}),
-      // A rate-limited edit fails at once instead of queueing: a streamed answer sends its newer
-      // text later, and the presenter waits out the limit for the edits that must happen.
-      rejectOnRateLimit: (limit) => limit.method.toUpperCase() === "PATCH",
+      rejectOnRateLimit: rejectsRateLimit,
     },
     // This process's share of the shards, when they are spread over hosts. Unset, discord.js runs
     // one shard, or reads SHARDS and SHARD_COUNT that its ShardingManager gives the process.
     ...(config.DISCORD_SHARD_IDS && config.DISCORD_SHARD_COUNT ? { shards: config.DISCORD_SHARD_IDS, shardCount: config.DISCORD_SHARD_COUNT } : {}),
   });
+}
+
+/** The longest discord.js itself waits out a rate limit, for the limits it may wait for. */
+const QUEUED_WAIT_MS = 5_000;
+
+/**
+ * Which rate limits fail a call at once instead of queueing it in discord.js, where no deadline
+ * reaches (a 429 with retry_after 3600 held an answer, and the channel's next turn, for an hour):
+ * every limit on a channel's routes (posts, edits, threads, typing, lookups) and everything that
+ * would wait long. The caller decides: the presenter waits out short limits for the writes users
+ * must see, within the reply's delivery, and gives up on long ones. discord.js still waits, a few
+ * seconds at most, for its own pacing of all requests (global: 50 a second) and for the replies
+ * to slash commands and buttons (their interaction's routes).
+ */
+function rejectsRateLimit(limit: Pick<RateLimitData, "global" | "method" | "route" | "retryAfter" | "timeToReset" | "sublimitTimeout">): boolean {
+  const waitMs = Math.max(limit.retryAfter, limit.timeToReset, limit.sublimitTimeout);
+  if (waitMs > QUEUED_WAIT_MS || limit.method.toUpperCase() === "PATCH") return true;
+  const interactionReply = limit.route.startsWith("/interactions/") || limit.route.startsWith("/webhooks/");
+  return !limit.global && !interactionReply;
 }

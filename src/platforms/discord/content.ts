@@ -1,7 +1,9 @@
 import type { Client } from "discord.js";
 import { fetchFromFileHost } from "../../net/file-host.js";
 import type { SharedContentSource } from "../../contract/inbound.js";
+import { waitingOutRateLimits } from "../../presenter/rate-limits.js";
 import { quotedMessage } from "./inbound.js";
+import { discordCall } from "./surface.js";
 
 /**
  * What turns may fetch from Discord: attachments from its CDN (DISCORD_CDN_URL; no credentials
@@ -12,9 +14,10 @@ export function discordContent(client: Client, cdnUrl: string): SharedContentSou
   return {
     fetchFile: (file, limits, signal) => fetchFromFileHost(file.url, cdn, limits, signal),
     async fetchMessage(where, messageId) {
-      const channel = await client.channels.fetch(where.channelId);
+      // Lookups are not queued behind a rate limit (see createDiscordClient): short ones are waited out here.
+      const channel = await waitingOutRateLimits(() => discordCall(() => client.channels.fetch(where.channelId)));
       if (!channel?.isTextBased()) return undefined;
-      const message = await channel.messages.fetch(messageId);
+      const message = await waitingOutRateLimits(() => discordCall(() => channel.messages.fetch(messageId)));
       return quotedMessage(message, client.user!.id);
     },
   };

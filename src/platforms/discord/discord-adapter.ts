@@ -10,6 +10,7 @@ import { discordContent } from "./content.js";
 import { describeDiscordError } from "./errors.js";
 import { GuildMembership } from "./guild-membership.js";
 import { incomingMessage } from "./inbound.js";
+import { KnownChannels } from "./known-channels.js";
 import { ROLE_NAMES } from "./permissions.js";
 import { DiscordSurface } from "./surface.js";
 
@@ -24,6 +25,7 @@ export class DiscordAdapter implements PlatformAdapter {
   private membership?: GuildMembership;
   private readonly logger: Logger;
   private accepting = false;
+  private channels!: KnownChannels;
 
   constructor(private readonly services: PlatformServices<DiscordConfig>) {
     this.logger = services.logger.child({ platform: "discord" });
@@ -35,6 +37,7 @@ export class DiscordAdapter implements PlatformAdapter {
     const client = createDiscordClient(config);
     this.client = client;
     this.membership = new GuildMembership(client, this.logger);
+    this.channels = new KnownChannels(client, this.logger);
     const link = this.services.connect({
       surface: new DiscordSurface(client, this.logger),
       allowDms: config.DISCORD_ALLOW_DMS,
@@ -90,6 +93,10 @@ export class DiscordAdapter implements PlatformAdapter {
     // gateway sends during a turn (each step and answer comes back as a message): reading one
     // (permissions, mentions, files) would be wasted.
     if (message.author.id === message.client.user.id) return;
+    this.channels.whenKnown(message, () => this.translate(link, message));
+  }
+
+  private translate(link: PlatformLink, message: Message): void {
     let incoming;
     try {
       incoming = incomingMessage(message, this.services.adminUserIds);

@@ -1,4 +1,13 @@
-import { AttachmentBuilder, ChannelType, RateLimitError, type Client, type Message, type MessageMentionOptions, type SendableChannels } from "discord.js";
+import {
+  AttachmentBuilder,
+  ChannelType,
+  RateLimitError,
+  Routes,
+  type Client,
+  type Message,
+  type MessageMentionOptions,
+  type SendableChannels,
+} from "discord.js";
 import { RateLimitedError, type ApprovalControls, type ChatSurface, type Destination, type PostedMessage, type PostOptions } from "../../contract/surface.js";
 import type { Location } from "../../contract/inbound.js";
 import { NO_PINGS, pingOnly } from "./allowed-mentions.js";
@@ -66,16 +75,16 @@ export class DiscordSurface implements ChatSurface {
     await discordCall(async () => (message as DiscordPosted).remove?.());
   }
 
+  /** Typing, straight through REST: the channel or thread need not be in discord.js's cache (threads leave it once idle). */
   startWorking(on: { location: Location }): () => Promise<void> {
-    const channel = this.client.channels.cache.get(on.location.channelId);
-    if (!channel?.isSendable()) return async () => {};
-    const stop = keepTyping(channel, this.logger);
+    const route = Routes.channelTyping(on.location.channelId);
+    const stop = keepTyping({ sendTyping: async () => void (await this.client.rest.post(route)) }, this.logger);
     return async () => stop();
   }
 
   /** A public thread on the message, named after the question; none where the channel cannot hold threads. */
   async openThread(on: { location: Location; messageId: string }, title: string): Promise<Location | undefined> {
-    const channel = this.client.channels.cache.get(on.location.channelId);
+    const channel = await this.channel(on.location.channelId);
     if (channel?.type !== ChannelType.GuildText && channel?.type !== ChannelType.GuildAnnouncement) return undefined;
     const thread = await discordCall(() => channel.threads.create({ startMessage: on.messageId, name: title }));
     return { channelId: thread.id, parentChannelId: channel.id };
@@ -88,9 +97,14 @@ export class DiscordSurface implements ChatSurface {
   }
 
   private async sendable(channelId: string): Promise<SendableChannels> {
-    const channel = this.client.channels.cache.get(channelId) ?? (await discordCall(() => this.client.channels.fetch(channelId)));
+    const channel = await this.channel(channelId);
     if (!channel?.isSendable()) throw new Error(`the channel ${channelId} does not take messages from the bot`);
     return channel;
+  }
+
+  /** The channel or thread from discord.js's cache, or fetched when it is not there (threads leave it once idle). */
+  private async channel(channelId: string) {
+    return this.client.channels.cache.get(channelId) ?? (await discordCall(() => this.client.channels.fetch(channelId)));
   }
 }
 
@@ -110,8 +124,14 @@ export async function discordCall<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    // Edits are not queued behind a rate limit (see createDiscordClient): say how long Discord asks to wait.
-    if (error instanceof RateLimitError) throw new RateLimitedError(Math.max(error.retryAfter, error.sublimitTimeout, 0), "Discord rate-limited an edit");
+    // Writes are not queued behind a rate limit (see createDiscordClient): say how long Discord asks to wait.
+    if (error instanceof RateLimitError) {
+      const waitMs = Math.max(error.retryAfter, error.timeToReset, error.sublimitTimeout, 0);
+      throw new RateLimitedError(
+        waitMs,
+        `Discord rate-limited the bot: ${error.method.toUpperCase()} ${error.route}, retry after ${Math.round(waitMs / 1000)} s`,
+      );
+    }
     const described = describeDiscordError(error);
     const hint = permissionHint(error);
     throw Object.assign(new Error(`Discord refused: ${described.message}${hint ? ` (${hint})` : ""}`), { code: described.code, status: described.status });

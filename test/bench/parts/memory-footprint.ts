@@ -22,7 +22,7 @@ const GOAL_TURNS = 10_000;
  */
 const HEAP_GROWTH_TOLERANCE_MB = 2;
 
-const turnsLabel = (n: number) => (n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n));
+export const turnsLabel = (n: number) => (n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n));
 
 /**
  * Part 5: the bot as production starts it (package.json's start script), with Discord and Slack
@@ -186,7 +186,7 @@ async function conversationQueues(origin: string): Promise<number> {
 }
 
 /** The bot's own memory gauges from /metrics, in MB: V8's heap reserved and in use, and memory held outside it. */
-async function heapGauges(origin: string): Promise<{ totalMb: number; usedMb: number; externalMb: number }> {
+export async function heapGauges(origin: string): Promise<{ totalMb: number; usedMb: number; externalMb: number }> {
   const metrics = await (await fetch(`${origin}/metrics`)).text();
   const mb = (name: string) => {
     const value = new RegExp(`^${name} (\\d+)$`, "m").exec(metrics)?.[1];

@@ -20,7 +20,7 @@ export interface BotOnFakes {
  * fakes (Slack over HTTP events, health on the same port), ready once /healthz says both are
  * connected; the fakes are then told where the bot's Slack receiver listens.
  */
-export async function startBotOnFakes(modelUrl: string, fakes: PlatformFakes): Promise<BotOnFakes> {
+export async function startBotOnFakes(modelUrl: string, fakes: PlatformFakes, env: Record<string, string> = {}): Promise<BotOnFakes> {
   const dir = mkdtempSync(join(tmpdir(), "agent-bot-bench-start-"));
   const port = await freePort();
   const bot = startProductionBot({
@@ -32,6 +32,7 @@ export async function startBotOnFakes(modelUrl: string, fakes: PlatformFakes): P
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
     PORT: String(port),
     HEALTH_PORT: String(port),
+    ...env,
   });
   try {
     await bot.waitHealthy(`http://127.0.0.1:${port}/healthz`);

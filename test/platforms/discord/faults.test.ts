@@ -57,7 +57,9 @@ describe("Discord: faults", () => {
     await discord.deleteChannel(discord.general.id);
     await waitUntil(() => /could not post the answer/.test(bot.logs.text()));
 
-    expect(discord.calls.filter((call) => call.status === 404).map((call) => `${call.method} ${call.path}`)).toEqual([`GET /channels/${discord.general.id}`]);
+    // (typing goes straight to REST, so that it shows in threads no longer cached: it may meet the deleted channel too)
+    const refused = discord.calls.filter((call) => call.status === 404 && !call.path.endsWith("/typing"));
+    expect(refused.map((call) => `${call.method} ${call.path}`)).toEqual([`GET /channels/${discord.general.id}`]);
     const warning = bot.logs.lines.find((line) => /could not post the answer/.test(line.msg));
     expect(warning!.err).toMatchObject({ code: 10003, status: 404 });
     expect(bot.test.store.db.prepare("SELECT status FROM turns").all()).toEqual([{ status: "answered" }]);
@@ -129,7 +131,7 @@ describe("Discord: faults", () => {
     expect(posted[0]!.message_reference).toBeUndefined();
   });
 
-  it("leaves a rate-limited post to discord.js, which waits and sends it once more", async () => {
+  it("waits out a short rate limit on a post as Discord asks, and sends it once more", async () => {
     bot = await startDiscordBot();
     const { discord } = bot;
     discord.failNext({
