@@ -8,7 +8,11 @@ import { storeSettingsOf } from "./config/store-settings.js";
 import type { Logger } from "./log.js";
 import { ApprovalDesk } from "./runner/approvals/approval-desk.js";
 import { ChannelPolicies } from "./runner/channel-policy.js";
+import { BudgetAlerts } from "./runner/budgets/budget-alerts.js";
+import { budgetDefaults } from "./runner/budgets/budget-defaults.js";
+import { Budgets } from "./runner/budgets/budgets.js";
 import { BotCommands } from "./runner/commands/bot-commands.js";
+import { BudgetCommands } from "./runner/commands/budget-commands.js";
 import { InstanceLease } from "./runner/instance-lease.js";
 import { StorePruner } from "./store/pruner.js";
 import { MessageIntake } from "./runner/intake.js";
@@ -102,6 +106,12 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     maxReplyChain: config.MAX_REPLY_CHAIN,
     timeoutMs: config.ATTACHMENT_TIMEOUT_MS,
   });
+  // Budgets (issue 25): checked before every model call; alerts go to the log until a platform sends them.
+  const alerts = new BudgetAlerts({ repository: store.budgets, settings: store.workspaceSettings, adminIds: config.BOT_ADMIN_USER_IDS, logger });
+  const budgets = new Budgets({
+    ...{ repository: store.budgets, defaults: budgetDefaults(config), prices: config.MODEL_PRICES, logger, alerts },
+    answerCeiling: config.ANTHROPIC_MAX_TOKENS,
+  });
   const runner = new TurnRunner({
     agent,
     reader,
@@ -123,6 +133,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
       maxQueuedTurns: config.MAX_QUEUED_TURNS,
     },
     observer: options.observer,
+    budgets,
   });
   const commands = new BotCommands({
     access,
@@ -132,6 +143,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     channelSettings: store.channelSettings,
     usage: new UsageReports(store.usageReports, config.MODEL_PRICES),
     memoryTokenBudget: config.MEMORY_TOKEN_BUDGET,
+    budgets: new BudgetCommands({ budgets, repository: store.budgets, settings: store.workspaceSettings, prices: config.MODEL_PRICES, models }),
   });
   const intake = new MessageIntake({
     store,

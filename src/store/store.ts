@@ -1,4 +1,5 @@
 import type { ApprovalRepository } from "./approval-repository.js";
+import type { BudgetRepository } from "./budget-repository.js";
 import type { ChannelSettingsRepository } from "./channel-settings-repository.js";
 import type { RateTable, CachedRates } from "./currency-rates.js";
 import type { ToolApprovalRepository } from "./tool-approval-repository.js";
@@ -35,6 +36,8 @@ export interface Store {
   readonly usageReports: UsageReportRepository;
   /** Rows kept only for a while (bot threads, event claims, unused thread seeds), pruned in rounds. */
   readonly retention: Retention;
+  /** Spending budgets and what each spent, reserved before each model call (issue 25). */
+  readonly budgets: BudgetRepository;
   /** Resolves when the database answers (health checks); rejects otherwise. */
   ping(): Promise<void>;
   /** What `npm run doctor` reports. */

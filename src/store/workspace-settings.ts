@@ -8,6 +8,8 @@ const workspaceSettingsSchema = z.object({
   ignoredRoles: z.array(z.string()).optional(),
   memoryWindow: z.number().int().positive().optional(),
   systemPrompt: z.string().optional(),
+  /** Where budget alerts go (`/settings alerts-channel`); else a direct message to each admin. */
+  budgetAlertsChannel: z.string().optional(),
 });
 
 export type WorkspaceSettings = z.infer<typeof workspaceSettingsSchema>;

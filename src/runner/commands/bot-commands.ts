@@ -5,6 +5,7 @@ import { settingsChannelOf, type ChannelPolicies } from "../channel-policy.js";
 import type { Role } from "../incoming.js";
 import type { ToolAccess, ToolPolicy } from "../tool-access.js";
 import type { UsageReports } from "../usage-report.js";
+import type { BudgetCommands } from "./budget-commands.js";
 import { accessOf, type Access, type BotCommand } from "./catalog.js";
 import { ChannelSettingsCommands } from "./channel-settings-commands.js";
 import { WorkspaceSettingsCommands } from "./workspace-settings-commands.js";
@@ -17,6 +18,8 @@ export interface BotCommandsOptions {
   channelSettings: ChannelSettingsRepository;
   usage: UsageReports;
   memoryTokenBudget: number;
+  /** `settings budget …`, `settings alerts-channel`, and the budgets in `/settings show` and `/usage`. */
+  budgets?: BudgetCommands;
 }
 
 /** Where a command was given: its conversation, and the channel a thread belongs to. */
@@ -86,8 +89,14 @@ export class BotCommands {
       case "memory_show":
         return { ok: true, text: await this.describeMemory(where) };
       case "usage_show":
-        return { ok: true, text: await this.options.usage.describe(where) };
-      case "settings_show":
+        return { ok: true, text: await this.withBudgets(await this.options.usage.describe(where), where, actor) };
+      case "settings_budget":
+      case "settings_alerts_channel":
+        return this.options.budgets ? this.options.budgets.execute(command, where, actor.userId) : { ok: false, text: "Budgets are not available here." };
+      case "settings_show": {
+        const shown = await this.channel.execute(command, channel, actor.userId);
+        return { ...shown, text: await this.withBudgets(shown.text, where, actor) };
+      }
       case "channel_show":
       case "channel_tool":
       case "channel_prompt":
@@ -98,6 +107,10 @@ export class BotCommands {
       default:
         return this.settings.execute(command, where, actor.userId);
     }
+  }
+
+  private async withBudgets(text: string, where: CommandPlace, actor: CommandActor): Promise<string> {
+    return this.options.budgets ? `${text}\n\n${await this.options.budgets.describe(where, actor.userId)}` : text;
   }
 
   private unknownTool(name: string): CommandResult | undefined {

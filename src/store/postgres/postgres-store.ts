@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type pg from "pg";
+import { PostgresBudgets } from "./budgets.js";
 import type { Logger } from "../../log.js";
 import { MIGRATIONS_ROOT } from "../migration-files.js";
 import { SettingsCache } from "../settings-cache.js";
@@ -53,6 +54,8 @@ export class PostgresStore implements Store {
   readonly channelSettings: PostgresChannelSettings;
   readonly usageReports: PostgresUsageReports;
   readonly retention: PostgresRetention;
+  /** Budgets and what each spent (issue 25). */
+  readonly budgets: PostgresBudgets;
   private readonly listener: ChangeListener;
   private closing?: Promise<void>;
 
@@ -75,6 +78,7 @@ export class PostgresStore implements Store {
     this.channelSettings = new PostgresChannelSettings(pool, new SettingsCache<ChannelSettings>());
     this.usageReports = new PostgresUsageReports(pool);
     this.retention = new PostgresRetention(pool);
+    this.budgets = new PostgresBudgets(pool);
     const caches = [this.toolSettings.cache, this.workspaceSettings.cache, this.toolApprovals.cache, this.channelSettings.cache] as SettingsCache<unknown>[];
     this.listener = new ChangeListener(
       { ...settings, url: settings.listenUrl ?? settings.url },

@@ -1,3 +1,4 @@
+import { SqliteBudgets } from "./budgets.js";
 import type { Logger } from "../../log.js";
 import type { Store, StoreReport } from "../store.js";
 import { SqliteApprovals } from "./approvals.js";
@@ -40,6 +41,8 @@ export class SqliteStore implements Store {
   readonly channelSettings;
   readonly usageReports: SqliteUsageReports;
   readonly retention: SqliteRetention;
+  /** Budgets and what each spent (issue 25). */
+  readonly budgets: SqliteBudgets;
   private readonly pingStatement;
 
   /**
@@ -64,6 +67,7 @@ export class SqliteStore implements Store {
     this.approvals = new SqliteApprovals(db);
     this.usageReports = new SqliteUsageReports(db);
     this.retention = new SqliteRetention(db);
+    this.budgets = new SqliteBudgets(db);
     this.currencyRates = new SqliteCurrencyRates(db);
     this.instances = new SqliteInstances(db);
     this.pingStatement = db.prepare("SELECT 1");
