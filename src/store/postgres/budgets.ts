@@ -50,10 +50,12 @@ export class PostgresBudgets implements BudgetRepository {
       for (const i of order) {
         const line = request.lines[i]!;
         await client.query(`INSERT INTO budget_spend (budget_key, window_start) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [line.key, line.windowStart]);
+        await client.query(`SELECT 1 FROM budget_spend WHERE budget_key = $1 AND window_start = $2 FOR UPDATE`, [line.key, line.windowStart]);
+        // A statement of its own, after the lock: its snapshot sees the holds and spend of whoever held the lock before.
         const { rows } = await client.query<{ used: number }>(
           `SELECT s.spent + COALESCE((SELECT SUM(h.amount) FROM budget_holds h
              WHERE h.budget_key = s.budget_key AND h.window_start = s.window_start AND h.expires_at > $3), 0) AS used
-           FROM budget_spend s WHERE s.budget_key = $1 AND s.window_start = $2 FOR UPDATE`,
+           FROM budget_spend s WHERE s.budget_key = $1 AND s.window_start = $2`,
           [line.key, line.windowStart, request.now],
         );
         used[i] = Number(rows[0]?.used ?? 0);
