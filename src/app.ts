@@ -106,7 +106,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     maxReplyChain: config.MAX_REPLY_CHAIN,
     timeoutMs: config.ATTACHMENT_TIMEOUT_MS,
   });
-  // Budgets (issue 25): checked before every model call; alerts go to the log until a platform sends them.
+  // Budgets (issue 25): checked before every model call; alerts go out through the platforms that connect.
   const alerts = new BudgetAlerts({ repository: store.budgets, settings: store.workspaceSettings, adminIds: config.BOT_ADMIN_USER_IDS, logger });
   const budgets = new Budgets({
     ...{ repository: store.budgets, defaults: budgetDefaults(config), prices: config.MODEL_PRICES, logger, alerts },
@@ -155,7 +155,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     maxAnswerMessages: MAX_ANSWER_MESSAGES,
     streamEditIntervalMs: config.STREAM_ANSWERS ? config.STREAM_EDIT_INTERVAL_MS : undefined,
   });
-  const links = new PlatformLinks({ intake, commands, access, approvals, models });
+  const links = new PlatformLinks({ intake, commands, access, approvals, models, alerts });
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {

@@ -2,6 +2,7 @@ import type { ChatSurface } from "../presenter/surface.js";
 import type { ToolAccess, ToolState } from "./tool-access.js";
 import type { ApprovalDesk } from "./approvals/approval-desk.js";
 import type { ApprovalAnswer, ApprovalPress } from "./approvals/approval-types.js";
+import type { BudgetAlerts } from "./budgets/budget-alerts.js";
 import type { BotCommands, CommandResult } from "./commands/bot-commands.js";
 import type { BotCommand, CommandGroup } from "./commands/catalog.js";
 import { parseCommandText } from "./commands/command-text.js";
@@ -49,6 +50,8 @@ export interface PlatformLinksOptions {
   access: ToolAccess;
   approvals: ApprovalDesk;
   models: readonly string[];
+  /** Budget alerts go out through the platforms that connect. */
+  alerts?: BudgetAlerts;
 }
 
 /** Connects platforms to the core: one intake, one set of commands, one tool catalogue, one approval desk. */
@@ -58,6 +61,7 @@ export class PlatformLinks {
   connect(connection: PlatformConnection): PlatformLink {
     const { intake, commands, access, approvals, models } = this.options;
     const inbox = intake.connect(connection.surface, { allowDms: connection.allowDms, content: connection.content });
+    this.options.alerts?.addSurface(connection.surface);
     const help = () => commandHelp({ commandName: connection.commandName, roles: connection.hasRoles });
     return {
       receive: inbox.receive,

@@ -11,11 +11,13 @@ interface WatchedBudget {
   amount: number;
 }
 
-/** Where a budget alert goes: the alerts channel, or a direct message to each admin. */
-type AlertTarget = { channelId: string } | { userId: string };
-
-/** Sends a message outside any turn (the platforms give one; none: alerts go to the log only). */
-export type AlertSender = (workspace: WorkspaceRef, target: AlertTarget, text: string) => Promise<void>;
+/** Where a platform lets the core post outside any turn: in a channel, or (where it can) to one person. */
+export interface AlertSurface {
+  readonly platform: string;
+  render(markdown: string): string;
+  post(to: { location: { channelId: string } }, text: string, options: { kind: "answer" }): Promise<unknown>;
+  directMessage?(userId: string, text: string): Promise<void>;
+}
 
 export interface BudgetAlertsOptions {
   repository: BudgetRepository;
@@ -35,13 +37,13 @@ const LEVELS = [80, 100] as const;
  * channel where one is set, else by direct message to each admin, else in the log only.
  */
 export class BudgetAlerts {
-  private sender: AlertSender | undefined;
+  private readonly surfaces = new Map<string, AlertSurface>();
 
   constructor(private readonly options: BudgetAlertsOptions) {}
 
-  /** The platforms' way to send (set once they are connected). */
-  sendWith(sender: AlertSender): void {
-    this.sender = sender;
+  /** A platform that connected: its workspaces' alerts go through it. */
+  addSurface(surface: AlertSurface): void {
+    this.surfaces.set(surface.platform, surface);
   }
 
   async check(workspace: WorkspaceRef, spends: readonly { budget: WatchedBudget; label: string; before: number; after: number }[]): Promise<void> {
@@ -59,14 +61,19 @@ export class BudgetAlerts {
   private async send(workspace: WorkspaceRef, text: string): Promise<void> {
     const { logger, adminIds, settings } = this.options;
     logger.warn({ platform: workspace.platform, workspace: workspace.workspaceId, alert: text }, "budget alert");
-    if (!this.sender) return;
+    const surface = this.surfaces.get(workspace.platform);
+    if (!surface) return;
     const channelId = (await settings.get(workspace)).budgetAlertsChannel;
-    const targets: AlertTarget[] = channelId ? [{ channelId }] : adminIds.map((userId) => ({ userId }));
-    for (const target of targets) {
+    const sends = channelId
+      ? [() => surface.post({ location: { channelId } }, surface.render(text), { kind: "answer" })]
+      : surface.directMessage
+        ? adminIds.map((userId) => () => surface.directMessage!(userId, surface.render(text)))
+        : [];
+    for (const send of sends) {
       try {
-        await this.sender(workspace, target, text);
+        await send();
       } catch (error) {
-        logger.warn({ err: error, target }, "could not send a budget alert");
+        logger.warn({ err: error, workspace: workspace.workspaceId }, "could not send a budget alert");
       }
     }
   }
