@@ -75,6 +75,8 @@ export interface BudgetRepository {
   settle(holdId: string, charges: readonly BudgetCharge[]): Promise<number[]>;
   /** What each budget spent in its window (settled calls). */
   spent(lines: readonly { key: string; windowStart: number }[]): Promise<number[]>;
+  /** Every budget's spend in windows that started at `since` or later (operators' report), by key. */
+  spendSince(since: number, limit: number): Promise<BudgetCharge[]>;
   /** True for the one caller that records this alert first (a unique insert). */
   claimAlert(key: string, windowStart: number, level: number, now: number): Promise<boolean>;
 }

@@ -56,6 +56,9 @@ const MIN_ANSWER_TOKENS = 64;
 const DEFAULT_CEILING = 4_096;
 /** A hold outlives any call; one left by a process that died mid-call stops counting after this. */
 const HOLD_MS = 30 * 60_000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Budgets listed by the operators' report at most. */
+const REPORT_ROWS = 1_000;
 const SCOPES: readonly BudgetScope[] = ["workspace", "channel", "user"];
 const PERIODS: readonly BudgetPeriod[] = ["day", "month"];
 
@@ -120,6 +123,27 @@ export class Budgets {
         return `- ${capitalized(labelOf(budget))}: ${formatAmount(used)} of ${formatAmount(budget)} used (${percent}%); ${budget.source}`;
       }),
     ];
+  }
+
+  /**
+   * For operators (`npm run usage -- --budgets`): each budget spent against in its current
+   * window, every workspace, with its limit and source. Days and months in UTC here.
+   */
+  async report(): Promise<string[]> {
+    const now = this.now();
+    const rows = await this.options.repository.spendSince(windowStart("month", now, "UTC") - DAY_MS, REPORT_ROWS);
+    const lines: string[] = [];
+    for (const row of rows) {
+      const [platform, workspaceId, scope, subjectId] = JSON.parse(row.key) as [string, string, BudgetScope, string];
+      const subject = { platform, workspaceId, channelId: scope === "channel" ? subjectId : "", userId: scope === "user" ? subjectId : "", timeZone: "UTC" };
+      const budget = (await this.applicable(subject)).find((applied) => applied.key === row.key && applied.windowStart === row.windowStart);
+      if (!budget) continue;
+      const percent = Math.round((100 * row.amount) / budget.amount);
+      lines.push(
+        `${platform} ${workspaceId}: ${labelOf(budget)}: ${formatAmount({ unit: budget.unit, amount: row.amount })} of ${formatAmount(budget)} (${percent}%); ${budget.source}`,
+      );
+    }
+    return lines.length > 0 ? lines : ["No budget has been spent against in its current window."];
   }
 
   private async reserve(subject: BudgetSubject, model: string, promptTokens: number): Promise<CallPermit> {

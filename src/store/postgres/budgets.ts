@@ -109,6 +109,14 @@ export class PostgresBudgets implements BudgetRepository {
     return lines.map((line) => Number(rows.find((row) => row.key === line.key && row.windowStart === line.windowStart)?.spent ?? 0));
   }
 
+  async spendSince(since: number, limit: number): Promise<BudgetCharge[]> {
+    const { rows } = await this.pool.query<BudgetCharge>(
+      `SELECT budget_key AS key, window_start AS "windowStart", spent AS amount FROM budget_spend WHERE window_start >= $1 ORDER BY budget_key, window_start LIMIT $2`,
+      [since, limit],
+    );
+    return rows;
+  }
+
   async claimAlert(key: string, windowStart: number, level: number, now: number): Promise<boolean> {
     const { rowCount } = await this.pool.query(
       `INSERT INTO budget_alerts (budget_key, window_start, level, sent_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,

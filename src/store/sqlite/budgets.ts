@@ -24,6 +24,7 @@ export class SqliteBudgets implements BudgetRepository {
   private readonly hold;
   private readonly spentOf;
   private readonly alert;
+  private readonly since;
   private readonly reserveTx: (request: ReserveRequest) => Reservation;
   private readonly settleTx: (holdId: string, charges: readonly BudgetCharge[]) => number[];
 
@@ -57,6 +58,9 @@ export class SqliteBudgets implements BudgetRepository {
          ON CONFLICT (budget_key, window_start) DO UPDATE SET spent = spent + excluded.spent RETURNING spent`,
       )
       .pluck();
+    this.since = db.prepare<[number, number], BudgetCharge>(
+      `SELECT budget_key AS key, window_start AS windowStart, spent AS amount FROM budget_spend WHERE window_start >= ? ORDER BY budget_key, window_start LIMIT ?`,
+    );
     const release = db.prepare<[string]>(`DELETE FROM budget_holds WHERE hold_id = ?`);
     this.alert = db.prepare<[string, number, number, number]>(
       `INSERT INTO budget_alerts (budget_key, window_start, level, sent_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
@@ -99,6 +103,10 @@ export class SqliteBudgets implements BudgetRepository {
 
   async spent(lines: readonly { key: string; windowStart: number }[]): Promise<number[]> {
     return lines.map((line) => this.spentOf.get(line.key, line.windowStart) ?? 0);
+  }
+
+  async spendSince(since: number, limit: number): Promise<BudgetCharge[]> {
+    return this.since.all(since, limit);
   }
 
   async claimAlert(key: string, windowStart: number, level: number, now: number): Promise<boolean> {
