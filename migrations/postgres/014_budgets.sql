@@ -11,23 +11,18 @@ CREATE TABLE budget_limits (
   changed_at   BIGINT  NOT NULL,
   PRIMARY KEY (platform, workspace_id, scope, subject, period)
 );
--- What each budget spent in each window (settled calls), whichever process made them.
+-- What each budget spent in each window (settled calls), whichever process made them, and what
+-- calls under way hold of it. Holds are one sum per budget, not a row per call, so a check writes
+-- one small row per budget: a hold left by a process that died mid-call is dropped once no call
+-- has reserved against the budget for the hold time (held_until).
 CREATE TABLE budget_spend (
   budget_key   TEXT    NOT NULL,
   window_start BIGINT  NOT NULL,
   spent        DOUBLE PRECISION NOT NULL DEFAULT 0,
+  held         DOUBLE PRECISION NOT NULL DEFAULT 0,
+  held_until   BIGINT  NOT NULL DEFAULT 0,
   PRIMARY KEY (budget_key, window_start)
 );
--- The cost held for calls under way, settled (deleted) when they end; a dead process's expire.
-CREATE TABLE budget_holds (
-  hold_id      TEXT    NOT NULL,
-  budget_key   TEXT    NOT NULL,
-  window_start BIGINT  NOT NULL,
-  amount       DOUBLE PRECISION NOT NULL,
-  expires_at   BIGINT  NOT NULL,
-  PRIMARY KEY (budget_key, window_start, hold_id)
-);
-CREATE INDEX budget_holds_by_id ON budget_holds (hold_id);
 -- The 80% and 100% notices sent, one per budget, window and level.
 CREATE TABLE budget_alerts (
   budget_key   TEXT    NOT NULL,

@@ -36,27 +36,32 @@ export interface BudgetLine {
 }
 
 export interface ReserveRequest {
-  holdId: string;
   lines: readonly BudgetLine[];
   /** The most answer tokens a call is given when no budget limits it (what is reserved for it). */
   ceiling: number;
   /** Fewer answer tokens than this make no useful answer: the call is then not made. */
   floor: number;
   now: number;
-  /** A hold older than this (its process died mid-call) no longer counts. */
+  /**
+   * Holds of a budget against which nothing was reserved for this long are dropped (their calls
+   * ended long ago: a process died mid-call). Longer than any call takes.
+   */
   holdMs: number;
 }
 
 export type Reservation =
   /** `limitedBy`: the line whose remainder cut maxTokens below the ceiling. */
-  | { granted: true; maxTokens: number; limitedBy?: number }
+  | { granted: true; maxTokens: number; limitedBy?: number; held: number[] }
   /** `line`: the budget that has too little left; `prompt`: the prompt alone would cross it. */
   | { granted: false; line: number; why: "prompt" | "floor" };
 
 export interface BudgetCharge {
   key: string;
   windowStart: number;
+  /** The call's real cost. */
   amount: number;
+  /** What its reservation held, now released. */
+  held: number;
 }
 
 /**
@@ -71,12 +76,12 @@ export interface BudgetRepository {
   setLimit(workspace: WorkspaceRef, slot: BudgetSlot, amount: BudgetAmount | undefined, changedBy: string): Promise<void>;
   /** Checks every line and, if the call may go, holds its cost in each; one transaction. */
   reserve(request: ReserveRequest): Promise<Reservation>;
-  /** Drops the call's holds and adds its real cost; returns each budget's spend after it. */
-  settle(holdId: string, charges: readonly BudgetCharge[]): Promise<number[]>;
+  /** Releases the call's holds and adds its real cost; returns each budget's spend after it. */
+  settle(charges: readonly BudgetCharge[]): Promise<number[]>;
   /** What each budget spent in its window (settled calls). */
   spent(lines: readonly { key: string; windowStart: number }[]): Promise<number[]>;
   /** Every budget's spend in windows that started at `since` or later (operators' report), by key. */
-  spendSince(since: number, limit: number): Promise<BudgetCharge[]>;
+  spendSince(since: number, limit: number): Promise<{ key: string; windowStart: number; amount: number }[]>;
   /** True for the one caller that records this alert first (a unique insert). */
   claimAlert(key: string, windowStart: number, level: number, now: number): Promise<boolean>;
 }
@@ -85,20 +90,20 @@ export const budgetKey = (workspace: WorkspaceRef, scope: BudgetScope, subject: 
   JSON.stringify([workspace.platform, workspace.workspaceId, scope, subject, period]);
 
 /** The check both engines make inside their transaction, given what each line has used (spent and held). */
-export function decideReservation(request: ReserveRequest, used: readonly number[]): { reservation: Reservation; holds: number[] } {
+export function decideReservation(request: ReserveRequest, used: readonly number[]): Reservation {
   let maxTokens = request.ceiling;
   let limitedBy: number | undefined;
   for (let i = 0; i < request.lines.length; i++) {
     const line = request.lines[i]!;
     const left = line.limit - used[i]! - line.promptCost;
-    if (left < 0) return { reservation: { granted: false, line: i, why: "prompt" }, holds: [] };
+    if (left < 0) return { granted: false, line: i, why: "prompt" };
     const tokens = line.tokenCost > 0 ? Math.floor(left / line.tokenCost) : Number.POSITIVE_INFINITY;
     if (tokens < maxTokens) {
       maxTokens = tokens;
       limitedBy = i;
     }
   }
-  if (maxTokens < request.floor) return { reservation: { granted: false, line: limitedBy ?? 0, why: "floor" }, holds: [] };
-  const holds = request.lines.map((line) => line.promptCost + maxTokens * line.tokenCost);
-  return { reservation: limitedBy === undefined ? { granted: true, maxTokens } : { granted: true, maxTokens, limitedBy }, holds };
+  if (maxTokens < request.floor) return { granted: false, line: limitedBy ?? 0, why: "floor" };
+  const held = request.lines.map((line) => line.promptCost + maxTokens * line.tokenCost);
+  return limitedBy === undefined ? { granted: true, maxTokens, held } : { granted: true, maxTokens, limitedBy, held };
 }

@@ -1,4 +1,5 @@
 import { agentOverheadPart } from "./parts/agent-overhead.js";
+import { budgetCheckPart } from "./parts/budget-check.js";
 import { concurrencyPart } from "./parts/concurrency.js";
 import { endToEndPart } from "./parts/end-to-end.js";
 import { memoryFootprintPart } from "./parts/memory-footprint.js";
@@ -21,6 +22,7 @@ export const benchParts: BenchPart[] = [
   reactParserPart,
   streamingPart,
   postgresPart,
+  budgetCheckPart,
 ];
 
 /** The goals of issue 17 ("Lean and fast"), in its order: the JSON report always has these keys, and the goals table lists them first. */
@@ -51,6 +53,7 @@ export const REQUIRED_KEYS = [
   "first_text_ms_slack",
   "pg_window_read_p99_ms",
   "pg_scaling_3_processes",
+  "budget_check_cpu_us",
 ] as const;
 
 /**

@@ -16,7 +16,7 @@ function tokensLine(limit: number, promptTokens: number, key = `b-${randomUUID()
 }
 
 const reserve = (repository: BudgetRepository, lines: BudgetLine[], now = 1_000, ceiling = 4_096) =>
-  repository.reserve({ holdId: randomUUID(), lines, ceiling, floor: 64, now, holdMs: HOLD_MS });
+  repository.reserve({ lines, ceiling, floor: 64, now, holdMs: HOLD_MS });
 
 for (const engine of engines) {
   describe.skipIf(engine.unavailable !== undefined)(titleOf(`the ${engine.name} store's budgets`, engine), () => {
@@ -46,13 +46,11 @@ for (const engine of engines) {
     it("holds a call's cost before it is made: a second process cannot spend the same remainder, until the first settles", async () => {
       const line = tokensLine(1_000, 100);
       const first = await reserve(a.budgets, [line]);
-      expect(first).toEqual({ granted: true, maxTokens: 900, limitedBy: 0 });
+      expect(first).toEqual({ granted: true, maxTokens: 900, limitedBy: 0, held: [1_000] });
       expect(await reserve(b.budgets, [line])).toEqual({ granted: false, line: 0, why: "prompt" });
 
-      expect(await a.budgets.settle("no such hold", [{ key: line.key, windowStart: 0, amount: 0 }])).toEqual([0]);
-      const holds = await shared.rows(`SELECT hold_id FROM budget_holds WHERE budget_key = '${line.key}'`);
-      expect(await a.budgets.settle(String(holds[0]!.hold_id), [{ key: line.key, windowStart: 0, amount: 300 }])).toEqual([300]);
-      expect(await reserve(b.budgets, [line])).toEqual({ granted: true, maxTokens: 600, limitedBy: 0 });
+      expect(await a.budgets.settle([{ key: line.key, windowStart: 0, amount: 300, held: 1_000 }])).toEqual([300]);
+      expect(await reserve(b.budgets, [line])).toEqual({ granted: true, maxTokens: 600, limitedBy: 0, held: [700] });
       expect(
         await c.budgets.spent([
           { key: line.key, windowStart: 0 },
@@ -65,13 +63,13 @@ for (const engine of engines) {
       const roomy = tokensLine(100_000, 100);
       const tight = tokensLine(150, 100);
       expect(await reserve(a.budgets, [roomy, tight])).toEqual({ granted: false, line: 1, why: "floor" });
-      expect(await reserve(a.budgets, [roomy])).toEqual({ granted: true, maxTokens: 4_096 });
+      expect(await reserve(a.budgets, [roomy])).toEqual({ granted: true, maxTokens: 4_096, held: [4_196] });
 
       const small = tokensLine(500, 100);
       await reserve(a.budgets, [small], 1_000);
       expect((await reserve(b.budgets, [small], 1_000)).granted).toBe(false);
-      // Past its expiry the hold no longer counts (its process died mid-call).
-      expect(await reserve(b.budgets, [small], 1_000 + HOLD_MS)).toEqual({ granted: true, maxTokens: 400, limitedBy: 0 });
+      // Once nothing reserved against the budget for the hold time, its holds no longer count (a process died mid-call).
+      expect(await reserve(b.budgets, [small], 1_000 + HOLD_MS)).toEqual({ granted: true, maxTokens: 400, limitedBy: 0, held: [500] });
     });
 
     it("records each alert once, whichever process claims it first", async () => {
@@ -91,9 +89,7 @@ for (const engine of engines) {
       let calls = 0;
       const spender = async (store: Store, seed: number) => {
         for (let i = 0; ; i++) {
-          const holdId = randomUUID();
           const reservation = await store.budgets.reserve({
-            holdId,
             lines: [{ key, windowStart: 0, limit, promptCost: estimate, tokenCost: 1 }],
             ceiling: 600,
             floor: 64,
@@ -103,7 +99,8 @@ for (const engine of engines) {
           if (!reservation.granted) return;
           calls++;
           const answer = Math.min(reservation.maxTokens, 200 + ((seed * 31 + i * 17) % 500));
-          await store.budgets.settle(holdId, [{ key, windowStart: 0, amount: estimate + ((seed + i) % (estimateError + 1)) + answer }]);
+          const amount = estimate + ((seed + i) % (estimateError + 1)) + answer;
+          await store.budgets.settle([{ key, windowStart: 0, amount, held: reservation.held[0]! }]);
         }
       };
       await Promise.all([spender(a, 1), spender(b, 2), spender(c, 3)]);

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { CallBudget, CallPermit } from "../../agent/call-budget.js";
 import type { Usage } from "../../agent/model.js";
 import { formatAmount } from "../../config/budget-amount.js";
@@ -163,37 +162,40 @@ export class Budgets {
       promptCost: promptTokens * rates[i]!.input,
       tokenCost: rates[i]!.output,
     }));
-    const holdId = randomUUID();
     const now = this.now();
-    const reservation = await this.options.repository.reserve({ holdId, lines, ceiling: this.ceiling, floor: MIN_ANSWER_TOKENS, now, holdMs: HOLD_MS });
+    const reservation = await this.options.repository.reserve({ lines, ceiling: this.ceiling, floor: MIN_ANSWER_TOKENS, now, holdMs: HOLD_MS });
     if (!reservation.granted) return { allowed: false, notice: this.reachedNotice(applied[reservation.line]!, subject, now) };
     const limiting = reservation.limitedBy === undefined ? undefined : applied[reservation.limitedBy]!;
     return {
       allowed: true,
       maxTokens: limiting ? reservation.maxTokens : undefined,
       notice: limiting ? this.reachedNotice(limiting, subject, now) : undefined,
-      settle: (usage) => this.settle(subject, holdId, applied, lines, rates, reservation.maxTokens, usage),
+      settle: (usage) => this.settle(subject, applied, lines, rates, reservation, usage),
     };
   }
 
   private async settle(
     subject: BudgetSubject,
-    holdId: string,
     applied: AppliedBudget[],
     lines: BudgetLine[],
     rates: Rate[],
-    maxTokens: number,
+    reservation: { maxTokens: number; held: number[] },
     usage: Usage | "unknown" | undefined,
   ): Promise<void> {
-    const charges = lines.map((line, i) => ({ key: line.key, windowStart: line.windowStart, amount: costOf(line, rates[i]!, maxTokens, usage) }));
+    const charges = lines.map((line, i) => ({
+      key: line.key,
+      windowStart: line.windowStart,
+      amount: costOf(line, rates[i]!, reservation.maxTokens, usage),
+      held: reservation.held[i]!,
+    }));
     try {
-      const after = await this.options.repository.settle(holdId, charges);
+      const after = await this.options.repository.settle(charges);
       await this.options.alerts?.check(
         subject,
         applied.map((budget, i) => ({ budget, label: labelOf(budget), before: after[i]! - charges[i]!.amount, after: after[i]! })),
       );
     } catch (error) {
-      // The hold expires by itself; the call's cost is lost from the budget, which the log says.
+      // The hold lapses by itself (see ReserveRequest.holdMs); the call's cost is lost from the budget, which the log says.
       this.options.logger.error({ err: error, workspace: subject.workspaceId, charges }, "could not settle a model call's cost in its budgets");
     }
   }

@@ -14,7 +14,7 @@ import { inTransaction } from "./connection.js";
 
 /**
  * Budgets in PostgreSQL. A reservation locks its budgets' spend rows (in key order, so two
- * calls of overlapping budgets cannot deadlock) before it reads what they used, so of two
+ * calls of overlapping budgets cannot deadlock) as it reads what they used and held, so of two
  * processes reaching for the last of a budget the second sees the first's hold.
  */
 export class PostgresBudgets implements BudgetRepository {
@@ -50,38 +50,28 @@ export class PostgresBudgets implements BudgetRepository {
       for (const i of order) {
         const line = request.lines[i]!;
         await client.query(`INSERT INTO budget_spend (budget_key, window_start) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [line.key, line.windowStart]);
-        await client.query(`SELECT 1 FROM budget_spend WHERE budget_key = $1 AND window_start = $2 FOR UPDATE`, [line.key, line.windowStart]);
-        // A statement of its own, after the lock: its snapshot sees the holds and spend of whoever held the lock before.
+        // The row is locked and read in one statement: FOR UPDATE returns its newest version, after whoever held the lock.
         const { rows } = await client.query<{ used: number }>(
-          `SELECT s.spent + COALESCE((SELECT SUM(h.amount) FROM budget_holds h
-             WHERE h.budget_key = s.budget_key AND h.window_start = s.window_start AND h.expires_at > $3), 0) AS used
-           FROM budget_spend s WHERE s.budget_key = $1 AND s.window_start = $2`,
+          `SELECT spent + CASE WHEN held_until > $3 THEN held ELSE 0 END AS used FROM budget_spend WHERE budget_key = $1 AND window_start = $2 FOR UPDATE`,
           [line.key, line.windowStart, request.now],
         );
         used[i] = Number(rows[0]?.used ?? 0);
       }
-      const { reservation, holds } = decideReservation(request, used);
+      const reservation = decideReservation(request, used);
       if (!reservation.granted) return reservation;
       for (const i of order) {
         const line = request.lines[i]!;
-        await client.query(`DELETE FROM budget_holds WHERE budget_key = $1 AND window_start = $2 AND expires_at <= $3`, [
-          line.key,
-          line.windowStart,
-          request.now,
-        ]);
-        await client.query(`INSERT INTO budget_holds (hold_id, budget_key, window_start, amount, expires_at) VALUES ($1, $2, $3, $4, $5)`, [
-          request.holdId,
-          line.key,
-          line.windowStart,
-          holds[i],
-          request.now + request.holdMs,
-        ]);
+        await client.query(
+          `UPDATE budget_spend SET held = $3 + CASE WHEN held_until > $4 THEN held ELSE 0 END, held_until = GREATEST(held_until, $5)
+           WHERE budget_key = $1 AND window_start = $2`,
+          [line.key, line.windowStart, reservation.held[i], request.now, request.now + request.holdMs],
+        );
       }
       return reservation;
     });
   }
 
-  async settle(holdId: string, charges: readonly BudgetCharge[]): Promise<number[]> {
+  async settle(charges: readonly BudgetCharge[]): Promise<number[]> {
     const order = charges.map((_, i) => i).sort((a, b) => compareLines(charges[a]!, charges[b]!));
     return inTransaction(this.pool, async (client) => {
       const after: number[] = new Array(charges.length);
@@ -89,12 +79,12 @@ export class PostgresBudgets implements BudgetRepository {
         const charge = charges[i]!;
         const { rows } = await client.query<{ spent: number }>(
           `INSERT INTO budget_spend (budget_key, window_start, spent) VALUES ($1, $2, $3)
-           ON CONFLICT (budget_key, window_start) DO UPDATE SET spent = budget_spend.spent + excluded.spent RETURNING spent`,
-          [charge.key, charge.windowStart, charge.amount],
+           ON CONFLICT (budget_key, window_start) DO UPDATE SET spent = budget_spend.spent + excluded.spent, held = GREATEST(0, budget_spend.held - $4)
+           RETURNING spent`,
+          [charge.key, charge.windowStart, charge.amount, charge.held],
         );
         after[i] = Number(rows[0]!.spent);
       }
-      await client.query(`DELETE FROM budget_holds WHERE hold_id = $1`, [holdId]);
       return after;
     });
   }
@@ -109,8 +99,8 @@ export class PostgresBudgets implements BudgetRepository {
     return lines.map((line) => Number(rows.find((row) => row.key === line.key && row.windowStart === line.windowStart)?.spent ?? 0));
   }
 
-  async spendSince(since: number, limit: number): Promise<BudgetCharge[]> {
-    const { rows } = await this.pool.query<BudgetCharge>(
+  async spendSince(since: number, limit: number): Promise<{ key: string; windowStart: number; amount: number }[]> {
+    const { rows } = await this.pool.query<{ key: string; windowStart: number; amount: number }>(
       `SELECT budget_key AS key, window_start AS "windowStart", spent AS amount FROM budget_spend WHERE window_start >= $1 ORDER BY budget_key, window_start LIMIT $2`,
       [since, limit],
     );
