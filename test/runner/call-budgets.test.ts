@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { parseCommandText } from "../../src/runner/commands/command-text.js";
+import { FakeAnthropic } from "../fakes/fake-anthropic.js";
 import type { Responder } from "../fakes/fake-openai.js";
 import { reply } from "../fakes/fake-openai.js";
 import { sentPromptTokens } from "../support/sent-prompt.js";
@@ -98,5 +99,42 @@ describe("budgets checked before every model call", () => {
     expect(refused.shown).toContain("the daily budget of <@u1> (3,000 tokens) is used up");
     expect((await command("settings budget user <@u1> day clear")).ok).toBe(true);
     expect((await ask("three")).result.outcome).toBe("answer");
+  });
+
+  it("limits the Anthropic provider's max_tokens the same way (its prompt estimated, not tokenized)", async () => {
+    const claude = await FakeAnthropic.start();
+    try {
+      t = await startTestApp({ OPENAI_MODELS: "openai:fake-model,anthropic:claude-test", ANTHROPIC_BASE_URL: claude.url, STREAM_ANSWERS: "false" });
+      await t.app.commands.execute(parseCommandText("settings channel model anthropic:claude-test")!, request(""), admin);
+      await command("settings budget channel day 3000");
+      claude.script(reply.text("From Claude."));
+
+      const { result } = await ask("who are you?");
+
+      expect(result.text).toBe("From Claude.");
+      const sent = claude.chatRequests[0]!.body.max_tokens;
+      // Without the budget it would be ANTHROPIC_MAX_TOKENS (4096); the prompt's estimate comes off the 3,000.
+      expect(sent).toBeGreaterThan(64);
+      expect(sent).toBeLessThan(3_000 - 100);
+    } finally {
+      await claude.close();
+    }
+  });
+
+  it("reads the budget commands as admins type them, and refuses what it cannot read", async () => {
+    t = await startTestApp();
+    expect((await command("settings budget user day 5k")).text).toBe(
+      "Set each member's daily budget to 5,000 tokens. Every model call is checked against it from now on.",
+    );
+    expect((await command("settings budget workspace month 2M")).text).toContain("Set this server's monthly budget to 2,000,000 tokens");
+    expect(await command("settings budget channel day lots")).toEqual({
+      ok: false,
+      text: 'I can\'t read "lots" as a budget: write tokens ("50000", "50k") or dollars ("$5", "5 USD").',
+    });
+    expect((await command("settings alerts-channel <#C9>")).text).toBe("Budget alerts now go to <#C9>.");
+    expect((await command("settings alerts-channel clear")).text).toBe("Budget alerts now go to each admin by direct message.");
+    const member = await t.app.commands.execute(parseCommandText("settings budget workspace day 10")!, request(""), { userId: "u1", role: "member" });
+    expect(member).toMatchObject({ ok: false, denied: "admin" });
+    expect((await command("settings show")).text).toContain("- The daily budget of <@boss>: 0 tokens of 5,000 tokens used (0%); set by <@boss>");
   });
 });
