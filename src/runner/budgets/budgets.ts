@@ -10,6 +10,7 @@ import {
   type BudgetRepository,
   type BudgetScope,
   type BudgetSlot,
+  type StoredBudget,
 } from "../../store/budget-repository.js";
 import type { WorkspaceRef } from "../../store/types.js";
 import type { ModelPrices } from "../usage-report.js";
@@ -75,9 +76,9 @@ export class Budgets {
     this.ceiling = options.answerCeiling ?? DEFAULT_CEILING;
   }
 
-  /** Every budget that applies to calls for `subject`, admins' before the environment's. */
-  async applicable(subject: BudgetSubject): Promise<AppliedBudget[]> {
-    const stored = await this.options.repository.limits(subject);
+  /** Every budget that applies to calls for `subject`, admins' before the environment's (`stored`: the admins', already read). */
+  async applicable(subject: BudgetSubject, stored?: readonly StoredBudget[]): Promise<AppliedBudget[]> {
+    stored ??= await this.options.repository.limits(subject);
     const now = this.now();
     const applied: AppliedBudget[] = [];
     for (const scope of SCOPES) {
@@ -104,9 +105,23 @@ export class Budgets {
     return applied;
   }
 
-  /** The check before each call of a model for `subject`: the one way every model call is charged. */
+  /**
+   * The check before each call of a model for `subject`: the one way every model call is charged
+   * (turns, and whatever else calls a model: summaries, scheduled runs). The admins' budgets are
+   * read once, at the first call (a change applies from the next turn, as settings do); what each
+   * spent is read from the store at every call.
+   */
   forCall(subject: BudgetSubject): CallBudget {
-    return { reserve: (call) => this.reserve(subject, call.model, call.promptTokens) };
+    let limits: Promise<StoredBudget[]> | undefined;
+    return {
+      reserve: async (call) => {
+        limits ??= this.options.repository.limits(subject).catch((error: unknown) => {
+          limits = undefined;
+          throw error;
+        });
+        return this.reserve(subject, call.model, call.promptTokens, await limits);
+      },
+    };
   }
 
   /** Each budget that applies here, its use so far in its window and where it comes from. */
@@ -145,8 +160,8 @@ export class Budgets {
     return lines.length > 0 ? lines : ["No budget has been spent against in its current window."];
   }
 
-  private async reserve(subject: BudgetSubject, model: string, promptTokens: number): Promise<CallPermit> {
-    const applied = await this.applicable(subject);
+  private async reserve(subject: BudgetSubject, model: string, promptTokens: number, stored: readonly StoredBudget[]): Promise<CallPermit> {
+    const applied = await this.applicable(subject, stored);
     if (applied.length === 0) return { allowed: true, settle: async () => {} };
     const price = this.options.prices[model];
     const rates: Rate[] = [];
