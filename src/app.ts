@@ -8,7 +8,11 @@ import { storeSettingsOf } from "./config/store-settings.js";
 import type { Logger } from "./log.js";
 import { ApprovalDesk } from "./runner/approvals/approval-desk.js";
 import { ChannelPolicies } from "./runner/channel-policy.js";
+import { BudgetAlerts } from "./runner/budgets/budget-alerts.js";
+import { budgetDefaults } from "./runner/budgets/budget-defaults.js";
+import { Budgets } from "./runner/budgets/budgets.js";
 import { BotCommands } from "./runner/commands/bot-commands.js";
+import { BudgetCommands } from "./runner/commands/budget-commands.js";
 import { InstanceLease } from "./runner/instance-lease.js";
 import { StorePruner } from "./store/pruner.js";
 import { MessageIntake } from "./runner/intake.js";
@@ -127,6 +131,12 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     model: config.MEMORY_SUMMARY_MODEL,
     dailyTokenBudget: config.DAILY_TOKEN_BUDGET,
   });
+  // Budgets (issue 25): checked before every model call; alerts go out through the platforms that connect.
+  const alerts = new BudgetAlerts({ repository: store.budgets, settings: store.workspaceSettings, adminIds: config.BOT_ADMIN_USER_IDS, logger });
+  const budgets = new Budgets({
+    ...{ repository: store.budgets, defaults: budgetDefaults(config), prices: config.MODEL_PRICES, logger, alerts },
+    answerCeiling: config.ANTHROPIC_MAX_TOKENS,
+  });
   const runner = new TurnRunner({
     summaries,
     agent,
@@ -150,6 +160,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
       maxQueuedTurns: config.MAX_QUEUED_TURNS,
     },
     observer: options.observer,
+    budgets,
   });
   const commands = new BotCommands({
     schedules: scheduling.commands,
@@ -161,6 +172,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     usage: new UsageReports(store.usageReports, config.MODEL_PRICES),
     memoryTokenBudget: config.MEMORY_TOKEN_BUDGET,
     summaries: store.summaries,
+    budgets: new BudgetCommands({ budgets, repository: store.budgets, settings: store.workspaceSettings, prices: config.MODEL_PRICES, models }),
   });
   const intake = new MessageIntake({
     store,
@@ -172,7 +184,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     maxAnswerMessages: MAX_ANSWER_MESSAGES,
     streamEditIntervalMs: config.STREAM_ANSWERS ? config.STREAM_EDIT_INTERVAL_MS : undefined,
   });
-  const links = new PlatformLinks({ intake, commands, access, approvals, models, notices, outlets: scheduling.poster });
+  const links = new PlatformLinks({ intake, commands, access, approvals, models, notices, alerts, outlets: scheduling.poster });
   scheduling.scheduler.start();
   let closing: Promise<void> | undefined;
   const close = () =>

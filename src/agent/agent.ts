@@ -1,5 +1,6 @@
 import { cleanAnswer, hasVisibleText } from "../text.js";
 import type { AnswerTextSink } from "./answer-text.js";
+import { BudgetReached } from "./call-budget.js";
 import type { ModelMessage } from "./model.js";
 import { ModelCaller } from "./model-caller.js";
 import type { ModelCatalog } from "./model-catalog.js";
@@ -8,7 +9,7 @@ import type { ProtocolSession } from "./protocol.js";
 import { ReactProtocolSession } from "./react-protocol.js";
 import { invokeTool, tooManyCallsResult, type InvokerDeps } from "./tool-invoker.js";
 import { ToolsProtocolSession } from "./tools-protocol.js";
-import { emptyUsage, type AgentResult, type AgentRun, type AgentSettings } from "./types.js";
+import { emptyUsage, type AgentResult, type AgentRun, type AgentSettings, type Usage } from "./types.js";
 import { userMessage } from "./user-message.js";
 
 const EMPTY_REPLY = "Your reply was empty. Please answer the user's last message.";
@@ -26,9 +27,14 @@ export class Agent {
 
   async run(run: AgentRun): Promise<AgentResult> {
     const usage = run.usage ?? emptyUsage();
-    const caller = new ModelCaller(this.models.model(run.model ?? this.settings.model), usage, this.settings.retry, {
-      idleTimeoutMs: this.settings.streamIdleTimeoutMs ?? 60_000,
-    });
+    const model = run.model ?? this.settings.model;
+    const caller = new ModelCaller(
+      this.models.model(model),
+      usage,
+      this.settings.retry,
+      { idleTimeoutMs: this.settings.streamIdleTimeoutMs ?? 60_000 },
+      run.budget ? { model, budget: run.budget } : undefined,
+    );
     const shown = shownText(run.onAnswerText);
     const session = this.openSession(caller, run, shown.onText);
     let seq = 0;
@@ -44,13 +50,33 @@ export class Agent {
       nextSeq: () => ++seq,
     };
 
+    const counted = { iterations: 0 };
+    try {
+      const result = await this.loop(run, session, deps, shown, counted, usage);
+      if (!caller.budgetNotice) return result;
+      return { ...result, output: withNotice(result.output, caller.budgetNotice), outcome: "budget_reached" };
+    } catch (error) {
+      if (!(error instanceof BudgetReached)) throw error;
+      shown.retract();
+      return { output: withNotice(session.answerSoFar(), error.notice), outcome: "budget_reached", iterations: counted.iterations, usage };
+    }
+  }
+
+  private async loop(
+    run: AgentRun,
+    session: ProtocolSession,
+    deps: InvokerDeps,
+    shown: { retract(): void },
+    counted: { iterations: number },
+    usage: Usage,
+  ): Promise<AgentResult> {
     let iterations = 0;
     while (iterations < this.settings.maxIterations) {
       const decision = await session.decide(run.signal);
       if (decision.kind === "final" && hasVisibleText(decision.text)) {
         return { output: cleanAnswer(decision.text), outcome: "answer", iterations, usage };
       }
-      iterations++;
+      counted.iterations = ++iterations;
       // What was shown of this model call was not the answer: it came before tool calls, or was unusable.
       shown.retract();
       if (decision.kind !== "calls") {
@@ -86,6 +112,12 @@ export class Agent {
       ? new ReactProtocolSession(caller, messages, run.tools, run.logger, onText)
       : new ToolsProtocolSession(caller, messages, run.tools, run.logger, onText);
   }
+}
+
+/** The answer so far and, on a line of its own, the budget that ended it. */
+function withNotice(answer: string, notice: string): string {
+  const text = cleanAnswer(answer);
+  return hasVisibleText(text) ? `${text}\n\n_${notice}_` : `_${notice}_`;
 }
 
 /** The answer-text sink as the sessions use it, remembering whether anything was shown since the last retraction. */

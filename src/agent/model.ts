@@ -56,6 +56,8 @@ export interface ModelRequest {
   toolChoice?: "none";
   /** Sequences that end the answer before they are written (the text protocol's). */
   stop?: readonly string[];
+  /** The most tokens the answer may take (a budget's remainder); the provider's default otherwise. */
+  maxTokens?: number;
 }
 
 /** A whole answer: its text (null when there was none) and the tools it asks for. */

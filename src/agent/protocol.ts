@@ -14,4 +14,6 @@ export interface ProtocolSession {
   recordInvalid(observation: string): void;
   /** The `generate` early-stopping call: one last answer without tools, or undefined if none came. */
   finalAttempt(signal: AbortSignal): Promise<string | undefined>;
+  /** What the model told the user so far besides its tool calls (a turn cut short by a budget ends with it). */
+  answerSoFar(): string;
 }

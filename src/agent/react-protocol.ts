@@ -59,6 +59,11 @@ export class ReactProtocolSession implements ProtocolSession {
     }
   }
 
+  /** The text protocol's replies before the final answer are thoughts and actions, not words for the user. */
+  answerSoFar(): string {
+    return "";
+  }
+
   private async ask(signal: AbortSignal): Promise<string> {
     const params = { messages: this.messages, stop: STOP };
     let reply;

@@ -10,6 +10,7 @@ import type { ToolCallRequest, ToolCallResult } from "./tool-invoker.js";
 /** Native tool calling: the tools go with each request, and the model answers with calls its provider reads. */
 export class ToolsProtocolSession implements ProtocolSession {
   private pendingCallIds: string[] = [];
+  private readonly said: string[] = [];
 
   constructor(
     private readonly caller: ModelCaller,
@@ -26,6 +27,7 @@ export class ToolsProtocolSession implements ProtocolSession {
     const toolCalls = reply.toolCalls;
     if (toolCalls.length === 0) return { kind: "final", text: reply.text ?? "" };
 
+    if (reply.text?.trim()) this.said.push(reply.text.trim());
     this.messages.push({ role: "assistant", content: reply.text, toolCalls });
     this.pendingCallIds = toolCalls.map((call) => call.id);
     return { kind: "calls", calls: toolCalls.map((call) => readCall(call, this.logger)) };
@@ -46,6 +48,10 @@ export class ToolsProtocolSession implements ProtocolSession {
     this.messages.push({ role: "user", content: LIMIT_REACHED_PROMPT });
     const reply = await this.call({ messages: this.messages, tools: this.tools, toolChoice: "none" }, signal);
     return reply.text ?? undefined;
+  }
+
+  answerSoFar(): string {
+    return this.said.join("\n\n");
   }
 
   private call(request: ModelRequest, signal: AbortSignal): Promise<ModelReply> {

@@ -1,6 +1,7 @@
 import type { Logger } from "../log.js";
 import type { Tool, ToolRequestInfo } from "../tools/define-tool.js";
 import type { AnswerTextSink } from "./answer-text.js";
+import type { CallBudget } from "./call-budget.js";
 import type { Usage } from "./model.js";
 import type { RetryPolicy } from "./model-retry.js";
 
@@ -15,7 +16,8 @@ export type StepEvent =
   | { type: "tool_finished"; seq: number; tool: string; args: unknown; output: string; durationMs: number }
   | { type: "tool_failed"; seq: number; tool: string; args: unknown; error: string; durationMs: number };
 
-type AgentOutcome = "answer" | "direct" | "iteration_limit_generated" | "iteration_limit_forced";
+/** budget_reached: a model call was not made (or its answer was cut) for want of budget; the output says which. */
+type AgentOutcome = "answer" | "direct" | "iteration_limit_generated" | "iteration_limit_forced" | "budget_reached";
 
 export interface AgentResult {
   output: string;
@@ -97,6 +99,8 @@ export interface AgentRun {
   model?: string;
   /** Token usage is added here as calls complete, so the caller keeps it even if the turn fails. */
   usage?: Usage;
+  /** Checked before every model call of the turn (see CallBudget); none: no limit. */
+  budget?: CallBudget;
 }
 
 export const emptyUsage = (): Usage => ({ promptTokens: 0, completionTokens: 0, totalTokens: 0 });

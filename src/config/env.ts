@@ -3,7 +3,7 @@ import { MODEL_PROVIDERS } from "../agent/model-ref.js";
 import { platformConfigSchemas, platformDefinitions, type PlatformConfig } from "../platforms/index.js";
 import { isTimeZone } from "../scheduler/when.js";
 import { processEnvironment } from "./environment.js";
-import { bool, idList, nonNegativeInt, optionalText, optionalUrl, positiveInt, tokenBudget, urlTemplate } from "./fields.js";
+import { bool, budgetAmount, idList, nonNegativeInt, optionalText, optionalUrl, positiveInt, tokenBudget, urlTemplate } from "./fields.js";
 
 /** The core's variables; each platform adds its own (see src/platforms/<name>/config.ts). */
 const coreConfigSchema = z.object({
@@ -108,6 +108,14 @@ const coreConfigSchema = z.object({
   DAILY_TOKEN_BUDGET: tokenBudget,
   /** Tokens one user may spend per UTC day in a workspace; empty, 0 or "unlimited" means no limit. */
   DAILY_USER_TOKEN_BUDGET: tokenBudget,
+  /** A workspace's budget per day in tokens or dollars ("$20"; dollars need MODEL_PRICES); replaces DAILY_TOKEN_BUDGET's for calls. */
+  DAILY_BUDGET: budgetAmount,
+  /** A workspace's budget per calendar month, in tokens ("2M") or dollars ("$300"). */
+  MONTHLY_BUDGET: budgetAmount,
+  /** The same in tokens (either name; MONTHLY_BUDGET wins). */
+  MONTHLY_TOKEN_BUDGET: budgetAmount,
+  /** Each channel's budget per day (its threads count to it), in tokens or dollars. */
+  CHANNEL_DAILY_TOKEN_BUDGET: budgetAmount,
   MAX_QUESTION_CHARS: positiveInt(4_000),
   /** Images go to the model as image parts: on, off, or auto (on for model names known to see images). */
   VISION: z.enum(["auto", "on", "off"], { message: "auto, on or off" }).default("auto"),

@@ -1,3 +1,4 @@
+import { parseBudgetAmount } from "./budget-amount.js";
 import { z } from "zod";
 import { decodeSecretsKey, SECRETS_KEY_FORMAT } from "../store/secrets.js";
 
@@ -71,6 +72,21 @@ export const idList = z
       .map((x) => x.trim())
       .filter(Boolean),
   );
+
+/** Tokens ("50000", "50k") or dollars ("$20", "20 USD"); empty, 0 or "unlimited" means no limit (undefined). */
+export const budgetAmount = z
+  .string()
+  .trim()
+  .optional()
+  .transform((s, context) => {
+    if (!s || /^(0|unlimited)$/i.test(s)) return undefined;
+    const amount = parseBudgetAmount(s);
+    if (!amount) {
+      context.addIssue({ code: "custom", message: 'tokens ("50000", "50k") or dollars ("$20", "20 USD"), or unlimited' });
+      return z.NEVER;
+    }
+    return amount;
+  });
 
 /** A number of tokens per day; empty, 0 or "unlimited" means no limit (undefined). */
 export const tokenBudget = z

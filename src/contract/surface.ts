@@ -152,4 +152,6 @@ export interface ChatSurface {
   startStream?(to: Destination, options: { notify: string }): NativeStream | undefined;
   /** Where the platform can ask people to approve a tool call; without it such calls do not run. */
   readonly approvals?: ApprovalControls;
+  /** A direct message to one person outside any turn (budget alerts to admins); pings nobody. */
+  directMessage?(userId: string, text: string): Promise<void>;
 }

@@ -4,6 +4,7 @@ import type { RestartNotices } from "./restart-notices.js";
 import type { ToolAccess } from "./tool-access.js";
 import type { ApprovalDesk } from "./approvals/approval-desk.js";
 import type { BotCommands } from "./commands/bot-commands.js";
+import type { BudgetAlerts } from "./budgets/budget-alerts.js";
 import { parseCommandText } from "./commands/command-text.js";
 import { commandHelp } from "./commands/help.js";
 import { conversationOf, type MessageIntake } from "./intake.js";
@@ -22,6 +23,8 @@ export interface PlatformLinksOptions {
   models: readonly string[];
   /** Where a connected platform's restart notices are posted from. */
   notices?: RestartNotices;
+  /** Budget alerts go out through the platforms that connect. */
+  alerts?: BudgetAlerts;
 }
 
 /** Connects platforms to the core: one intake, one set of commands, one tool catalogue, one approval desk. */
@@ -33,6 +36,7 @@ export class PlatformLinks {
     const inbox = intake.connect(connection.surface, { allowDms: connection.allowDms, content: connection.content });
     this.options.notices?.connect(connection.surface);
     this.options.outlets?.attach(connection.surface, inbox);
+    this.options.alerts?.addSurface(connection.surface);
     const help = () => commandHelp({ commandName: connection.commandName, roles: connection.hasRoles });
     return {
       receive: inbox.receive,

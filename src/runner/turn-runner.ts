@@ -11,6 +11,8 @@ import { conversationKey, type Conversation, type ConversationRef } from "../sto
 import type { WorkspaceSettings } from "../store/workspace-settings.js";
 import { ignoredInSharedWorkspaces, TurnAdmission, type AdmissionLimits } from "./admission.js";
 import type { ApprovalDesk } from "./approvals/approval-desk.js";
+import type { Budgets } from "./budgets/budgets.js";
+import { budgetTimeZone } from "./budgets/budget-windows.js";
 import { settingsChannelOf, type ChannelPolicies, type TurnPolicy } from "./channel-policy.js";
 import type { Location } from "../contract/inbound.js";
 import { ConversationLine, type LinePlace } from "./conversation-line.js";
@@ -39,6 +41,8 @@ export interface TurnRunnerOptions {
   /** STREAM_ANSWERS: views that show the answer while it arrives get its text as the model writes it. */
   streamAnswers?: boolean;
   limits: AdmissionLimits;
+  /** Checked before every model call of a turn (issue 25); none: no budgets. */
+  budgets?: Budgets;
   observer?: TurnObserver;
   /** This process run's id in the store (see InstanceLease): its turns and places in line carry it. */
   instance: string;
@@ -299,7 +303,7 @@ export class TurnRunner {
       logger.debug({ user: request.userId, text: request.text, model: policy.model }, "turn started");
       const context: TurnContext = { turnId, request, channel, view, controller, deadline };
       const read = (question = await this.readQuestion(request, policy.model, controller.signal, logger));
-      const result = await this.ask(context, policy, read, conversation, steps, usage, logger);
+      const result = await this.ask(context, policy, read, conversation, steps, usage, logger, budgetTimeZone(settings));
       const thread = await this.threadToSeed(view, request);
       reply = { turnId, status: "answered", outcome: result.outcome, text: result.output };
       if (policy.memorySummary) {
@@ -377,8 +381,9 @@ export class TurnRunner {
     steps: StepRecorder,
     usage: Usage,
     logger: Logger,
+    timeZone: string,
   ): Promise<AgentResult> {
-    const { store, agent, memoryTokenBudget } = this.options;
+    const { store, agent, memoryTokenBudget, budgets } = this.options;
     const { request } = turn;
     const { needApproval } = policy.tools;
     const summaries = policy.memorySummary ? this.options.summaries : undefined;
@@ -407,6 +412,7 @@ export class TurnRunner {
       onAnswerText: this.options.streamAnswers ? answerTextFor(turn.view, logger) : undefined,
       approval: needApproval.size > 0 ? { tools: needApproval, ask: (call, signal) => this.waitForApproval(turn, call, signal) } : undefined,
       usage,
+      budget: budgets?.forCall({ ...request, channelId: turn.channel.channelId, timeZone }),
     });
   }
 

@@ -1,4 +1,5 @@
 import type { ApprovalRepository } from "./approval-repository.js";
+import type { BudgetRepository } from "./budget-repository.js";
 import type { ChannelSettingsRepository } from "./channel-settings-repository.js";
 import type { InstallationRepository } from "./installation-repository.js";
 import type { RateTable, CachedRates } from "./currency-rates.js";
@@ -44,6 +45,8 @@ export interface Store {
   readonly retention: Retention;
   /** Scheduled and recurring tasks and their runs. */
   readonly schedules: ScheduleRepository;
+  /** Spending budgets and what each spent, reserved before each model call (issue 25). */
+  readonly budgets: BudgetRepository;
   /** Resolves when the database answers (health checks); rejects otherwise. */
   ping(): Promise<void>;
   /** What `npm run doctor` reports. */

@@ -14,6 +14,8 @@ const workspaceSettingsSchema = z.object({
   scheduleMembers: z.boolean().optional(),
   /** The summary of what left the memory window (issue 24); absent: on (unless MEMORY_SUMMARY=off). */
   memorySummary: z.boolean().optional(),
+  /** Where budget alerts go (`/settings alerts-channel`); else a direct message to each admin. */
+  budgetAlertsChannel: z.string().optional(),
 });
 
 export type WorkspaceSettings = z.infer<typeof workspaceSettingsSchema>;

@@ -1,4 +1,5 @@
 import { agentOverheadPart } from "./parts/agent-overhead.js";
+import { budgetCheckPart } from "./parts/budget-check.js";
 import { concurrencyPart } from "./parts/concurrency.js";
 import { discordFootprintPart } from "./parts/discord-footprint.js";
 import { endToEndPart } from "./parts/end-to-end.js";
@@ -23,6 +24,7 @@ export const benchParts: BenchPart[] = [
   streamingPart,
   postgresPart,
   discordFootprintPart,
+  budgetCheckPart,
 ];
 
 /** The goals of issue 17 ("Lean and fast"), in its order: the JSON report always has these keys, and the goals table lists them first. */
@@ -54,6 +56,7 @@ export const REQUIRED_KEYS = [
   "pg_window_read_p99_ms",
   "pg_scaling_3_processes",
   "rss_mb_after_10k_turns_discord",
+  "budget_check_cpu_us",
 ] as const;
 
 /**

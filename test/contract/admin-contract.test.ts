@@ -236,8 +236,9 @@ describe.each([discordDriver, slackDriver, terminalDriver])("admins in control o
   });
 
   it("refuses a user past DAILY_USER_TOKEN_BUDGET with one polite notice, before calling the model", async () => {
-    const d = (driver = await platform.start({ DAILY_USER_TOKEN_BUDGET: "20" }));
-    d.model.otherwise(reply.text("ok", { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }));
+    // Each call's prompt must fit what remains too: the budget leaves room for two turns.
+    const d = (driver = await platform.start({ DAILY_USER_TOKEN_BUDGET: "3000" }));
+    d.model.otherwise(reply.text("ok", { prompt_tokens: 1_000, completion_tokens: 500, total_tokens: 1_500 }));
     await d.seen(await d.ask("one"));
     await d.seen(await d.ask("two"));
 

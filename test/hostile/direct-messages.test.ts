@@ -106,9 +106,10 @@ describe("Discord direct messages keep the servers' rules", () => {
   });
 
   it("counts every DM against one daily budget, so DMs cannot spend what the servers may not", async () => {
-    bot = await startDiscordBot({ DAILY_TOKEN_BUDGET: "10" });
+    // Room for one turn's prompt (each call is checked too); that turn spends all of it.
+    bot = await startDiscordBot({ DAILY_TOKEN_BUDGET: "2000" });
     const { discord } = bot;
-    bot.model.otherwise(reply.text("an answer", { prompt_tokens: 1_000, completion_tokens: 333, total_tokens: 1_333 }));
+    bot.model.otherwise(reply.text("an answer", { prompt_tokens: 1_500, completion_tokens: 500, total_tokens: 2_000 }));
     const users = [discord.member, discord.moderator, discord.admin];
     const answers: string[] = [];
     for (const user of users) {

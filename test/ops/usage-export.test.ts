@@ -36,4 +36,26 @@ describe("npm run usage", () => {
     ]);
     expect(lines).toContain("30,test,w2,total,,1,100,50,0.000200");
   });
+
+  it("prints each budget's use in its current window, with its limit and source (--budgets)", async () => {
+    t = await startTestApp({ CHANNEL_DAILY_TOKEN_BUDGET: "50k", MONTHLY_BUDGET: "$10", MODEL_PRICES: "gpt-4o-mini=1000/2000" });
+    t.model.otherwise(reply.text("ok", { prompt_tokens: 1_000, completion_tokens: 500, total_tokens: 1_500 }));
+    await t.app.runner.submit(request("one", { channelId: "c1" }), new RecordingSink());
+    await t.app.runner.submit(request("two", { channelId: "t9", parentChannelId: "c1" }), new RecordingSink());
+
+    const env = {
+      PATH: process.env.PATH ?? "",
+      DATABASE_PATH: t.dbPath,
+      CHANNEL_DAILY_TOKEN_BUDGET: "50k",
+      MONTHLY_BUDGET: "$10",
+      MODEL_PRICES: "gpt-4o-mini=1000/2000",
+    };
+    const { stdout } = await run(process.execPath, ["--import", TSX_LOADER, resolve(PROJECT_ROOT, "src/ops/usage-cli.ts"), "--budgets"], { cwd: t.dir, env });
+
+    // A thread's calls count to its channel; each turn cost $1 + $1.
+    expect(stdout.trim().split("\n").sort()).toEqual([
+      "test w1: the daily budget of <#c1>: 3,000 tokens of 50,000 tokens (6%); CHANNEL_DAILY_TOKEN_BUDGET",
+      "test w1: this workspace's monthly budget: $4.00 of $10.00 (40%); MONTHLY_BUDGET",
+    ]);
+  });
 });

@@ -33,8 +33,9 @@ describe("who may make the bot work, and how much", () => {
   });
 
   it("stops a workspace at its daily token budget, before calling the model", async () => {
-    t = await startTestApp({ DAILY_TOKEN_BUDGET: "20" });
-    t.model.otherwise(reply.text("ok", { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }));
+    // Each call's prompt must fit what remains too: the budget leaves room for two turns.
+    t = await startTestApp({ DAILY_TOKEN_BUDGET: "3000" });
+    t.model.otherwise(reply.text("ok", { prompt_tokens: 1_000, completion_tokens: 500, total_tokens: 1_500 }));
     expect((await run("first")).result.status).toBe("answered");
     expect((await run("second")).result.status).toBe("answered");
     const third = await run("third");
@@ -44,7 +45,7 @@ describe("who may make the bot work, and how much", () => {
     expect(third.sink.replies[0]!.text).toMatch(/used up today's budget/);
     expect(elsewhere.result.status).toBe("answered");
     expect(t.model.chatRequests).toHaveLength(3);
-    expect(await t.app.store.usage.tokensToday({ platform: "test", workspaceId: "w1" })).toBe(30);
+    expect(await t.app.store.usage.tokensToday({ platform: "test", workspaceId: "w1" })).toBe(3_000);
   });
 
   it("refuses a question over the length limit with the numbers", async () => {

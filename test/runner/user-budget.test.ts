@@ -12,8 +12,9 @@ describe("the per-user daily token budget", () => {
   };
 
   it("stops one user at DAILY_USER_TOKEN_BUDGET with one notice a minute; others and other workspaces go on", async () => {
-    t = await startTestApp({ DAILY_USER_TOKEN_BUDGET: "20", DAILY_TOKEN_BUDGET: "1000" });
-    t.model.otherwise(reply.text("ok", { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }));
+    // Each call is checked too (its prompt must fit what remains): the budget leaves room for two turns' prompts.
+    t = await startTestApp({ DAILY_USER_TOKEN_BUDGET: "3000", DAILY_TOKEN_BUDGET: "100000" });
+    t.model.otherwise(reply.text("ok", { prompt_tokens: 1_000, completion_tokens: 500, total_tokens: 1_500 }));
     await run("one");
     await run("two");
 

@@ -67,6 +67,11 @@ export class DiscordSurface implements ChatSurface {
     return postedMessage(message);
   }
 
+  async directMessage(userId: string, text: string): Promise<void> {
+    const user = await discordCall(() => this.client.users.fetch(userId));
+    await discordCall(() => user.send({ content: text, allowedMentions: NO_PINGS }));
+  }
+
   async edit(message: PostedMessage, text: string, options: PostOptions): Promise<void> {
     await discordCall(() => (message as DiscordPosted).edit(text, mentionsFor(options)));
   }

@@ -89,6 +89,11 @@ export class SlackSurface implements ChatSurface {
     return { id: posted.ts, channel };
   }
 
+  /** Slack delivers a message posted to a user's id in their direct messages with the app. */
+  async directMessage(userId: string, text: string): Promise<void> {
+    this.expect(userId, await this.api.postMessage({ channel: userId, text }), true);
+  }
+
   async edit(message: PostedMessage, text: string, options: PostOptions): Promise<void> {
     const { channel, id } = message as SlackPosted;
     this.checkUsable(channel);

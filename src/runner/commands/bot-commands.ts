@@ -7,6 +7,7 @@ import type { Role } from "../../contract/inbound.js";
 import { MemorySummaryCommands } from "../memory-summary/summary-commands.js";
 import type { ToolAccess, ToolPolicy } from "../tool-access.js";
 import type { UsageReports } from "../usage-report.js";
+import type { BudgetCommands } from "./budget-commands.js";
 import { accessOf, type Access, type BotCommand } from "./catalog.js";
 import { ChannelSettingsCommands } from "./channel-settings-commands.js";
 import type { ScheduleCommands } from "./schedule-commands.js";
@@ -24,6 +25,8 @@ export interface BotCommandsOptions {
   schedules?: ScheduleCommands;
   /** Summaries of what left the windows (`/memory show`, `/memory clear`, the summary's settings). */
   summaries: SummaryRepository;
+  /** `settings budget …`, `settings alerts-channel`, and the budgets in `/settings show` and `/usage`. */
+  budgets?: BudgetCommands;
 }
 
 /** Where a command was given: its conversation, and the channel a thread belongs to. */
@@ -101,7 +104,7 @@ export class BotCommands {
       case "memory_show":
         return { ok: true, text: await this.describeMemory(where) };
       case "usage_show":
-        return { ok: true, text: await this.options.usage.describe(where) };
+        return { ok: true, text: await this.withBudgets(await this.options.usage.describe(where), where, actor) };
       case "schedule_add":
       case "schedule_list":
       case "schedule_task":
@@ -111,7 +114,13 @@ export class BotCommands {
       case "settings_memory_summary":
       case "channel_memory_summary":
         return this.summaries.execute(command, where, channel, actor.userId);
-      case "settings_show":
+      case "settings_budget":
+      case "settings_alerts_channel":
+        return this.options.budgets ? this.options.budgets.execute(command, where, actor.userId) : { ok: false, text: "Budgets are not available here." };
+      case "settings_show": {
+        const shown = await this.channel.execute(command, channel, actor.userId);
+        return { ...shown, text: await this.withBudgets(shown.text, where, actor) };
+      }
       case "channel_show":
       case "channel_tool":
       case "channel_prompt":
@@ -122,6 +131,10 @@ export class BotCommands {
       default:
         return this.settings.execute(command, where, actor.userId);
     }
+  }
+
+  private async withBudgets(text: string, where: CommandPlace, actor: CommandActor): Promise<string> {
+    return this.options.budgets ? `${text}\n\n${await this.options.budgets.describe(where, actor.userId)}` : text;
   }
 
   private unknownTool(name: string): CommandResult | undefined {

@@ -1,4 +1,5 @@
 import type { MemorySummaryCommand } from "../memory-summary/summary-commands.js";
+import type { BudgetCommand } from "./budget-commands.js";
 import type { ChannelCommand } from "./channel-settings-commands.js";
 import type { ScheduleCommand } from "./schedule-commands.js";
 import type { SettingsCommand } from "./workspace-settings-commands.js";
@@ -15,7 +16,8 @@ export type BotCommand =
   | SettingsCommand
   | ChannelCommand
   | ScheduleCommand
-  | MemorySummaryCommand;
+  | MemorySummaryCommand
+  | BudgetCommand;
 
 /**
  * Who may run a command: anyone; moderators and admins (and anyone in their own direct
@@ -248,6 +250,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   ...channelCommands(),
   ...scheduleCommands(),
   ...memorySummaryCommands(),
+  ...budgetCommands(),
   {
     group: "usage",
     kind: "usage_show",
@@ -411,6 +414,55 @@ function memorySummaryCommands(): CommandSpec[] {
       options: [{ name: "state", kind: "choice", choices: ["on", "off", "default"], description: "on, off, or default (the server's)", required: true }],
       access: "admin",
       build: (values) => ({ kind: "channel_memory_summary", state: (text(values, "state") ?? "default") as "on" | "off" | "default" }),
+    },
+  ];
+}
+
+/** `settings budget …` and `settings alerts-channel` (issue 25): spending budgets and where their alerts go. */
+function budgetCommands(): CommandSpec[] {
+  const period: CommandOption = { name: "period", kind: "choice", choices: ["day", "month"], description: "day or month (calendar)", required: true };
+  const amount: CommandOption = {
+    name: "amount",
+    kind: "text",
+    description: 'Tokens ("50000", "50k") or dollars ("$5", "5 USD"), or "clear"',
+    required: true,
+    maxLength: 40,
+  };
+  const build = (scope: "workspace" | "channel" | "user") => (values: OptionValues) => ({
+    kind: "settings_budget" as const,
+    scope,
+    user: scope === "user" ? text(values, "user") : undefined,
+    period: (text(values, "period") ?? "day") as "day" | "month",
+    amount: text(values, "amount") ?? "",
+  });
+  const budget = { group: "settings", subgroup: "budget", kind: "settings_budget", access: "admin" } as const;
+  return [
+    {
+      ...budget,
+      name: "workspace",
+      description: "Cap what the whole server may spend per day or month.",
+      options: [period, amount],
+      build: build("workspace"),
+    },
+    { ...budget, name: "channel", description: "Cap what this channel (with its threads) may spend.", options: [period, amount], build: build("channel") },
+    {
+      ...budget,
+      name: "user",
+      description: "Cap what a member (or, with none named, each member) may spend.",
+      options: [{ name: "user", kind: "user", description: "The member (every member if none)", required: false }, period, amount],
+      build: build("user"),
+    },
+    {
+      group: "settings",
+      kind: "settings_alerts_channel",
+      name: "alerts-channel",
+      description: 'Where budget alerts go ("clear": a direct message to each admin).',
+      options: [channelOption],
+      access: "admin",
+      build: (values) => {
+        const channel = text(values, "channel");
+        return { kind: "settings_alerts_channel", channel: channel && DEFAULT_WORD.test(channel) ? null : (channel ?? undefined) };
+      },
     },
   ];
 }

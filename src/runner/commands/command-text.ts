@@ -61,6 +61,12 @@ function readOptions(spec: CommandSpec, rest: string): BotCommand | undefined {
       values[option.name] = null;
       continue;
     }
+    // An optional member is named by a mention; another word is the next option's ("budget user day 5k").
+    if (option.kind === "user" && !option.required && !raw.startsWith("<@")) {
+      values[option.name] = null;
+      remaining = `${raw}${remaining}`;
+      continue;
+    }
     if (option.kind === "integer") {
       if (/^default$/i.test(raw)) values[option.name] = null;
       else if (/^\d+$/.test(raw)) values[option.name] = Number(raw);

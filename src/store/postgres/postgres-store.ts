@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type pg from "pg";
+import { PostgresBudgets } from "./budgets.js";
 import type { Logger } from "../../log.js";
 import { MIGRATIONS_ROOT } from "../migration-files.js";
 import { SettingsCache } from "../settings-cache.js";
@@ -59,6 +60,8 @@ export class PostgresStore implements Store {
   readonly retention: PostgresRetention;
   readonly schedules: PostgresSchedules;
   readonly summaries: PostgresSummaries;
+  /** Budgets and what each spent (issue 25). */
+  readonly budgets: PostgresBudgets;
   private readonly listener: ChangeListener;
   private closing?: Promise<void>;
 
@@ -84,6 +87,7 @@ export class PostgresStore implements Store {
     this.retention = new PostgresRetention(pool);
     this.schedules = new PostgresSchedules(pool);
     this.summaries = new PostgresSummaries(pool);
+    this.budgets = new PostgresBudgets(pool);
     const caches = [this.toolSettings.cache, this.workspaceSettings.cache, this.toolApprovals.cache, this.channelSettings.cache] as SettingsCache<unknown>[];
     this.listener = new ChangeListener(
       { ...settings, url: settings.listenUrl ?? settings.url },

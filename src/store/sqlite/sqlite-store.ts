@@ -1,3 +1,4 @@
+import { SqliteBudgets } from "./budgets.js";
 import type { Logger } from "../../log.js";
 import type { Store, StoreReport } from "../store.js";
 import { SqliteApprovals } from "./approvals.js";
@@ -46,6 +47,8 @@ export class SqliteStore implements Store {
   readonly retention: SqliteRetention;
   readonly schedules: SqliteSchedules;
   readonly summaries: SqliteSummaries;
+  /** Budgets and what each spent (issue 25). */
+  readonly budgets: SqliteBudgets;
   private readonly pingStatement;
 
   /**
@@ -73,6 +76,7 @@ export class SqliteStore implements Store {
     this.retention = new SqliteRetention(db);
     this.schedules = new SqliteSchedules(db);
     this.summaries = new SqliteSummaries(db);
+    this.budgets = new SqliteBudgets(db);
     this.currencyRates = new SqliteCurrencyRates(db);
     this.instances = new SqliteInstances(db, this.conversations.cache);
     this.pingStatement = db.prepare("SELECT 1");

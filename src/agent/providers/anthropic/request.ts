@@ -23,7 +23,7 @@ export function messagesBody(request: ModelRequest, model: string, maxTokens: nu
     if (message.role === "system") system.push(message.content);
     else append(messages, message.role === "assistant" ? "assistant" : "user", blocksOf(message));
   }
-  const body: MessagesBody = { model, max_tokens: maxTokens, messages };
+  const body: MessagesBody = { model, max_tokens: Math.min(maxTokens, request.maxTokens ?? maxTokens), messages };
   if (system.length > 0) body.system = system.join("\n\n");
   if (request.tools && request.tools.length > 0) {
     body.tools = toolDefinitions(request.tools);

@@ -26,6 +26,8 @@ export function completionBody(request: ModelRequest, model: string): Completion
     if (request.toolChoice) body.tool_choice = request.toolChoice;
   }
   if (request.stop) body.stop = request.stop as string[];
+  // max_tokens rather than max_completion_tokens: every OpenAI-compatible server reads it.
+  if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
   body.model = model;
   return body;
 }

@@ -1,0 +1,63 @@
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import type { ModelMessage, ModelRequest, ToolSpec } from "./model.js";
+
+/*
+ * A request's prompt tokens, counted before the call so a budget can refuse it or cap its answer.
+ * OpenAI's model families (gpt-4o, gpt-4.1, gpt-5, o1/o3/o4) are counted with their own tokenizer
+ * (o200k_base, from gpt-tokenizer); any other model with a conservative estimate of one token per
+ * three characters (English runs about four), since a budget must not be crossed by guessing low.
+ * Each message is counted once: a turn's messages are the same objects on every call.
+ */
+
+const OPENAI_FAMILY = /^(?:openai:)?(?:gpt-4o|gpt-4\.1|gpt-5|chatgpt-4o|o[1345](?:-|$))/i;
+/** Per message: its role and separators, as OpenAI counts them. */
+const MESSAGE_OVERHEAD = 4;
+/** An image, whatever its size: a high-detail 1024² image is about 1,100 tokens on gpt-4o, more on Claude. */
+const IMAGE_TOKENS = 1_600;
+
+type Counter = (text: string) => number;
+const estimate: Counter = (text) => Math.ceil(text.length / 3);
+const counters = new Map<string, { count: Counter; messages: WeakMap<object, number> }>();
+
+function counterFor(model: string): { count: Counter; messages: WeakMap<object, number> } {
+  const family = OPENAI_FAMILY.test(model) ? "o200k" : "estimate";
+  let counter = counters.get(family);
+  if (!counter) counters.set(family, (counter = { count: family === "o200k" ? countTokens : estimate, messages: new WeakMap() }));
+  return counter;
+}
+
+export function promptTokens(request: ModelRequest, model: string): number {
+  const counter = counterFor(model);
+  let total = 3;
+  for (const message of request.messages) {
+    let tokens = counter.messages.get(message);
+    if (tokens === undefined) {
+      tokens = messageTokens(message, counter.count);
+      counter.messages.set(message, tokens);
+    }
+    total += tokens;
+  }
+  if (request.tools && request.tools.length > 0) {
+    let tokens = counter.messages.get(request.tools);
+    if (tokens === undefined) {
+      tokens = toolTokens(request.tools, counter.count);
+      counter.messages.set(request.tools, tokens);
+    }
+    total += tokens;
+  }
+  return total;
+}
+
+function messageTokens(message: ModelMessage, count: Counter): number {
+  let tokens = MESSAGE_OVERHEAD;
+  if (typeof message.content === "string") tokens += count(message.content);
+  else if (Array.isArray(message.content)) for (const part of message.content) tokens += part.type === "text" ? count(part.text) : IMAGE_TOKENS;
+  if (message.role === "assistant") for (const call of message.toolCalls ?? []) tokens += count(call.name) + count(call.arguments) + MESSAGE_OVERHEAD;
+  return tokens;
+}
+
+function toolTokens(tools: readonly ToolSpec[], count: Counter): number {
+  let tokens = 0;
+  for (const tool of tools) tokens += count(tool.name) + count(tool.description) + count(JSON.stringify(tool.jsonSchema)) + MESSAGE_OVERHEAD;
+  return tokens;
+}

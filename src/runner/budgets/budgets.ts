@@ -1,0 +1,245 @@
+import type { CallBudget, CallPermit } from "../../agent/call-budget.js";
+import type { Usage } from "../../agent/model.js";
+import { formatAmount } from "../../config/budget-amount.js";
+import type { Logger } from "../../log.js";
+import {
+  budgetKey,
+  type BudgetAmount,
+  type BudgetLine,
+  type BudgetPeriod,
+  type BudgetRepository,
+  type BudgetScope,
+  type BudgetSlot,
+  type StoredBudget,
+} from "../../store/budget-repository.js";
+import type { WorkspaceRef } from "../../store/types.js";
+import type { ModelPrices } from "../usage-report.js";
+import type { BudgetAlerts } from "./budget-alerts.js";
+import { windowEnd, windowStart } from "./budget-windows.js";
+
+/** Who a model call is for: its workspace, channel (a thread's is its channel) and user. */
+export interface BudgetSubject extends WorkspaceRef {
+  channelId: string;
+  userId: string;
+  /** The workspace's time zone for days and months (see budgetTimeZone). */
+  timeZone: string;
+}
+
+/** A budget from the environment, with the variable that set it. */
+export interface DefaultBudget extends BudgetAmount {
+  scope: BudgetScope;
+  period: BudgetPeriod;
+  source: string;
+}
+
+/** A budget that applies to a call, with where it comes from. */
+export interface AppliedBudget extends BudgetSlot, BudgetAmount {
+  key: string;
+  windowStart: number;
+  /** "set by <@U1>" or the variable's name. */
+  source: string;
+}
+
+export interface BudgetsOptions {
+  repository: BudgetRepository;
+  defaults: readonly DefaultBudget[];
+  prices: ModelPrices;
+  logger: Logger;
+  alerts?: BudgetAlerts;
+  now?: () => number;
+  /** The answer tokens reserved for a call no budget limits (its max_tokens is then the provider's own). */
+  answerCeiling?: number;
+}
+
+/** Fewer answer tokens than this are not worth a call: it is not made. */
+const MIN_ANSWER_TOKENS = 64;
+const DEFAULT_CEILING = 4_096;
+/** A hold outlives any call; one left by a process that died mid-call stops counting after this. */
+const HOLD_MS = 30 * 60_000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Budgets listed by the operators' report at most. */
+const REPORT_ROWS = 1_000;
+const SCOPES: readonly BudgetScope[] = ["workspace", "channel", "user"];
+const PERIODS: readonly BudgetPeriod[] = ["day", "month"];
+
+/**
+ * The spending budgets of workspaces, channels and users, by day and month: which apply to a call,
+ * and the CallBudget that reserves each call's cost in the store before it is made and settles it
+ * after. Everything that calls a model charges it through `forCall`.
+ */
+export class Budgets {
+  private readonly now: () => number;
+  private readonly ceiling: number;
+
+  constructor(private readonly options: BudgetsOptions) {
+    this.now = options.now ?? Date.now;
+    this.ceiling = options.answerCeiling ?? DEFAULT_CEILING;
+  }
+
+  /** Every budget that applies to calls for `subject`, admins' before the environment's (`stored`: the admins', already read). */
+  async applicable(subject: BudgetSubject, stored?: readonly StoredBudget[]): Promise<AppliedBudget[]> {
+    stored ??= await this.options.repository.limits(subject);
+    const now = this.now();
+    const applied: AppliedBudget[] = [];
+    for (const scope of SCOPES) {
+      const subjectId = scope === "workspace" ? "" : scope === "channel" ? subject.channelId : subject.userId;
+      for (const period of PERIODS) {
+        const own = stored.find((row) => row.scope === scope && row.period === period && row.subject === subjectId);
+        const everyUser = scope === "user" ? stored.find((row) => row.scope === scope && row.period === period && row.subject === "*") : undefined;
+        const set = own ?? everyUser;
+        const fallback = this.options.defaults.find((budget) => budget.scope === scope && budget.period === period);
+        const amount = set ? { unit: set.unit, amount: set.amount, source: `set by <@${set.changedBy}>` } : fallback;
+        if (!amount) continue;
+        applied.push({
+          scope,
+          subject: subjectId,
+          period,
+          unit: amount.unit,
+          amount: amount.amount,
+          source: amount.source,
+          key: budgetKey(subject, scope, subjectId, period),
+          windowStart: windowStart(period, now, subject.timeZone),
+        });
+      }
+    }
+    return applied;
+  }
+
+  /**
+   * The check before each call of a model for `subject`: the one way every model call is charged
+   * (turns, and whatever else calls a model: summaries, scheduled runs). The admins' budgets are
+   * read once, at the first call (a change applies from the next turn, as settings do); what each
+   * spent is read from the store at every call.
+   */
+  forCall(subject: BudgetSubject): CallBudget {
+    let limits: Promise<StoredBudget[]> | undefined;
+    return {
+      reserve: async (call) => {
+        limits ??= this.options.repository.limits(subject).catch((error: unknown) => {
+          limits = undefined;
+          throw error;
+        });
+        return this.reserve(subject, call.model, call.promptTokens, await limits);
+      },
+    };
+  }
+
+  /** Each budget that applies here, its use so far in its window and where it comes from. */
+  async describe(subject: BudgetSubject): Promise<string[]> {
+    const applied = await this.applicable(subject);
+    if (applied.length === 0) return ["Budgets: none (no limit on spending)."];
+    const spent = await this.options.repository.spent(applied);
+    return [
+      "Budgets:",
+      ...applied.map((budget, i) => {
+        const used = { unit: budget.unit, amount: spent[i]! };
+        const percent = Math.min(999, Math.round((100 * spent[i]!) / budget.amount));
+        return `- ${capitalized(labelOf(budget))}: ${formatAmount(used)} of ${formatAmount(budget)} used (${percent}%); ${budget.source}`;
+      }),
+    ];
+  }
+
+  /**
+   * For operators (`npm run usage -- --budgets`): each budget spent against in its current
+   * window, every workspace, with its limit and source. Days and months in UTC here.
+   */
+  async report(): Promise<string[]> {
+    const now = this.now();
+    const rows = await this.options.repository.spendSince(windowStart("month", now, "UTC") - DAY_MS, REPORT_ROWS);
+    const lines: string[] = [];
+    for (const row of rows) {
+      const [platform, workspaceId, scope, subjectId] = JSON.parse(row.key) as [string, string, BudgetScope, string];
+      const subject = { platform, workspaceId, channelId: scope === "channel" ? subjectId : "", userId: scope === "user" ? subjectId : "", timeZone: "UTC" };
+      const budget = (await this.applicable(subject)).find((applied) => applied.key === row.key && applied.windowStart === row.windowStart);
+      if (!budget) continue;
+      const percent = Math.round((100 * row.amount) / budget.amount);
+      lines.push(
+        `${platform} ${workspaceId}: ${labelOf(budget)}: ${formatAmount({ unit: budget.unit, amount: row.amount })} of ${formatAmount(budget)} (${percent}%); ${budget.source}`,
+      );
+    }
+    return lines.length > 0 ? lines : ["No budget has been spent against in its current window."];
+  }
+
+  private async reserve(subject: BudgetSubject, model: string, promptTokens: number, stored: readonly StoredBudget[]): Promise<CallPermit> {
+    const applied = await this.applicable(subject, stored);
+    if (applied.length === 0) return { allowed: true, settle: async () => {} };
+    const price = this.options.prices[model];
+    const rates: Rate[] = [];
+    for (const budget of applied) {
+      if (budget.unit === "tokens") rates.push({ input: 1, output: 1 });
+      else if (price) rates.push({ input: price.input / 1_000_000, output: price.output / 1_000_000 });
+      else return { allowed: false, notice: `${capitalized(labelOf(budget))} is in dollars, but MODEL_PRICES has no price for ${model}.` };
+    }
+    const lines: BudgetLine[] = applied.map((budget, i) => ({
+      key: budget.key,
+      windowStart: budget.windowStart,
+      limit: budget.amount,
+      promptCost: promptTokens * rates[i]!.input,
+      tokenCost: rates[i]!.output,
+    }));
+    const now = this.now();
+    const reservation = await this.options.repository.reserve({ lines, ceiling: this.ceiling, floor: MIN_ANSWER_TOKENS, now, holdMs: HOLD_MS });
+    if (!reservation.granted) return { allowed: false, notice: this.reachedNotice(applied[reservation.line]!, subject, now) };
+    const limiting = reservation.limitedBy === undefined ? undefined : applied[reservation.limitedBy]!;
+    return {
+      allowed: true,
+      maxTokens: limiting ? reservation.maxTokens : undefined,
+      notice: limiting ? this.reachedNotice(limiting, subject, now) : undefined,
+      settle: (usage) => this.settle(subject, applied, lines, rates, reservation, usage),
+    };
+  }
+
+  private async settle(
+    subject: BudgetSubject,
+    applied: AppliedBudget[],
+    lines: BudgetLine[],
+    rates: Rate[],
+    reservation: { maxTokens: number; held: number[] },
+    usage: Usage | "unknown" | undefined,
+  ): Promise<void> {
+    const charges = lines.map((line, i) => ({
+      key: line.key,
+      windowStart: line.windowStart,
+      amount: costOf(line, rates[i]!, reservation.maxTokens, usage),
+      held: reservation.held[i]!,
+    }));
+    try {
+      const after = await this.options.repository.settle(charges);
+      await this.options.alerts?.check(
+        subject,
+        applied.map((budget, i) => ({ budget, label: labelOf(budget), before: after[i]! - charges[i]!.amount, after: after[i]! })),
+      );
+    } catch (error) {
+      // The hold lapses by itself (see ReserveRequest.holdMs); the call's cost is lost from the budget, which the log says.
+      this.options.logger.error({ err: error, workspace: subject.workspaceId, charges }, "could not settle a model call's cost in its budgets");
+    }
+  }
+
+  private reachedNotice(budget: AppliedBudget, subject: BudgetSubject, now: number): string {
+    const back = new Date(windowEnd(budget.period, now, subject.timeZone)).toISOString().slice(0, 16).replace("T", " ");
+    return `I stopped here: ${labelOf(budget)} (${formatAmount(budget)}) is used up until ${back} ${subject.timeZone}.`;
+  }
+}
+
+/** A budget's unit per prompt token and per answer token: 1 and 1 for tokens, the model's prices for dollars. */
+interface Rate {
+  input: number;
+  output: number;
+}
+
+/** What a call cost in a budget's unit: its real usage; without one (a stream that never told), what it reserved. */
+function costOf(line: BudgetLine, rate: Rate, maxTokens: number, usage: Usage | "unknown" | undefined): number {
+  if (usage === undefined) return 0;
+  if (usage === "unknown") return line.promptCost + maxTokens * line.tokenCost;
+  return usage.promptTokens * rate.input + usage.completionTokens * rate.output;
+}
+
+/** How the budget is named to people: "this channel's daily budget". */
+function labelOf(budget: BudgetSlot): string {
+  const period = budget.period === "day" ? "daily" : "monthly";
+  if (budget.scope === "workspace") return `this workspace's ${period} budget`;
+  if (budget.scope === "channel") return `the ${period} budget of <#${budget.subject}>`;
+  return `the ${period} budget of <@${budget.subject}>`;
+}
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
