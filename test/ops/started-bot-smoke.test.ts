@@ -56,7 +56,10 @@ describe(`the started bot on Node ${process.version}`, () => {
     cleanups.push(() => discord.close());
     const bot = startChildBot({ ...env, DISCORD_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl, LOG_LEVEL: "info" }, dir);
     cleanups.push(() => void bot.process.kill("SIGKILL"));
-    await until(() => bot.stderr().includes("connected to Discord"), () => `the bot to connect; its log: ${bot.stderr()}`);
+    await until(
+      () => bot.stderr().includes("connected to Discord"),
+      () => `the bot to connect; its log: ${bot.stderr()}`,
+    );
 
     const question = await discord.dispatchMessage({
       author: discord.member,
