@@ -23,6 +23,8 @@ export interface PlatformInbox {
    * deferred /ask reply): the answer's first part replaces it.
    */
   receive(message: IncomingMessage, options?: { placeholder?: PostedMessage }): Promise<Receipt>;
+  /** Stops the turn running in a conversation at once (its user asked to); false when none ran there. */
+  stop(conversation: ConversationRef): boolean;
 }
 
 export interface ConnectOptions {
@@ -83,6 +85,7 @@ export class MessageIntake {
         void receipt.finally(() => this.inFlight.delete(receipt));
         return receipt;
       },
+      stop: (conversation) => this.options.runner.stop(conversation),
     };
   }
 

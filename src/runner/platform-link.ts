@@ -61,6 +61,7 @@ export class PlatformLinks {
     const help = () => commandHelp({ commandName: connection.commandName, roles: connection.hasRoles });
     return {
       receive: inbox.receive,
+      stop: inbox.stop,
       parseCommand: (text) => parseCommandText(text, { roles: connection.hasRoles }),
       help,
       toolStates: (from) => access.states(from),

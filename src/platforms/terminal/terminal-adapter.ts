@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { userInfo } from "node:os";
-import { createInterface } from "node:readline";
+import { createInterface, type Interface } from "node:readline";
 import { commandQuestion, type Actor, type AttachmentDescriptor } from "../../runner/incoming.js";
 import type { PlatformLink } from "../../runner/platform-link.js";
 import type { PlatformAdapter, PlatformServices } from "../platform.js";
@@ -11,6 +11,8 @@ import { LineQueue, TypedApprovals } from "./typed-approvals.js";
 const PLATFORM = "terminal";
 const PLACE = { platform: PLATFORM, workspaceId: "local", channelId: "terminal", isDm: false } as const;
 const YES = /^(y|yes)$/i;
+/** A second Ctrl-C within this long of the one that stopped a turn quits. */
+const QUIT_PRESS_MS = 1_000;
 const NO = /^(n|no)$/i;
 
 /** The terminal's own command, for what a chat app's attach button does. */
@@ -37,6 +39,10 @@ export class TerminalAdapter implements PlatformAdapter {
   private readonly attached: AttachmentDescriptor[] = [];
   private write: (text: string) => void = () => {};
   private endAnswer = () => {};
+  /** A question is being answered (Ctrl-C stops it rather than quitting). */
+  private answering = false;
+  /** When Ctrl-C last stopped a turn (a second press soon after quits). */
+  private stoppedAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly services: PlatformServices<object>) {
     this.finished = new Promise((resolve) => (this.finish = resolve));
@@ -74,9 +80,14 @@ export class TerminalAdapter implements PlatformAdapter {
     const interactive = (input as { isTTY?: boolean }).isTTY === true;
     const readline = createInterface({ input, output: interactive ? output : undefined, terminal: interactive });
     const lines = new LineQueue(readline);
-    const prompt = () => interactive && readline.prompt();
+    let closed = false;
+    readline.once("close", () => (closed = true));
+    // A prompt after the input closed would resume it (and hold the process open).
+    const prompt = () => interactive && !closed && readline.prompt();
     if (interactive) {
-      this.write("Talk to the bot. Commands: /help lists them. Ctrl-D quits.");
+      // In raw mode Ctrl-C is a keypress, not a signal: readline reports it here.
+      readline.on("SIGINT", () => this.interrupted(link, readline));
+      this.write("Talk to the bot. Commands: /help lists them. Ctrl-C stops an answer, Ctrl-D quits.");
       readline.setPrompt("you> ");
     }
     prompt();
@@ -91,12 +102,28 @@ export class TerminalAdapter implements PlatformAdapter {
         const help = command?.kind === "help" ? `\n${ATTACH_HELP}` : "";
         this.write(command ? `${(await link.runCommand(command, { ...PLACE, actor: this.actor })).text}${help}` : `Unknown command "${text}". Try /help.`);
       } else if (text !== "") {
-        const ended = await this.ask(link, text, lines);
+        this.answering = true;
+        const ended = await this.ask(link, text, lines).finally(() => (this.answering = false));
         this.endAnswer();
         if (!ended) return;
       }
       prompt();
     }
+  }
+
+  /**
+   * Ctrl-C: stops the running turn at once and keeps the session; at the prompt, or pressed again
+   * within a second, quits as the end of input does (the bot's normal shutdown).
+   */
+  private interrupted(link: PlatformLink, readline: Interface): void {
+    const now = performance.now();
+    if (this.answering && now - this.stoppedAt > QUIT_PRESS_MS) {
+      this.stoppedAt = now;
+      if (link.stop(PLACE)) return;
+    }
+    this.services.streams.output.write("\n");
+    readline.close();
+    this.finish();
   }
 
   /**
