@@ -16,6 +16,8 @@ export interface PlatformConnection {
   allowDms: boolean;
   /** The platform has roles (ignored roles are offered). */
   hasRoles: boolean;
+  /** One person, its operator, in one place (the terminal): help leaves out roles and other people. */
+  soleOperator?: boolean;
   /** How the platform spells each command group ("/tools", or a renamed Slack command). */
   commandName(group: CommandGroup): string;
   /** What each role means here, for a refusal ("the Manage Server permission"). */
@@ -58,7 +60,7 @@ export class PlatformLinks {
   connect(connection: PlatformConnection): PlatformLink {
     const { intake, commands, access, approvals, models } = this.options;
     const inbox = intake.connect(connection.surface, { allowDms: connection.allowDms, content: connection.content });
-    const help = () => commandHelp({ commandName: connection.commandName, roles: connection.hasRoles });
+    const help = () => commandHelp({ commandName: connection.commandName, roles: connection.hasRoles, soleOperator: connection.soleOperator });
     return {
       receive: inbox.receive,
       stop: inbox.stop,

@@ -5,7 +5,8 @@ import { commandQuestion, type Actor, type AttachmentDescriptor } from "../../ru
 import type { PlatformLink } from "../../runner/platform-link.js";
 import type { PlatformAdapter, PlatformServices } from "../platform.js";
 import { describeLocalFile, localFiles } from "./local-files.js";
-import { plainText, terminalSurface } from "./terminal-surface.js";
+import { terminalSurface, type StyleNow } from "./terminal-surface.js";
+import { terminalText } from "./terminal-text.js";
 import { LineQueue, TypedApprovals } from "./typed-approvals.js";
 
 const PLATFORM = "terminal";
@@ -17,7 +18,7 @@ const NO = /^(n|no)$/i;
 
 /** The terminal's own command, for what a chat app's attach button does. */
 const ATTACH = /^\/attach(?:\s+(.*))?$/;
-const ATTACH_HELP = "`/attach PATH` attaches a local file (an image, a log, code) to your next question";
+const ATTACH_HELP = "`/attach PATH` — attaches a local file (an image, a log, code) to your next question";
 
 /**
  * The terminal: each line is a question, steps print as they happen, then the answer. Lines
@@ -49,17 +50,22 @@ export class TerminalAdapter implements PlatformAdapter {
   }
 
   async start(): Promise<void> {
-    const { output } = this.services.streams;
-    const surface = terminalSurface((text) => output.write(text), this.approvals);
+    const { input, output } = this.services.streams;
+    const tty = output as { isTTY?: boolean; columns?: number };
+    // Styled and wrapped where a person reads it (both ends a TTY), plain text when piped.
+    const style: StyleNow = () =>
+      (input as { isTTY?: boolean }).isTTY === true && tty.isTTY === true ? { styled: true, width: tty.columns || 80 } : { styled: false };
+    const surface = terminalSurface((text) => output.write(text), this.approvals, style);
     this.write = (text: string) => {
       surface.endLine();
-      output.write(`${text}\n`);
+      output.write(`${terminalText(text, style())}\n`);
     };
     this.endAnswer = () => surface.endLine();
     const link = this.services.connect({
       surface,
       allowDms: false,
       hasRoles: false,
+      soleOperator: true,
       commandName: (group) => `/${group}`,
       roleNames: { admin: "", moderator: "" },
       content: localFiles,
@@ -165,7 +171,7 @@ export class TerminalAdapter implements PlatformAdapter {
       actor: this.actor,
     });
     if (answer.kind === "decided") this.approvals.closed(approvalId);
-    this.write(`  ${plainText(answer.text)}`);
+    this.write(answer.text.replace(/^/gm, "  "));
   }
 }
 
