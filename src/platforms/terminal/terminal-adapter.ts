@@ -90,16 +90,24 @@ export class TerminalAdapter implements PlatformAdapter {
     readline.once("close", () => (closed = true));
     // A prompt after the input closed would resume it (and hold the process open).
     const prompt = () => interactive && !closed && readline.prompt();
+    /** Lines typed while an answer was being written: shown again (after the prompt) as their turn comes. */
+    const typedMeanwhile: string[] = [];
     if (interactive) {
       // In raw mode Ctrl-C is a keypress, not a signal: readline reports it here.
       readline.on("SIGINT", () => this.interrupted(link, readline));
+      this.holdEcho(readline, typedMeanwhile);
       this.write("Talk to the bot. Commands: /help lists them. Ctrl-C stops an answer, Ctrl-D quits.");
       readline.setPrompt("you> ");
     }
     prompt();
     for (;;) {
       if ((await lines.peek()) === undefined) return;
-      const text = lines.take()!.trim();
+      const line = lines.take()!;
+      if (typedMeanwhile[0] === line) {
+        typedMeanwhile.shift();
+        output.write(`${line}\n`);
+      }
+      const text = line.trim();
       const attach = ATTACH.exec(text);
       if (attach) {
         this.write(await attachFile(attach[1]?.trim(), this.attached));
@@ -115,6 +123,25 @@ export class TerminalAdapter implements PlatformAdapter {
       }
       prompt();
     }
+  }
+
+  /**
+   * While an answer is being written (and no request for approval waits for a typed yes or no),
+   * what is typed is not echoed: it would land in the middle of the answer. readline still reads
+   * it (a question typed meanwhile is queued, and shown again when its turn comes), and redraws a
+   * line typed halfway with the next prompt. readline has no public switch for its echo; its
+   * `_writeToOutput` is the hook password prompts use, present on Node 20 to 24. Without it the
+   * echo simply stays.
+   */
+  private holdEcho(readline: Interface, typedMeanwhile: string[]): void {
+    const holding = () => this.answering && this.approvals.current === undefined;
+    readline.on("line", (line) => holding() && typedMeanwhile.push(line));
+    const echo = readline as unknown as { _writeToOutput?: (text: string) => void };
+    const write = echo._writeToOutput?.bind(readline);
+    if (!write) return;
+    echo._writeToOutput = (text) => {
+      if (!holding()) write(text);
+    };
   }
 
   /**
