@@ -1,7 +1,7 @@
 # The bot in a container: native modules are installed and the bot is built (src/ -> dist/) in the
 # first stage; the second runs the built JavaScript as a non-root user, with the SQLite database on
 # a volume. devDependencies are never installed.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
@@ -12,7 +12,7 @@ COPY tsconfig.json ./
 COPY src ./src
 RUN npm run -s build
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 # The MALLOC_ pair: glibc returns freed memory of at least 128 KB to the system instead of raising
 # its thresholds after the first large free; about 20 MB less RSS after a load (README, Footprint).
 ENV NODE_ENV=production \

@@ -21,6 +21,8 @@ export interface PlatformInbox {
    * deferred /ask reply): the answer's first part replaces it.
    */
   receive(message: IncomingMessage, options?: { placeholder?: PostedMessage }): Promise<Receipt>;
+  /** Stops the turn running in a conversation at once (its user asked to); false when none ran there. */
+  stop(conversation: { platform: string; workspaceId: string; channelId: string; threadId?: string }): boolean;
 }
 
 /** What a platform tells the core about itself when it connects. */
@@ -30,6 +32,8 @@ export interface PlatformConnection {
   allowDms: boolean;
   /** The platform has roles (ignored roles are offered). */
   hasRoles: boolean;
+  /** One person, its operator, in one place (the terminal): help leaves out roles and other people. */
+  soleOperator?: boolean;
   /** How the platform spells each command group ("/tools", or a renamed Slack command). */
   commandName(group: CommandGroup): string;
   /** What each role means here, for a refusal ("the Manage Server permission"). */

@@ -47,7 +47,7 @@ const options = {
   splitting: true,
   format: "esm",
   platform: "node",
-  target: "node20",
+  target: "node22",
   packages: "external",
   sourcemap: true,
   logLevel: "warning",

@@ -74,6 +74,7 @@ export class MessageIntake {
         void receipt.finally(() => this.inFlight.delete(receipt));
         return receipt;
       },
+      stop: (conversation) => this.options.runner.stop(conversation),
     };
   }
 

@@ -37,9 +37,10 @@ export class PlatformLinks {
     this.options.notices?.connect(connection.surface);
     this.options.outlets?.attach(connection.surface, inbox);
     this.options.alerts?.addSurface(connection.surface);
-    const help = () => commandHelp({ commandName: connection.commandName, roles: connection.hasRoles });
+    const help = () => commandHelp({ commandName: connection.commandName, roles: connection.hasRoles, soleOperator: connection.soleOperator });
     return {
       receive: inbox.receive,
+      stop: inbox.stop,
       parseCommand: (text) => parseCommandText(text, { roles: connection.hasRoles }),
       help,
       toolStates: (from) => access.states(from),

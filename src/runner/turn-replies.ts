@@ -7,21 +7,22 @@ import type { TurnReply, TurnView } from "../contract/turn-view.js";
 /* What a turn's user is told when it does not end in an answer, and how replies reach its view. */
 
 /** Why a running turn was cancelled; decides what the user is told. */
-export type CancelReason = "timeout" | "shutdown";
+export type CancelReason = "timeout" | "shutdown" | "stopped";
 
 export const RUNNER_TEXT = {
   timeout: (ms: number) =>
     `Sorry, that took longer than ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} seconds`}, so I stopped. Please try again, or ask something simpler.`,
   shutdown: "The bot restarted before I could finish this. Please ask again in a minute.",
+  stopped: "Stopped.",
   unexpected: "Sorry, something went wrong on my side. The details are in the bot's log.",
 };
 
 /** The outcome and the words for a turn that failed or was cancelled. */
 export function describeFailure(error: unknown, signal: AbortSignal, turnTimeoutMs: number): { outcome: string; text: string } {
   if (error instanceof TurnCancelled || signal.aborted) {
-    return signal.reason === "shutdown"
-      ? { outcome: "shutdown", text: RUNNER_TEXT.shutdown }
-      : { outcome: "timeout", text: RUNNER_TEXT.timeout(turnTimeoutMs) };
+    if (signal.reason === "shutdown") return { outcome: "shutdown", text: RUNNER_TEXT.shutdown };
+    if (signal.reason === "stopped") return { outcome: "stopped", text: RUNNER_TEXT.stopped };
+    return { outcome: "timeout", text: RUNNER_TEXT.timeout(turnTimeoutMs) };
   }
   if (error instanceof LlmError) return { outcome: `llm_${error.failure}`, text: error.userMessage };
   return { outcome: "error", text: RUNNER_TEXT.unexpected };

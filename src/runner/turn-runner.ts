@@ -95,7 +95,8 @@ interface AdmittedTurn extends LinePlace {
  */
 export class TurnRunner {
   private readonly line: ConversationLine;
-  private readonly running = new Map<string, AbortController>();
+  /** Running turns by id: their controller and conversation (conversationKey). */
+  private readonly running = new Map<string, { controller: AbortController; conversation: string }>();
   /** Turns waiting for a person's approval, with how many of their calls wait. */
   private readonly awaitingPeople = new Map<AbortController, number>();
   private readonly admission: TurnAdmission;
@@ -252,7 +253,7 @@ export class TurnRunner {
     const abortAt = start + Math.max(0, graceMs - SAY_RESTARTED_MS);
     const deadline = Math.max(start + graceMs, abortAt + SAY_RESTARTED_MS / 2);
     while (this.running.size > 0 && Date.now() < abortAt) await sleep(25);
-    for (const controller of this.running.values()) controller.abort("shutdown" satisfies CancelReason);
+    for (const { controller } of this.running.values()) controller.abort("shutdown" satisfies CancelReason);
     this.stopping.abort("shutdown" satisfies CancelReason);
     // Turns still queued behind them answer "restarted" without touching the store, which closes next.
     while (this.line.busy && Date.now() < deadline) await sleep(10);
@@ -263,6 +264,22 @@ export class TurnRunner {
       );
     }
     await this.line.stopRetrying();
+  }
+
+  /**
+   * Stops the turn running in a conversation at once (its user asked to: Ctrl-C in the terminal);
+   * it ends as "Stopped." and is recorded as interrupted. Turns queued behind it still run. False
+   * when none was running there.
+   */
+  stop(conversation: ConversationRef): boolean {
+    const key = conversationKey(conversation);
+    let stopped = false;
+    for (const turn of this.running.values()) {
+      if (turn.conversation !== key || turn.controller.signal.aborted) continue;
+      turn.controller.abort("stopped" satisfies CancelReason);
+      stopped = true;
+    }
+    return stopped;
   }
 
   private async refuseForShutdown(view: TurnView): Promise<TurnReply> {
@@ -277,7 +294,7 @@ export class TurnRunner {
     const logger = lazyChild(baseLogger, { turnId, platform: request.platform, workspace: request.workspaceId });
     // Paused while a call waits for a person's approval: see TurnDeadline.
     const deadline = new TurnDeadline(this.options.turnTimeoutMs, () => controller.abort("timeout" satisfies CancelReason));
-    this.running.set(turnId, controller);
+    this.running.set(turnId, { controller, conversation: conversationKey(request) });
     const steps = new StepRecorder(view, logger, this.options.observer);
     const started = performance.now();
     const usage = emptyUsage();
@@ -477,7 +494,7 @@ export class TurnRunner {
   ): Promise<void> {
     try {
       const end = {
-        status: reply.outcome === "shutdown" ? "interrupted" : "failed",
+        status: reply.outcome === "shutdown" || reply.outcome === "stopped" ? "interrupted" : "failed",
         outcome: reply.outcome,
         iterations: 0,
         usage,

@@ -36,9 +36,9 @@ describe("npm start with plugins and an MCP server", () => {
     const result = { stdout: bot.stdout(), stderr: bot.stderr() };
 
     expect(code).toBe(0);
-    expect(result.stdout).toContain("⛔ `word_count` _(plugin)_: Counts the words of a text.");
-    expect(result.stdout).toContain("✅ `notes__add` _(mcp)_: Adds two numbers.");
-    expect(result.stdout).toContain("⛔ `notes__add_note` _(mcp)_: Saves a short note.");
+    expect(result.stdout).toContain("⛔ word_count (plugin): Counts the words of a text.");
+    expect(result.stdout).toContain("✅ notes__add (mcp): Adds two numbers.");
+    expect(result.stdout).toContain("⛔ notes__add_note (mcp): Saves a short note.");
     expect(result.stdout).toContain("bot: 5 + 8 = 13");
     for (const file of ["broken-syntax.mjs", "calculator-again.ts", "date-schema.ts", "nothing.ts", "plain-spec.ts"]) {
       expect(result.stderr).toContain(`plugin ${file} skipped`);

@@ -49,7 +49,9 @@ describe.each([discordDriver, slackDriver, terminalDriver])("admins in control o
   const startWithShred = async (env: Record<string, string> = {}) => {
     const shredded: string[] = [];
     const d = (driver = await platform.start({ DEFAULT_TOOLS: "shred,circumference", ...env }, { extraTools: [shredTool(shredded)] }));
-    expect(await d.command("tools require-approval shred", "admin")).toBe("Each call of `shred` here now waits for a person's approval before it runs.");
+    expect(await d.command("tools require-approval shred", "admin")).toBe(
+      d.shows("Each call of `shred` here now waits for a person's approval before it runs."),
+    );
     d.model.script(reply.toolCalls({ name: "shred", args: { file: "notes.txt" } }), answerWithLastMessage);
     return { d, shredded };
   };
@@ -173,7 +175,7 @@ describe.each([discordDriver, slackDriver, terminalDriver])("admins in control o
     d.model.otherwise(echo);
     await d.command("tools disable arxiv", "admin");
 
-    expect(await d.command("settings channel tools calculator off", "admin")).toMatch(/^`calculator` is now off in <#\S+> and its threads\.$/);
+    expect(await d.command("settings channel tools calculator off", "admin")).toMatch(/^`?calculator`? is now off in (<#\S+>|#\S+) and its threads\.$/);
     expect(await d.command("settings channel tools arxiv on", "admin")).toMatch(/but the server has it off, so it stays off/);
     d.model.script(reply.toolCalls({ name: "circumference", args: { radius: 1 } }), reply.text("About 6.28."));
     const first = await d.ask("which tools?");
@@ -199,7 +201,9 @@ describe.each([discordDriver, slackDriver, terminalDriver])("admins in control o
     const d = (driver = await platform.start({ OPENAI_MODELS: "fake-small,fake-large" }));
     d.model.otherwise(echo);
 
-    expect(await d.command("settings channel model fake-huge", "admin")).toBe("There is no model `fake-huge` to choose. Choices: `fake-small`, `fake-large`.");
+    expect(await d.command("settings channel model fake-huge", "admin")).toBe(
+      d.shows("There is no model `fake-huge` to choose. Choices: `fake-small`, `fake-large`."),
+    );
     await d.command("settings channel model fake-large", "admin");
     await d.command("settings channel prompt Answer like a pirate.", "admin");
     d.model.script(reply.toolCalls({ name: "circumference", args: { radius: 1 } }), reply.text("About 6.28."));

@@ -153,7 +153,7 @@ describe.each([discordDriver, slackDriver, terminalDriver])("the platform contra
     const done = await d.command("tools disable calculator", "admin");
     await d.seen(await d.ask("and now?"));
 
-    expect(done).toBe("`calculator` is now disabled here.");
+    expect(done).toBe(d.shows("`calculator` is now disabled here."));
     expect(d.model.toolsOffered(0)).toContain("calculator");
     expect(d.model.toolsOffered(1)).not.toContain("calculator");
     expect(d.model.toolsOffered(1)).toContain("circumference");

@@ -24,7 +24,7 @@ export interface ChildBot {
  * so that the tests start the bot exactly as production does. dist/ is built once per test run
  * (test/support/build-dist.ts, vitest's globalSetup), as `prestart` builds it before `npm start`.
  */
-function startArguments(): string[] {
+export function startArguments(): string[] {
   const start = (JSON.parse(readFileSync(resolve(PROJECT_ROOT, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start;
   const [command, ...args] = start.split(/\s+/);
   if (command !== "node") throw new Error(`npm start runs ${command}, not node: startChildBot does not know how to start it`);

@@ -1,21 +1,24 @@
 import { randomUUID } from "node:crypto";
 import { userInfo } from "node:os";
-import { createInterface } from "node:readline";
+import { createInterface, type Interface } from "node:readline";
 import { commandQuestion, type Actor, type AttachmentDescriptor } from "../../contract/inbound.js";
 import type { PlatformLink } from "../../contract/link.js";
 import type { PlatformAdapter, PlatformServices } from "../../contract/platform.js";
 import { describeLocalFile, localFiles } from "./local-files.js";
-import { plainText, terminalSurface } from "./terminal-surface.js";
+import { terminalSurface, type StyleNow } from "./terminal-surface.js";
+import { terminalText } from "./terminal-text.js";
 import { LineQueue, TypedApprovals } from "./typed-approvals.js";
 
 const PLATFORM = "terminal";
 const PLACE = { platform: PLATFORM, workspaceId: "local", channelId: "terminal", isDm: false } as const;
 const YES = /^(y|yes)$/i;
+/** A second Ctrl-C within this long of the one that stopped a turn quits. */
+const QUIT_PRESS_MS = 1_000;
 const NO = /^(n|no)$/i;
 
 /** The terminal's own command, for what a chat app's attach button does. */
 const ATTACH = /^\/attach(?:\s+(.*))?$/;
-const ATTACH_HELP = "`/attach PATH` attaches a local file (an image, a log, code) to your next question";
+const ATTACH_HELP = "`/attach PATH` — attaches a local file (an image, a log, code) to your next question";
 
 /**
  * The terminal: each line is a question, steps print as they happen, then the answer. Lines
@@ -37,23 +40,32 @@ export class TerminalAdapter implements PlatformAdapter {
   private readonly attached: AttachmentDescriptor[] = [];
   private write: (text: string) => void = () => {};
   private endAnswer = () => {};
+  /** A question is being answered (Ctrl-C stops it rather than quitting). */
+  private answering = false;
+  /** When Ctrl-C last stopped a turn (a second press soon after quits). */
+  private stoppedAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly services: PlatformServices<object>) {
     this.finished = new Promise((resolve) => (this.finish = resolve));
   }
 
   async start(): Promise<void> {
-    const { output } = this.services.streams;
-    const surface = terminalSurface((text) => output.write(text), this.approvals);
+    const { input, output } = this.services.streams;
+    const tty = output as { isTTY?: boolean; columns?: number };
+    // Styled and wrapped where a person reads it (both ends a TTY), plain text when piped.
+    const style: StyleNow = () =>
+      (input as { isTTY?: boolean }).isTTY === true && tty.isTTY === true ? { styled: true, width: tty.columns || 80 } : { styled: false };
+    const surface = terminalSurface((text) => output.write(text), this.approvals, style);
     this.write = (text: string) => {
       surface.endLine();
-      output.write(`${text}\n`);
+      output.write(`${terminalText(text, style())}\n`);
     };
     this.endAnswer = () => surface.endLine();
     const link = this.services.connect({
       surface,
       allowDms: false,
       hasRoles: false,
+      soleOperator: true,
       commandName: (group) => `/${group}`,
       roleNames: { admin: "", moderator: "" },
       content: localFiles,
@@ -74,15 +86,28 @@ export class TerminalAdapter implements PlatformAdapter {
     const interactive = (input as { isTTY?: boolean }).isTTY === true;
     const readline = createInterface({ input, output: interactive ? output : undefined, terminal: interactive });
     const lines = new LineQueue(readline);
-    const prompt = () => interactive && readline.prompt();
+    let closed = false;
+    readline.once("close", () => (closed = true));
+    // A prompt after the input closed would resume it (and hold the process open).
+    const prompt = () => interactive && !closed && readline.prompt();
+    /** Lines typed while an answer was being written: shown again (after the prompt) as their turn comes. */
+    const typedMeanwhile: string[] = [];
     if (interactive) {
-      this.write("Talk to the bot. Commands: /help lists them. Ctrl-D quits.");
+      // In raw mode Ctrl-C is a keypress, not a signal: readline reports it here.
+      readline.on("SIGINT", () => this.interrupted(link, readline));
+      this.holdEcho(readline, typedMeanwhile);
+      this.write("Talk to the bot. Commands: /help lists them. Ctrl-C stops an answer, Ctrl-D quits.");
       readline.setPrompt("you> ");
     }
     prompt();
     for (;;) {
       if ((await lines.peek()) === undefined) return;
-      const text = lines.take()!.trim();
+      const line = lines.take()!;
+      if (typedMeanwhile[0] === line) {
+        typedMeanwhile.shift();
+        output.write(`${line}\n`);
+      }
+      const text = line.trim();
       const attach = ATTACH.exec(text);
       if (attach) {
         this.write(await attachFile(attach[1]?.trim(), this.attached));
@@ -91,12 +116,47 @@ export class TerminalAdapter implements PlatformAdapter {
         const help = command?.kind === "help" ? `\n${ATTACH_HELP}` : "";
         this.write(command ? `${(await link.runCommand(command, { ...PLACE, actor: this.actor })).text}${help}` : `Unknown command "${text}". Try /help.`);
       } else if (text !== "") {
-        const ended = await this.ask(link, text, lines);
+        this.answering = true;
+        const ended = await this.ask(link, text, lines).finally(() => (this.answering = false));
         this.endAnswer();
         if (!ended) return;
       }
       prompt();
     }
+  }
+
+  /**
+   * While an answer is being written (and no request for approval waits for a typed yes or no),
+   * what is typed is not echoed: it would land in the middle of the answer. readline still reads
+   * it (a question typed meanwhile is queued, and shown again when its turn comes), and redraws a
+   * line typed halfway with the next prompt. readline has no public switch for its echo; its
+   * `_writeToOutput` is the hook password prompts use, present on Node 20 to 24. Without it the
+   * echo simply stays.
+   */
+  private holdEcho(readline: Interface, typedMeanwhile: string[]): void {
+    const holding = () => this.answering && this.approvals.current === undefined;
+    readline.on("line", (line) => holding() && typedMeanwhile.push(line));
+    const echo = readline as unknown as { _writeToOutput?: (text: string) => void };
+    const write = echo._writeToOutput?.bind(readline);
+    if (!write) return;
+    echo._writeToOutput = (text) => {
+      if (!holding()) write(text);
+    };
+  }
+
+  /**
+   * Ctrl-C: stops the running turn at once and keeps the session; at the prompt, or pressed again
+   * within a second, quits as the end of input does (the bot's normal shutdown).
+   */
+  private interrupted(link: PlatformLink, readline: Interface): void {
+    const now = performance.now();
+    if (this.answering && now - this.stoppedAt > QUIT_PRESS_MS) {
+      this.stoppedAt = now;
+      if (link.stop(PLACE)) return;
+    }
+    this.services.streams.output.write("\n");
+    readline.close();
+    this.finish();
   }
 
   /**
@@ -138,7 +198,7 @@ export class TerminalAdapter implements PlatformAdapter {
       actor: this.actor,
     });
     if (answer.kind === "decided") this.approvals.closed(approvalId);
-    this.write(`  ${plainText(answer.text)}`);
+    this.write(answer.text.replace(/^/gm, "  "));
   }
 }
 

@@ -111,6 +111,7 @@ export const discordDriver: DriverFactory = {
       },
       firstAnswerAt: (sent) => discord.calls.find((call) => isAnswerTo(call, (sent as DiscordSent).message))?.at,
       shown: () => botMessages(bot).map((m) => m.content),
+      shows: (markdown) => markdown,
       close: () => bot.close(),
     };
     return driver;

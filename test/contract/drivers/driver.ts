@@ -13,6 +13,8 @@ export interface PlatformDriver {
   readonly messageLimit: number;
   /** How the platform's refusals name the permission an admin has (undefined where everyone is the operator). */
   readonly adminPermission?: RegExp;
+  /** Markdown the bot wrote as this platform shows it: chat apps as written, the terminal rendered (piped: plain text). */
+  shows(markdown: string): string;
 
   /** A user asks, mentioning the bot, at the top of a channel (on the terminal: types a line). */
   ask(text: string): Promise<Sent>;

@@ -128,6 +128,7 @@ export const slackDriver: DriverFactory = {
       restart: () => h.restart(),
       app: () => h.app,
       shown: () => h.slack.messages.map((m) => m.text),
+      shows: (markdown) => markdown,
       close: () => h.close(),
     };
     return driver;

@@ -1,3 +1,4 @@
+import { terminalText } from "../../../src/platforms/terminal/terminal-text.js";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -119,6 +120,7 @@ export const terminalDriver: DriverFactory = {
       restart: unsupported("restart"),
       app: () => test.app,
       shown: () => [...printed],
+      shows: (markdown) => terminalText(markdown, { styled: false }),
       async close() {
         input.end();
         await adapter.finished;

@@ -46,7 +46,7 @@ describe("the terminal's /attach PATH", () => {
 
     const printed = await session(["/help", `/attach ${join(folder, "app.log")}`, "why does it panic?", "and now?"]);
 
-    expect(printed[0]).toMatch(/\n`\/attach PATH` attaches a local file \(an image, a log, code\) to your next question$/);
+    expect(printed[0]).toMatch(/\n\/attach PATH — attaches a local file \(an image, a log, code\) to your next question$/);
     expect(printed).toContain("Attached app.log; it goes with your next question.");
     expect(t.model.question(0).text).toBe("why does it panic?\n[text file: app.log, 23 bytes]\nboot ok\npanic: nil map\n[end of app.log]");
     expect(t.model.question(1).text).toBe("and now?");
@@ -68,7 +68,7 @@ describe("the terminal's /attach PATH", () => {
       `Cannot attach: there is no file ${join(folder, "missing.txt")}.`,
       `Cannot attach: ${join(folder, "dir")} is not a regular file.`,
       `Cannot attach: ${join(folder, "pipe")} is not a regular file.`,
-      "Usage: `/attach PATH` attaches a local file (an image, a log, code) to your next question.",
+      "Usage: /attach PATH — attaches a local file (an image, a log, code) to your next question.",
     ]);
     expect(t.model.question(0).text).toBe("hello");
   });

@@ -54,9 +54,9 @@ describe("the terminal adapter, run as the bot's own process", () => {
     expect((await bot.exited).code).toBe(0);
 
     const out = bot.stdout();
-    expect(out).toContain("Each call of `calculator` here now waits for a person's approval before it runs.");
+    expect(out).toContain("Each call of calculator here now waits for a person's approval before it runs.");
     expect(out).toMatch(
-      / {2}⏸️ \*\*Approval needed\*\* to run calculator \{"expression":"2\+2"\}\n {2}Asked by \S+; they or an admin may approve or deny it within 5 minutes\.\n {2}Type yes to approve or no to deny\./,
+      / {2}⏸️ Approval needed to run calculator \{"expression":"2\+2"\}\n {2}Asked by \S+; they or an admin may approve or deny it within 5 minutes\.\n {2}Type yes to approve or no to deny\./,
     );
     expect(out).toContain("  Please type yes or no.");
     expect(out).toMatch(/ {2}✅ Approved by \S+: calculator \{"expression":"2\+2"\} runs\./);
@@ -74,8 +74,8 @@ describe("the terminal adapter, run as the bot's own process", () => {
     const first = startChildBot(env(), scratch.dir);
     first.process.stdin.end("/tools disable calculator\nmy name is Ada\n/tools\n");
     expect((await first.exited).code).toBe(0);
-    expect(first.stdout()).toContain("`calculator` is now disabled here.");
-    expect(first.stdout()).toContain("⛔ `calculator`");
+    expect(first.stdout()).toContain("calculator is now disabled here.");
+    expect(first.stdout()).toContain("⛔ calculator:");
     expect(scratch.model.toolsOffered(0)).not.toContain("calculator");
 
     const second = startChildBot(env(), scratch.dir);
