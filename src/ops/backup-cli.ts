@@ -14,7 +14,8 @@ const { positional: target } = parseCommandLine({
 loadDotEnv();
 try {
   const config = loadConfig();
-  if (config.DATABASE_URL) throw new ConfigError('The bot keeps its data in PostgreSQL (DATABASE_URL): back it up with pg_dump (see README, "Backups").');
+  if (config.DATABASE_URL)
+    throw new ConfigError('The bot keeps its data in PostgreSQL (DATABASE_URL): back it up with pg_dump (see docs/production.md, "Backups").');
   const path = target ?? defaultBackupPath();
   const { pages } = await backupDatabase(config.DATABASE_PATH, path);
   process.stdout.write(`Backed up ${config.DATABASE_PATH} to ${path} (${pages} pages).\n`);

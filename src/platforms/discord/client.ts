@@ -5,7 +5,7 @@ import { discordCaches, discordSweepers } from "./caches.js";
 
 /**
  * The discord.js client the adapter runs on. Message Content is a privileged intent: it must be
- * switched on in the Developer Portal or the gateway refuses the login (see README, "Discord").
+ * switched on in the Developer Portal or the gateway refuses the login (see docs/discord.md).
  */
 export function createDiscordClient(config: Pick<DiscordConfig, "DISCORD_API_URL" | "DISCORD_SHARD_IDS" | "DISCORD_SHARD_COUNT">): Client {
   return new Client({

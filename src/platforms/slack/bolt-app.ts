@@ -78,7 +78,7 @@ export class SlackConnection {
       this.bolt = new BoltApp({ ...common, token, appToken: config.SLACK_APP_TOKEN, socketMode: true });
     } else {
       if (!config.SLACK_SIGNING_SECRET) {
-        throw new Error("Slack needs SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP events at /slack/events). See the README's Slack section.");
+        throw new Error("Slack needs SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP events at /slack/events). See docs/slack.md.");
       }
       this.mode = "http";
       // Signature and timestamp checks stay on (Bolt's default): bad, stale or future-dated requests get 401.

@@ -9,7 +9,7 @@ import { RecordingSink, request, startTestApp, type TestApp } from "../../suppor
 
 const EXAMPLES = fileURLToPath(new URL("../../../src/tools/plugins/examples/", import.meta.url));
 
-describe("the plugin examples the README shows (src/tools/plugins/examples/)", () => {
+describe("the plugin examples docs/tools.md shows (src/tools/plugins/examples/)", () => {
   let t: TestApp;
   beforeEach(async () => {
     t = await startTestApp({ DEFAULT_TOOLS: "eur_to_usd,eur_to_currency" });
@@ -40,8 +40,8 @@ describe("the plugin examples the README shows (src/tools/plugins/examples/)", (
     expect(t.model.chatRequests).toHaveLength(2);
   });
 
-  it("are shown in the README exactly as they are in the examples folder", () => {
-    const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+  it("are shown in docs/tools.md exactly as they are in the examples folder", () => {
+    const readme = readFileSync(new URL("../../../docs/tools.md", import.meta.url), "utf8");
     for (const file of ["fixed-rate-currency.ts", "currency-with-symbol.ts"]) {
       const code = readFileSync(join(EXAMPLES, file), "utf8");
       expect(readme).toContain("```ts\n" + code + "```");
