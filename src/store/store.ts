@@ -1,6 +1,7 @@
 import type { ApprovalRepository } from "./approval-repository.js";
 import type { ChannelSettingsRepository } from "./channel-settings-repository.js";
 import type { RateTable, CachedRates } from "./currency-rates.js";
+import type { HistoryIndex } from "./history-index.js";
 import type { ToolApprovalRepository } from "./tool-approval-repository.js";
 import type { TurnClosing, TurnStart } from "./turn-records.js";
 import type { Conversation, ConversationRef, StoredMessage, WorkspaceRef } from "./types.js";
@@ -35,6 +36,8 @@ export interface Store {
   readonly usageReports: UsageReportRepository;
   /** Rows kept only for a while (bot threads, event claims, unused thread seeds), pruned in rounds. */
   readonly retention: Retention;
+  /** The full-text index of what was said in channels, and forgetting deleted messages (issue 24). */
+  readonly history: HistoryIndex;
   /** Resolves when the database answers (health checks); rejects otherwise. */
   ping(): Promise<void>;
   /** What `npm run doctor` reports. */

@@ -16,6 +16,7 @@ import { TOOL_ENABLED, TOOL_NEEDS_APPROVAL } from "../tool-flags.js";
 import { PostgresApprovals } from "./approvals.js";
 import { PostgresUsageReports } from "./usage-reports.js";
 import { PostgresRetention } from "./retention.js";
+import { PostgresHistory } from "./history.js";
 import type { ApprovalSetting } from "../tool-approval-repository.js";
 import type { ChannelSettings } from "../channel-settings-repository.js";
 import { PostgresBotThreads, PostgresCurrencyRates, PostgresEventClaims } from "./small-tables.js";
@@ -53,6 +54,7 @@ export class PostgresStore implements Store {
   readonly channelSettings: PostgresChannelSettings;
   readonly usageReports: PostgresUsageReports;
   readonly retention: PostgresRetention;
+  readonly history: PostgresHistory;
   private readonly listener: ChangeListener;
   private closing?: Promise<void>;
 
@@ -75,6 +77,7 @@ export class PostgresStore implements Store {
     this.channelSettings = new PostgresChannelSettings(pool, new SettingsCache<ChannelSettings>());
     this.usageReports = new PostgresUsageReports(pool);
     this.retention = new PostgresRetention(pool);
+    this.history = new PostgresHistory(pool);
     const caches = [this.toolSettings.cache, this.workspaceSettings.cache, this.toolApprovals.cache, this.channelSettings.cache] as SettingsCache<unknown>[];
     this.listener = new ChangeListener(
       { ...settings, url: settings.listenUrl ?? settings.url },

@@ -10,6 +10,7 @@ import { SqliteTurnLog } from "./turn-log.js";
 import { SqliteTurnQueue } from "./turn-queue.js";
 import { SqliteUsageReports } from "./usage-reports.js";
 import { SqliteRetention } from "./retention.js";
+import { SqliteHistory } from "./history.js";
 import { WalCheckpointer, type CheckpointRounds } from "./wal-checkpointer.js";
 
 export interface SqliteStoreOptions {
@@ -40,6 +41,7 @@ export class SqliteStore implements Store {
   readonly channelSettings;
   readonly usageReports: SqliteUsageReports;
   readonly retention: SqliteRetention;
+  readonly history: SqliteHistory;
   private readonly pingStatement;
 
   /**
@@ -64,6 +66,7 @@ export class SqliteStore implements Store {
     this.approvals = new SqliteApprovals(db);
     this.usageReports = new SqliteUsageReports(db);
     this.retention = new SqliteRetention(db);
+    this.history = new SqliteHistory(db, this.conversations);
     this.currencyRates = new SqliteCurrencyRates(db);
     this.instances = new SqliteInstances(db);
     this.pingStatement = db.prepare("SELECT 1");
