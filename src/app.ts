@@ -9,6 +9,7 @@ import type { Logger } from "./log.js";
 import { ApprovalDesk } from "./runner/approvals/approval-desk.js";
 import { ChannelPolicies } from "./runner/channel-policy.js";
 import { BotCommands } from "./runner/commands/bot-commands.js";
+import { HistoryRecorder, type ForgetHook } from "./runner/history-recorder.js";
 import { InstanceLease } from "./runner/instance-lease.js";
 import { StorePruner } from "./store/pruner.js";
 import { MessageIntake } from "./runner/intake.js";
@@ -37,6 +38,8 @@ export interface App {
   links: PlatformLinks;
   /** This process's lease in the database (its id names its turns). */
   lease: InstanceLease;
+  /** Writes to the history index, off the turns' path. */
+  history: HistoryRecorder;
   /** Gives up the lease (turns still running are marked interrupted) and closes the store; once is enough. */
   close(): Promise<void>;
 }
@@ -47,6 +50,8 @@ export interface AppOptions {
   /** A store already open (tests); else the configured one is opened, and closed by `close()` either way. */
   store?: Store;
   observer?: TurnObserver;
+  /** Told when messages are forgotten (deleted on the platform, forget-me), for what keeps text derived from them. */
+  forgetHooks?: ForgetHook[];
 }
 
 /** Answers longer than this many messages send the rest as a file. */
@@ -62,11 +67,15 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     throw error;
   }
 
-  const pruner = new StorePruner(store.retention, { threadRetentionDays: config.BOT_THREAD_RETENTION_DAYS, logger });
+  const pruner = new StorePruner(store.retention, {
+    threadRetentionDays: config.BOT_THREAD_RETENTION_DAYS,
+    history: { index: store.history, retentionDays: config.HISTORY_RETENTION_DAYS },
+    logger,
+  });
   pruner.start();
 
   const registry = new ToolRegistry([
-    ...builtinTools({ currency: { store: store.currencyRates, ratesUrl: config.CURRENCY_RATES_URL }, knowledge: config }),
+    ...builtinTools({ currency: { store: store.currencyRates, ratesUrl: config.CURRENCY_RATES_URL }, knowledge: config, history: store.history }),
     ...(options.extraTools ?? []),
   ]);
   const access = new ToolAccess(
@@ -102,6 +111,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     maxReplyChain: config.MAX_REPLY_CHAIN,
     timeoutMs: config.ATTACHMENT_TIMEOUT_MS,
   });
+  const history = new HistoryRecorder(store.history, logger, options.forgetHooks);
   const runner = new TurnRunner({
     agent,
     reader,
@@ -123,6 +133,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
       maxQueuedTurns: config.MAX_QUEUED_TURNS,
     },
     observer: options.observer,
+    history,
   });
   const commands = new BotCommands({
     access,
@@ -132,6 +143,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     channelSettings: store.channelSettings,
     usage: new UsageReports(store.usageReports, config.MODEL_PRICES),
     memoryTokenBudget: config.MEMORY_TOKEN_BUDGET,
+    history: { index: store.history, recorder: history },
   });
   const intake = new MessageIntake({
     store,
@@ -142,14 +154,16 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     stepStartDelayMs: config.STEP_START_DELAY_MS,
     maxAnswerMessages: MAX_ANSWER_MESSAGES,
     streamEditIntervalMs: config.STREAM_ANSWERS ? config.STREAM_EDIT_INTERVAL_MS : undefined,
+    history,
   });
   const links = new PlatformLinks({ intake, commands, access, approvals, models });
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       await pruner.stop();
+      await history.idle();
       await lease.stop().catch((error: unknown) => logger.warn({ err: error }, "could not give up this process's lease"));
       await store.close();
     })());
-  return { config, logger, store, registry, access, approvals, runner, commands, intake, links, lease, close };
+  return { config, logger, store, registry, access, approvals, runner, commands, intake, links, lease, history, close };
 }

@@ -4,10 +4,12 @@ import { ChannelBudget } from "../presenter/channel-budget.js";
 import type { ChatSurface, PostedMessage } from "../presenter/surface.js";
 import { PRESENTER_TEXT } from "../presenter/texts.js";
 import { TurnPresenter } from "../presenter/turn-presenter.js";
+import type { DeletedMessages } from "../store/history-index.js";
 import type { ClaimOutcome, Store, ThreadScope } from "../store/store.js";
 import type { ConversationRef } from "../store/types.js";
 import { threadOf, type Actor, type IncomingMessage, type Location, type SharedContentSource } from "./incoming.js";
 import type { LinePlace } from "./conversation-line.js";
+import type { HistoryRecorder } from "./history-recorder.js";
 import { arrivalOrder, holdUntil } from "./message-order.js";
 import { RUNNER_TEXT } from "./turn-replies.js";
 import type { TurnRunner } from "./turn-runner.js";
@@ -23,13 +25,29 @@ export interface PlatformInbox {
    * deferred /ask reply): the answer's first part replaces it.
    */
   receive(message: IncomingMessage, options?: { placeholder?: PostedMessage }): Promise<Receipt>;
+  /** Messages deleted on the platform: out of the history index and the memory windows. Never waits, never throws. */
+  deleted(deleted: DeletedMessages): void;
+  /** A message edited on the platform: its new text in the history index, if it is there. Never waits, never throws. */
+  edited(where: { platform: string; workspaceId: string; channelId: string; messageId: string }, text: string): void;
 }
+
+/** Where a message is, as a link to it names it. */
+interface LinkTarget extends Location {
+  workspaceId: string;
+  messageId: string;
+  isDm: boolean;
+}
+
+/** Makes the link people open a message with (a Discord jump URL, a Slack permalink); none where there is no such thing (the terminal). */
+export type MessageLinker = (message: LinkTarget) => Promise<string | undefined>;
 
 export interface ConnectOptions {
   /** Answer direct messages (DISCORD_ALLOW_DMS, SLACK_ALLOW_DMS). */
   allowDms: boolean;
   /** How turns fetch the files and earlier messages a question shares, where the platform can. */
   content?: SharedContentSource;
+  /** Links to messages, for search results. */
+  messageLink?: MessageLinker;
 }
 
 export interface IntakeOptions {
@@ -44,6 +62,8 @@ export interface IntakeOptions {
   maxAnswerMessages: number;
   /** STREAM_EDIT_INTERVAL_MS, when answers are streamed (STREAM_ANSWERS); unset, they are not. */
   streamEditIntervalMs?: number;
+  /** Where messages of channels with history on, edits and deletions go (see HistoryRecorder). */
+  history?: HistoryRecorder;
 }
 
 /** A connected platform's surface, with its channels' budget when answers stream. */
@@ -83,6 +103,8 @@ export class MessageIntake {
         void receipt.finally(() => this.inFlight.delete(receipt));
         return receipt;
       },
+      deleted: (deleted) => this.options.history?.forget(deleted),
+      edited: (where, text) => this.options.history?.edit({ ...where, messageIds: [where.messageId] }, text),
     };
   }
 
@@ -92,6 +114,7 @@ export class MessageIntake {
   }
 
   private async receive(surface: Outlet, connection: ConnectOptions, message: IncomingMessage, placeholder?: PostedMessage): Promise<Receipt> {
+    if (!message.isDm && !message.isOwn && !message.actor.isBot && !message.isSystem && !message.isEdit) this.indexIfHistoryOn(message, connection);
     const skip = ignoreReason(message, connection);
     if (skip) return this.ignore(message, skip);
     // Taken now, before any other lookup, so that a message's place does not depend on how long its admission takes.
@@ -175,7 +198,7 @@ export class MessageIntake {
     }
     // Files and earlier messages are fetched in the turn, within its time: nothing here waits for them.
     handedOver();
-    const accepted = await runner.accept(turnRequest(message, actor, scope === "channel", connection.content), presenter, place);
+    const accepted = await runner.accept(turnRequest(message, actor, scope === "channel", connection), presenter, place);
     return { turn: accepted.reply };
   }
 
@@ -196,6 +219,35 @@ export class MessageIntake {
         });
       },
     });
+  }
+
+  /**
+   * In a channel whose admins turned history on, every message people post is indexed as it
+   * arrives: the channel's setting is read (cached, as for every turn) and the entry queued, off
+   * the message's path. A question to the bot is indexed again as its exchange, in place of this.
+   */
+  private indexIfHistoryOn(message: IncomingMessage, connection: ConnectOptions): void {
+    const { history, store, logger } = this.options;
+    if (!history || !hasVisibleText(message.text)) return;
+    const place = historyPlaceOf(message);
+    store.channelSettings
+      .get({ platform: message.platform, workspaceId: message.workspaceId, channelId: place.channelId })
+      .then((settings) => {
+        if (settings.history !== true) return;
+        history.add({
+          platform: message.platform,
+          workspaceId: message.workspaceId,
+          ...place,
+          messageId: message.messageId,
+          kind: "message",
+          authorId: message.actor.id,
+          authorName: message.actor.name ?? message.actor.id,
+          text: message.text,
+          link: linkOf(connection, message),
+          time: message.order?.sentAt ?? Date.now(),
+        });
+      })
+      .catch((error: unknown) => logger.warn({ err: error, platform: message.platform }, "could not index a message"));
   }
 
   private ignore(message: IncomingMessage, reason: string): Receipt {
@@ -243,7 +295,17 @@ function sharedContent(message: IncomingMessage, source: SharedContentSource | u
   return { location, attachments, replyTo, repliesTo, forwarded, source };
 }
 
-function turnRequest(message: IncomingMessage, actor: Actor, continuesChannel: boolean, source: SharedContentSource | undefined): TurnRequest {
+/** A message's link, made once; a platform that cannot make it leaves it out. */
+const linkOf = (connection: ConnectOptions, message: IncomingMessage) => connection.messageLink?.(message).catch(() => undefined);
+
+/** Where the history index keeps a message: its channel (a Discord thread's parent), and the thread in it. */
+function historyPlaceOf(location: Location): { channelId: string; threadId?: string } {
+  const thread = threadOf(location);
+  return { channelId: thread?.channelId ?? location.channelId, ...(thread ? { threadId: thread.threadId } : {}) };
+}
+
+function turnRequest(message: IncomingMessage, actor: Actor, continuesChannel: boolean, connection: ConnectOptions): TurnRequest {
+  const source = connection.content;
   return {
     ...conversationOf(message, continuesChannel),
     userId: actor.id,
@@ -255,5 +317,6 @@ function turnRequest(message: IncomingMessage, actor: Actor, continuesChannel: b
     isDm: message.isDm,
     senderMemberOf: message.memberOf,
     shared: sharedContent(message, source),
+    posted: { ...historyPlaceOf(message), messageId: message.messageId, link: linkOf(connection, message), time: message.order?.sentAt ?? Date.now() },
   };
 }

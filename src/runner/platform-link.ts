@@ -6,7 +6,7 @@ import type { BotCommands, CommandResult } from "./commands/bot-commands.js";
 import type { BotCommand, CommandGroup } from "./commands/catalog.js";
 import { parseCommandText } from "./commands/command-text.js";
 import { commandHelp } from "./commands/help.js";
-import { conversationOf, type MessageIntake, type PlatformInbox } from "./intake.js";
+import { conversationOf, type MessageIntake, type MessageLinker, type PlatformInbox } from "./intake.js";
 import type { IncomingCommand, SharedContentSource } from "./incoming.js";
 
 /** What a platform tells the core about itself when it connects. */
@@ -22,6 +22,8 @@ export interface PlatformConnection {
   roleNames: Record<"admin" | "moderator", string>;
   /** Fetches the files (and earlier messages of reply chains) questions share; without it they are named only. */
   content?: SharedContentSource;
+  /** The link people open a message with, for search results (none on the terminal). */
+  messageLink?: MessageLinker;
 }
 
 /** The core as one platform sees it: the narrow services an adapter may use, and nothing else. */
@@ -57,10 +59,12 @@ export class PlatformLinks {
 
   connect(connection: PlatformConnection): PlatformLink {
     const { intake, commands, access, approvals, models } = this.options;
-    const inbox = intake.connect(connection.surface, { allowDms: connection.allowDms, content: connection.content });
+    const inbox = intake.connect(connection.surface, { allowDms: connection.allowDms, content: connection.content, messageLink: connection.messageLink });
     const help = () => commandHelp({ commandName: connection.commandName, roles: connection.hasRoles });
     return {
       receive: inbox.receive,
+      deleted: inbox.deleted,
+      edited: inbox.edited,
       parseCommand: (text) => parseCommandText(text, { roles: connection.hasRoles }),
       help,
       toolStates: (from) => access.states(from),

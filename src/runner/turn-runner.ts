@@ -14,6 +14,7 @@ import { settingsChannelOf, type ChannelPolicies, type TurnPolicy } from "./chan
 import type { Location } from "./incoming.js";
 import { ConversationLine, type LinePlace } from "./conversation-line.js";
 import { arrivalOrder } from "./message-order.js";
+import type { HistoryRecorder } from "./history-recorder.js";
 import { StepRecorder } from "./step-recorder.js";
 import { TurnDeadline } from "./turn-deadline.js";
 import type { TurnObserver } from "./turn-observer.js";
@@ -36,6 +37,8 @@ export interface TurnRunnerOptions {
   streamAnswers?: boolean;
   limits: AdmissionLimits;
   observer?: TurnObserver;
+  /** Indexes each answered exchange for search_history, after its answer is shown. */
+  history?: HistoryRecorder;
   /** This process run's id in the store (see InstanceLease): its turns and places in line carry it. */
   instance: string;
   /**
@@ -292,6 +295,7 @@ export class TurnRunner {
       question?.release();
     }
     await finish(view, reply, logger);
+    if (reply.status === "answered") this.indexExchange(request, turnId, reply.text);
     this.options.observer?.turnFinished?.({
       platform: request.platform,
       status: reply.status,
@@ -300,6 +304,25 @@ export class TurnRunner {
       tokens: usage.totalTokens,
     });
     return reply;
+  }
+
+  /** The exchange, queued for the history index once its answer was shown: the question by its asker, the answer by the bot, both linked to the question. */
+  private indexExchange(request: TurnRequest, turnId: string, answer: string): void {
+    const { history } = this.options;
+    const posted = request.posted;
+    if (!history || !posted) return;
+    const { platform, workspaceId } = request;
+    const place = { platform, workspaceId, channelId: posted.channelId, threadId: posted.threadId, turnId, link: posted.link };
+    history.add({
+      ...place,
+      messageId: posted.messageId,
+      kind: "question",
+      authorId: request.userId,
+      authorName: request.userName ?? request.userId,
+      text: request.text,
+      time: posted.time,
+    });
+    history.add({ ...place, messageId: `${posted.messageId}#answer`, kind: "answer", authorId: "bot", authorName: "bot", text: answer, time: Date.now() });
   }
 
   /** The question with what it shares; an unexpected failure here costs the files, not the turn. */
@@ -337,6 +360,7 @@ export class TurnRunner {
         workspaceId: request.workspaceId,
         channelId: request.channelId,
         threadId: request.threadId,
+        parentChannelId: request.parentChannelId,
         userId: request.userId,
       },
       signal: turn.controller.signal,

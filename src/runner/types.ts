@@ -24,6 +24,8 @@ export interface TurnRequest extends ConversationRef {
   senderMemberOf?: WorkspaceMembership;
   /** What the question shares besides its text: read in the turn, within its time. */
   shared?: SharedContent;
+  /** The question's message, for the history index: where it is kept (its channel, a thread in it), its id, its link. */
+  posted?: { channelId: string; threadId?: string; messageId: string; link?: Promise<string | undefined>; time: number };
 }
 
 /** A question's files, the message it replies to and the ones it forwards, as its platform described them. */

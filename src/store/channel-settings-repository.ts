@@ -13,10 +13,12 @@ const channelSettingsSchema = z.object({
   prompt: z.string().optional(),
   memoryWindow: z.number().int().positive().optional(),
   model: z.string().optional(),
+  /** Every message posted in the channel that the bot receives is indexed for search_history (issue 24 §2). */
+  history: z.boolean().optional(),
 });
 
 export type ChannelSettings = z.infer<typeof channelSettingsSchema>;
-export type ChannelSettingKey = "prompt" | "memoryWindow" | "model";
+export type ChannelSettingKey = "prompt" | "memoryWindow" | "model" | "history";
 
 /** The key of a tool's on/off among a channel's settings rows ("tool:NAME"). */
 export const TOOL_KEY = "tool:";

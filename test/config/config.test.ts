@@ -32,7 +32,17 @@ describe("configuration from the environment", () => {
       DISCORD_CDN_URL: "https://cdn.discordapp.com/",
       SLACK_FILES_URL: "https://files.slack.com/",
     });
-    expect(config.DEFAULT_TOOLS).toEqual(["calculator", "circumference", "hypotenuse", "get_time", "convert_currency", "wikipedia", "arxiv", "web_search"]);
+    expect(config.DEFAULT_TOOLS).toEqual([
+      "calculator",
+      "circumference",
+      "hypotenuse",
+      "get_time",
+      "convert_currency",
+      "wikipedia",
+      "arxiv",
+      "web_search",
+      "search_history",
+    ]);
   });
 
   it("reads lists, 'all', booleans and numbers", () => {

@@ -7,7 +7,7 @@ import { registerApprovalActions } from "./approval-actions.js";
 import { SlackConnection, type SlackConnectionOptions, type SlackMode } from "./bolt-app.js";
 import type { SlackConfig } from "./config.js";
 import { slackContent } from "./content.js";
-import { incomingMessage, PLATFORM, placeOf, type SlackEnvelope, type SlackPlace } from "./inbound.js";
+import { incomingMessage, messageChange, permalinkOf, PLATFORM, placeOf, workspaceOf, type SlackEnvelope, type SlackPlace } from "./inbound.js";
 import { SlackApi, type SlackApiOptions } from "./slack-api.js";
 import { isAdminIn, SlackUsers } from "./slack-users.js";
 import { commandNames, registerSlashCommands } from "./slash-commands.js";
@@ -60,6 +60,10 @@ export class SlackAdapter implements PlatformAdapter {
         moderator: "",
       },
       content: slackContent(config.SLACK_FILES_URL, config.SLACK_BOT_TOKEN!, this.logger),
+      messageLink: async (message) => {
+        const url = await api.workspaceUrl();
+        return url ? permalinkOf(url, message.channelId, message.messageId, message.threadId) : undefined;
+      },
     });
     this.registerEvents(link, actorOf);
     registerSlashCommands(this.connection.bolt, { link, api, config, logger: this.logger, actorOf });
@@ -96,6 +100,13 @@ export class SlackAdapter implements PlatformAdapter {
     const bolt = this.connection.bolt;
     const handle = async ({ event, body, context }: { event: unknown; body: unknown; context: { botUserId?: string } }) => {
       const envelope = body as SlackEnvelope;
+      const change = messageChange(event, context.botUserId);
+      if (change) {
+        const workspaceId = workspaceOf(placeOf(envelope, (event as { team?: unknown } | undefined)?.team));
+        if ("deleted" in change) link.deleted({ platform: PLATFORM, workspaceId, channelId: change.deleted.channelId, messageIds: [change.deleted.messageId] });
+        else link.edited({ platform: PLATFORM, workspaceId, ...change.edited }, change.edited.text);
+        return;
+      }
       const message = incomingMessage(event, envelope, context.botUserId);
       if (!message) return;
       const place = placeOf(envelope, (event as { team?: unknown } | undefined)?.team);

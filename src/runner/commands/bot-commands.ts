@@ -1,4 +1,5 @@
 import type { ChannelSettingsRepository } from "../../store/channel-settings-repository.js";
+import type { HistoryIndex } from "../../store/history-index.js";
 import type { ConversationStore, WorkspaceSettingsStore } from "../../store/store.js";
 import type { ConversationRef } from "../../store/types.js";
 import { settingsChannelOf, type ChannelPolicies } from "../channel-policy.js";
@@ -6,7 +7,9 @@ import type { Role } from "../incoming.js";
 import type { ToolAccess, ToolPolicy } from "../tool-access.js";
 import type { UsageReports } from "../usage-report.js";
 import { accessOf, type Access, type BotCommand } from "./catalog.js";
+import type { HistoryRecorder } from "../history-recorder.js";
 import { ChannelSettingsCommands } from "./channel-settings-commands.js";
+import { HistoryCommands } from "./history-commands.js";
 import { WorkspaceSettingsCommands } from "./workspace-settings-commands.js";
 
 export interface BotCommandsOptions {
@@ -17,6 +20,8 @@ export interface BotCommandsOptions {
   channelSettings: ChannelSettingsRepository;
   usage: UsageReports;
   memoryTokenBudget: number;
+  /** The history index (search_history) and its writer, for `settings channel history` and `memory forget-me`. */
+  history?: { index: HistoryIndex; recorder?: HistoryRecorder };
 }
 
 /** Where a command was given: its conversation, and the channel a thread belongs to. */
@@ -60,11 +65,13 @@ function mayRun(access: Access, actor: CommandActor, command?: BotCommand): bool
 export class BotCommands {
   private readonly settings: WorkspaceSettingsCommands;
   private readonly channel: ChannelSettingsCommands;
+  private readonly history?: HistoryCommands;
 
   constructor(private readonly options: BotCommandsOptions) {
     const { memoryWindow, memoryWindowMax } = options.policies.defaults;
     this.settings = new WorkspaceSettingsCommands(options.workspaceSettings, { memoryWindow, memoryWindowMax });
     this.channel = new ChannelSettingsCommands(options.policies, options.access, options.channelSettings, this.settings);
+    if (options.history) this.history = new HistoryCommands(options.channelSettings, options.history.index, options.history.recorder);
   }
 
   async execute(command: BotCommand, where: CommandPlace, actor: CommandActor): Promise<CommandResult> {
@@ -95,6 +102,9 @@ export class BotCommands {
       case "channel_model":
       case "channel_reset":
         return this.channel.execute(command, channel, actor.userId);
+      case "channel_history":
+      case "memory_forget_me":
+        return this.history ? this.history.execute(command, channel, actor.userId) : { ok: false, text: "There is no history index here." };
       default:
         return this.settings.execute(command, where, actor.userId);
     }

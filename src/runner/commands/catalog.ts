@@ -1,4 +1,5 @@
 import type { ChannelCommand } from "./channel-settings-commands.js";
+import type { HistoryCommand } from "./history-commands.js";
 import type { SettingsCommand } from "./workspace-settings-commands.js";
 
 /** The settings operations every platform offers (slash commands, terminal commands). */
@@ -11,7 +12,8 @@ export type BotCommand =
   | { kind: "usage_show" }
   | { kind: "help" }
   | SettingsCommand
-  | ChannelCommand;
+  | ChannelCommand
+  | HistoryCommand;
 
 /**
  * Who may run a command: anyone; moderators and admins (and anyone in their own direct
@@ -241,6 +243,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     },
   },
   ...channelCommands(),
+  ...historyCommands(),
   {
     group: "usage",
     kind: "usage_show",
@@ -313,6 +316,31 @@ function channelCommands(): CommandSpec[] {
       options: [],
       access: "admin",
       build: () => ({ kind: "channel_reset" }),
+    },
+  ];
+}
+
+/** Issue 24: a channel's history on or off, and forgetting one's own messages. */
+function historyCommands(): CommandSpec[] {
+  return [
+    {
+      group: "memory",
+      kind: "memory_forget_me",
+      name: "forget-me",
+      description: "Remove your messages here from the bot's search index and memory (only you see the reply).",
+      options: [],
+      access: "anyone",
+      build: () => ({ kind: "memory_forget_me" }),
+    },
+    {
+      group: "settings",
+      subgroup: "channel",
+      kind: "channel_history",
+      name: "history",
+      description: "Index every message of this channel for search_history (on), or stop and drop that index (off).",
+      options: [{ name: "state", kind: "choice", choices: ["on", "off"], description: "on or off", required: true }],
+      access: "admin",
+      build: (values) => ({ kind: "channel_history", state: text(values, "state") === "on" ? "on" : "off" }),
     },
   ];
 }

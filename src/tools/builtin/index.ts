@@ -3,14 +3,26 @@ import { knowledgeTools, type KnowledgeConfig } from "../knowledge/index.js";
 import { calculatorTool } from "./calculator.js";
 import { circumferenceTool } from "./circumference.js";
 import { createCurrencyTool, type CurrencyToolOptions } from "./currency/currency-tool.js";
+import type { HistoryIndex } from "../../store/history-index.js";
 import { hypotenuseTool } from "./hypotenuse.js";
+import { createSearchHistoryTool } from "./search-history.js";
 import { timeTool } from "./time.js";
 
 export interface BuiltinToolOptions {
   currency: CurrencyToolOptions;
   knowledge: KnowledgeConfig;
+  /** The store's history index, searched by search_history (none: no such tool, as in the doctor's check of plugin names). */
+  history?: HistoryIndex;
 }
 
 export function builtinTools(options: BuiltinToolOptions): Tool[] {
-  return [calculatorTool, circumferenceTool, hypotenuseTool, timeTool, createCurrencyTool(options.currency), ...knowledgeTools(options.knowledge)];
+  return [
+    calculatorTool,
+    circumferenceTool,
+    hypotenuseTool,
+    timeTool,
+    createCurrencyTool(options.currency),
+    ...(options.history ? [createSearchHistoryTool(options.history)] : []),
+    ...knowledgeTools(options.knowledge),
+  ];
 }

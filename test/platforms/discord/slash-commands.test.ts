@@ -202,7 +202,7 @@ describe("Discord: command registration", () => {
       // settings channel … is a subcommand group; its tools take a state from fixed choices, its model autocompletes
       const channel = byName.settings.options.find((o: any) => o.name === "channel");
       expect(channel).toMatchObject({ type: 2 });
-      expect(channel.options.map((o: any) => o.name)).toEqual(["show", "tools", "prompt", "memory", "model", "reset"]);
+      expect(channel.options.map((o: any) => o.name)).toEqual(["show", "tools", "prompt", "memory", "model", "reset", "history"]);
       const tools = channel.options.find((o: any) => o.name === "tools");
       expect(tools.options[1]).toMatchObject({
         name: "state",
