@@ -114,7 +114,10 @@ export class MessageIntake {
   }
 
   private async receive(surface: Outlet, connection: ConnectOptions, message: IncomingMessage, placeholder?: PostedMessage): Promise<Receipt> {
-    if (!message.isDm && !message.isOwn && !message.actor.isBot && !message.isSystem && !message.isEdit) this.indexIfHistoryOn(message, connection);
+    // A question to the bot is indexed as its exchange once answered (not before: a search would find the question asking it).
+    const ambient =
+      !message.isDm && !message.isOwn && !message.actor.isBot && !message.isSystem && !message.isEdit && !message.mentionsBot && !message.viaCommand;
+    if (ambient) this.indexIfHistoryOn(message, connection);
     const skip = ignoreReason(message, connection);
     if (skip) return this.ignore(message, skip);
     // Taken now, before any other lookup, so that a message's place does not depend on how long its admission takes.
@@ -224,7 +227,7 @@ export class MessageIntake {
   /**
    * In a channel whose admins turned history on, every message people post is indexed as it
    * arrives: the channel's setting is read (cached, as for every turn) and the entry queued, off
-   * the message's path. A question to the bot is indexed again as its exchange, in place of this.
+   * the message's path.
    */
   private indexIfHistoryOn(message: IncomingMessage, connection: ConnectOptions): void {
     const { history, store, logger } = this.options;
