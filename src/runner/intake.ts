@@ -235,16 +235,18 @@ export class MessageIntake {
     const place = historyPlaceOf(message);
     store.channelSettings
       .get({ platform: message.platform, workspaceId: message.workspaceId, channelId: place.channelId })
-      .then((settings) => {
+      .then(async (settings) => {
         if (settings.history !== true) return;
+        // The name as people see it (Slack's users.info, cached); the id when the platform cannot say.
+        const actor = message.resolveActor ? await message.resolveActor().catch(() => message.actor) : message.actor;
         history.add({
           platform: message.platform,
           workspaceId: message.workspaceId,
           ...place,
           messageId: message.messageId,
           kind: "message",
-          authorId: message.actor.id,
-          authorName: message.actor.name ?? message.actor.id,
+          authorId: actor.id,
+          authorName: actor.name ?? actor.id,
           text: message.text,
           link: linkOf(connection, message),
           time: message.order?.sentAt ?? Date.now(),
