@@ -1,6 +1,7 @@
 import { agentOverheadPart } from "./parts/agent-overhead.js";
 import { concurrencyPart } from "./parts/concurrency.js";
 import { endToEndPart } from "./parts/end-to-end.js";
+import { historyPart } from "./parts/history.js";
 import { memoryFootprintPart } from "./parts/memory-footprint.js";
 import { reactParserPart } from "./parts/react-parser.js";
 import { postgresPart } from "./parts/postgres.js";
@@ -21,6 +22,7 @@ export const benchParts: BenchPart[] = [
   reactParserPart,
   streamingPart,
   postgresPart,
+  historyPart,
 ];
 
 /** The goals of issue 17 ("Lean and fast"), in its order: the JSON report always has these keys, and the goals table lists them first. */

@@ -44,18 +44,22 @@ const UPSERT = `
 const PLACE = `platform = $1 AND workspace_id = $2 AND message_id = ANY($3::text[]) AND (channel_id = $4 OR thread_id = $4)`;
 
 /**
- * The query: the channel's token and the words (punctuation a separator, as in the index), all
- * of them (plainto_tsquery's &) or any. Punctuation, & included, is gone, so swapping the operator is safe.
+ * The query: the channel's token and the words (punctuation a separator, as in the index), all of
+ * them (plainto_tsquery's &) or any. The query is an expression of the parameters, not a CTE, so the
+ * planner uses the GIN index for it. Punctuation, & included, is gone, so swapping the operator is safe.
  */
-const SEARCH = `
-  WITH p AS (SELECT plainto_tsquery('simple', regexp_replace($1, '[[:punct:]]+', ' ', 'g')) AS words),
-  q AS (SELECT CASE WHEN $9 THEN replace(p.words::text, '&', '|')::tsquery ELSE p.words END AS words FROM p)
+const searchSql = (any: boolean) => {
+  const words = any ? `replace(plainto_tsquery('simple', $1)::text, '&', '|')::tsquery` : `plainto_tsquery('simple', $1)`;
+  return `
   SELECT m.author_id AS "authorId", m.author_name AS "authorName", m.created_at AS time, m.kind, m.thread_id AS "threadId", m.link, m.text
-  FROM history_messages m, q
-  WHERE m.words @@ (to_tsquery('simple', $2) && q.words) AND m.platform = $3 AND m.workspace_id = $4 AND m.channel_id = $5
+  FROM history_messages m
+  WHERE m.words @@ (to_tsquery('simple', $2) && ${words}) AND m.platform = $3 AND m.workspace_id = $4 AND m.channel_id = $5
     AND m.created_at >= $6 AND m.created_at < $7
     AND ($8::text IS NULL OR m.author_id = $8 OR strpos(lower(m.author_name), lower($8)) > 0)
-  ORDER BY ts_rank(m.words, q.words) DESC, m.created_at DESC LIMIT $10`;
+  ORDER BY ts_rank(m.words, ${words}) DESC, m.created_at DESC LIMIT $9`;
+};
+const SEARCH_ALL = searchSql(false);
+const SEARCH_ANY = searchSql(true);
 
 /** Deletes a set of turns' exchanges: their messages, their index rows, their steps' texts. */
 const FORGET_TURNS = (turns: string) => `
@@ -103,8 +107,8 @@ export class PostgresHistory implements HistoryIndex {
     if (words.length === 0) return [];
     const run = async (any: boolean) =>
       (
-        await this.pool.query<HitRow>(SEARCH, [
-          words.join(" "),
+        await this.pool.query<HitRow>(any ? SEARCH_ANY : SEARCH_ALL, [
+          words.join(" ").replace(/[\p{P}\p{S}]+/gu, " "),
           scopeToken(query),
           query.platform,
           query.workspaceId,
@@ -112,7 +116,6 @@ export class PostgresHistory implements HistoryIndex {
           query.from ?? 0,
           query.to ?? Number.MAX_SAFE_INTEGER,
           query.author?.trim() || null,
-          any,
           query.limit,
         ])
       ).rows;
