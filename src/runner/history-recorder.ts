@@ -69,7 +69,17 @@ export class HistoryRecorder {
 
   private push(job: Job): void {
     this.queue.push(job);
-    this.draining ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.drain()).finally(() => (this.draining = undefined));
+    this.schedule();
+  }
+
+  private schedule(): void {
+    this.draining ??= new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.drain())
+      .finally(() => {
+        this.draining = undefined;
+        // A job pushed while the last round was ending would otherwise wait for the next push.
+        if (this.queue.length > 0) this.schedule();
+      });
   }
 
   private async drain(): Promise<void> {

@@ -279,6 +279,9 @@ export class TurnRunner {
           alsoIn: thread,
         },
       });
+      // Queued, not awaited: the writer indexes it in a batch of its own while the answer is posted,
+      // and before the conversation's next turn could search for it.
+      this.indexExchange(request, turnId, result.output);
       logger.info(
         { outcome: result.outcome, iterations: result.iterations, tools: steps.toolsUsed, tokens: usage.totalTokens, ms: elapsedMs(started) },
         "turn answered",
@@ -295,7 +298,6 @@ export class TurnRunner {
       question?.release();
     }
     await finish(view, reply, logger);
-    if (reply.status === "answered") this.indexExchange(request, turnId, reply.text);
     this.options.observer?.turnFinished?.({
       platform: request.platform,
       status: reply.status,
@@ -306,7 +308,7 @@ export class TurnRunner {
     return reply;
   }
 
-  /** The exchange, queued for the history index once its answer was shown: the question by its asker, the answer by the bot, both linked to the question. */
+  /** The stored exchange, queued for the history index: the question by its asker, the answer by the bot, both linked to the question. */
   private indexExchange(request: TurnRequest, turnId: string, answer: string): void {
     const { history } = this.options;
     const posted = request.posted;

@@ -102,6 +102,21 @@ describe("Discord: search over the channel's history", () => {
     await eventually(async () => (await searchFor(bot, "marlin")).length === 0);
     const again = await askSearching(bot, "Marlin");
     expect(again.result).toMatch(/Nothing in this channel's history matches/);
+
+    // like every tool, it follows the channel's tool policy
+    await command(bot, discord.admin, "settings", "tools", {
+      subcommandGroup: "channel",
+      options: [
+        { name: "tool", value: "search_history" },
+        { name: "state", value: "off" },
+      ],
+    });
+    const before = bot.model.chatRequests.length;
+    bot.model.script(reply.text("ok"));
+    const plain = await discord.dispatchMessage({ author: discord.member, content: `${FakeDiscord.mention(discord.bot)} hi`, mentions: [discord.bot] });
+    await discord.waitFor((call) => isAnswerTo(call, plain));
+    expect(bot.model.toolsOffered(before)).not.toContain("search_history");
+    expect(bot.model.toolsOffered(0)).toContain("search_history");
   });
 
   it("a deleted question's exchange leaves the index and the memory window; a bulk delete too; forget-me; history off; retention", async () => {
