@@ -16,6 +16,13 @@ import type { WorkspaceRef } from "../types.js";
 import type { SqliteConversations } from "./conversations.js";
 import type { Db } from "./database.js";
 
+/**
+ * Matches read at most, newest first, before ranking: FTS5 walks its lists in rowid order and stops
+ * there, so a query of common words costs what a rare one does instead of every match in the store.
+ * The results are the best-ranked of these (a channel's recent messages are what people ask about).
+ */
+const CANDIDATES = 200;
+
 /** FTS5's query text: the channel's token, and the words (each a quoted phrase) all or any of them. */
 const ftsQuery = (scope: string, words: string[], joiner: "AND" | "OR") =>
   `scope : "${scope}" AND text : (${words.map((word) => `"${word}"`).join(` ${joiner} `)})`;
@@ -60,13 +67,13 @@ export class SqliteHistory implements HistoryIndex {
     });
     const place = `platform = ? AND workspace_id = ? AND message_id = ? AND (channel_id = ? OR thread_id = ?)`;
     this.editText = db.prepare<[string, string, string, string, string, string]>(`UPDATE history_messages SET text = ? WHERE ${place}`);
-    this.select = db.prepare<[string, string, string, string, number, number, string | null, string | null, string | null, number], HitRow>(
-      `SELECT m.author_id AS authorId, m.author_name AS authorName, m.created_at AS time, m.kind, m.thread_id AS threadId, m.link, m.text
+    this.select = db.prepare<[string, string, string, string, number, number, string | null, string | null, string | null], HitRow & { score: number }>(
+      `SELECT bm25(history_fts, 1.0, 0.0) AS score, m.author_id AS authorId, m.author_name AS authorName, m.created_at AS time, m.kind, m.thread_id AS threadId, m.link, m.text
        FROM history_fts f JOIN history_messages m ON m.id = f.rowid
        WHERE history_fts MATCH ? AND m.platform = ? AND m.workspace_id = ? AND m.channel_id = ?
          AND m.created_at >= ? AND m.created_at < ?
          AND (? IS NULL OR m.author_id = ? OR instr(lower(m.author_name), lower(?)) > 0)
-       ORDER BY bm25(history_fts, 1.0, 0.0), m.created_at DESC LIMIT ?`,
+       ORDER BY f.rowid DESC LIMIT ${CANDIDATES}`,
     );
     const turnsOf = db
       .prepare<[string, string, string, string, string], string>(
@@ -156,12 +163,15 @@ export class SqliteHistory implements HistoryIndex {
         author,
         author,
         author,
-        query.limit,
       );
     // Every word first; when no message has them all, messages with any of them.
     let rows = run("AND");
     if (rows.length === 0 && words.length > 1) rows = run("OR");
-    return rows.map((row) => hitOf(row, words));
+    // The best of the newest candidates (bm25: lower is better), newest first among equals.
+    return rows
+      .sort((x, y) => x.score - y.score || Number(y.time) - Number(x.time))
+      .slice(0, query.limit)
+      .map((row) => hitOf(row, words));
   }
 
   async forgetMessages(deleted: DeletedMessages): Promise<number> {
