@@ -13,6 +13,7 @@ import { budgetDefaults } from "./runner/budgets/budget-defaults.js";
 import { Budgets } from "./runner/budgets/budgets.js";
 import { BotCommands } from "./runner/commands/bot-commands.js";
 import { BudgetCommands } from "./runner/commands/budget-commands.js";
+import { HistoryRecorder, type ForgetHook } from "./runner/history-recorder.js";
 import { InstanceLease } from "./runner/instance-lease.js";
 import { StorePruner } from "./store/pruner.js";
 import { MessageIntake } from "./runner/intake.js";
@@ -49,6 +50,8 @@ export interface App {
   scheduler: Scheduler;
   /** This process's lease in the database (its id names its turns). */
   lease: InstanceLease;
+  /** Writes to the history index, off the turns' path. */
+  history: HistoryRecorder;
   /** Gives up the lease (turns still running are marked interrupted) and closes the store; once is enough. */
   close(): Promise<void>;
 }
@@ -59,6 +62,8 @@ export interface AppOptions {
   /** A store already open (tests); else the configured one is opened, and closed by `close()` either way. */
   store?: Store;
   observer?: TurnObserver;
+  /** Told when messages are forgotten (deleted on the platform, forget-me), for what keeps text derived from them. */
+  forgetHooks?: ForgetHook[];
 }
 
 /** Answers longer than this many messages send the rest as a file. */
@@ -77,7 +82,11 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     throw error;
   }
 
-  const pruner = new StorePruner(store.retention, { threadRetentionDays: config.BOT_THREAD_RETENTION_DAYS, logger });
+  const pruner = new StorePruner(store.retention, {
+    threadRetentionDays: config.BOT_THREAD_RETENTION_DAYS,
+    history: { index: store.history, retentionDays: config.HISTORY_RETENTION_DAYS },
+    logger,
+  });
   pruner.start();
 
   const scheduling = createScheduling(config, store, logger, lease.run.id);
@@ -86,6 +95,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
       currency: { store: store.currencyRates, ratesUrl: config.CURRENCY_RATES_URL },
       knowledge: config,
       reminders: scheduling.reminders,
+      history: store.history,
     }),
     ...(options.extraTools ?? []),
   ]);
@@ -137,6 +147,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     ...{ repository: store.budgets, defaults: budgetDefaults(config), prices: config.MODEL_PRICES, logger, alerts },
     answerCeiling: config.ANTHROPIC_MAX_TOKENS,
   });
+  const history = new HistoryRecorder(store.history, logger, options.forgetHooks);
   const runner = new TurnRunner({
     summaries,
     agent,
@@ -161,6 +172,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     },
     observer: options.observer,
     budgets,
+    history,
   });
   const commands = new BotCommands({
     schedules: scheduling.commands,
@@ -173,6 +185,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     memoryTokenBudget: config.MEMORY_TOKEN_BUDGET,
     summaries: store.summaries,
     budgets: new BudgetCommands({ budgets, repository: store.budgets, settings: store.workspaceSettings, prices: config.MODEL_PRICES, models }),
+    history: { index: store.history, recorder: history },
   });
   const intake = new MessageIntake({
     store,
@@ -183,6 +196,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     stepStartDelayMs: config.STEP_START_DELAY_MS,
     maxAnswerMessages: MAX_ANSWER_MESSAGES,
     streamEditIntervalMs: config.STREAM_ANSWERS ? config.STREAM_EDIT_INTERVAL_MS : undefined,
+    history,
   });
   const links = new PlatformLinks({ intake, commands, access, approvals, models, notices, alerts, outlets: scheduling.poster });
   scheduling.scheduler.start();
@@ -192,8 +206,25 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
       await pruner.stop();
       await scheduling.scheduler.stop();
       await summaries.stop();
+      await history.idle();
       await lease.stop().catch((error: unknown) => logger.warn({ err: error }, "could not give up this process's lease"));
       await store.close();
     })());
-  return { config, logger, store, registry, access, approvals, runner, summaries, commands, intake, links, lease, close, scheduler: scheduling.scheduler };
+  return {
+    config,
+    logger,
+    store,
+    registry,
+    access,
+    approvals,
+    runner,
+    summaries,
+    commands,
+    intake,
+    links,
+    lease,
+    history,
+    close,
+    scheduler: scheduling.scheduler,
+  };
 }

@@ -103,6 +103,8 @@ const coreConfigSchema = z.object({
   MEMORY_SUMMARY_MAX_TOKENS: positiveInt(800),
   /** Threads the bot opened are forgotten (follow-ups there need a mention again) after this many days without a turn. */
   BOT_THREAD_RETENTION_DAYS: positiveInt(30),
+  /** Indexed messages and stored exchanges older than this many days are pruned (issue 24 §3). */
+  HISTORY_RETENTION_DAYS: positiveInt(90),
   RATE_LIMIT_PER_USER: positiveInt(6),
   /** Tokens a workspace may spend per UTC day; empty, 0 or "unlimited" means no limit. */
   DAILY_TOKEN_BUDGET: tokenBudget,
@@ -187,7 +189,7 @@ const coreConfigSchema = z.object({
     .default(30_000),
   DEFAULT_TOOLS: z
     .string()
-    .default("calculator,circumference,hypotenuse,get_time,convert_currency,wikipedia,arxiv,web_search,create_reminder")
+    .default("calculator,circumference,hypotenuse,get_time,convert_currency,wikipedia,arxiv,web_search,search_history,create_reminder")
     .transform((s) => {
       const trimmed = s.trim();
       if (trimmed.toLowerCase() === "all") return "all" as const;

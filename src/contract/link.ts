@@ -7,7 +7,7 @@ import type { BotCommand, CommandGroup } from "../runner/commands/catalog.js";
 import type { CommandResult } from "../runner/commands/bot-commands.js";
 import type { ToolState } from "../runner/tool-access.js";
 import type { ApprovalAnswer, ApprovalPress } from "./approvals.js";
-import type { IncomingCommand, IncomingMessage, SharedContentSource } from "./inbound.js";
+import type { IncomingCommand, IncomingMessage, Location, SharedContentSource } from "./inbound.js";
 import type { ChatSurface, PostedMessage } from "./surface.js";
 import type { TurnReply } from "./turn-view.js";
 
@@ -23,6 +23,10 @@ export interface PlatformInbox {
   receive(message: IncomingMessage, options?: { placeholder?: PostedMessage }): Promise<Receipt>;
   /** Stops the turn running in a conversation at once (its user asked to); false when none ran there. */
   stop(conversation: { platform: string; workspaceId: string; channelId: string; threadId?: string }): boolean;
+  /** Messages deleted on the platform: out of the history index and the memory windows. Never waits, never throws. */
+  deleted(deleted: { platform: string; workspaceId: string; channelId: string; messageIds: readonly string[] }): void;
+  /** A message edited on the platform: its new text in the history index, if it is there. Never waits, never throws. */
+  edited(where: { platform: string; workspaceId: string; channelId: string; messageId: string }, text: string): void;
 }
 
 /** What a platform tells the core about itself when it connects. */
@@ -40,7 +44,19 @@ export interface PlatformConnection {
   roleNames: Record<"admin" | "moderator", string>;
   /** Fetches the files (and earlier messages of reply chains) questions share; without it they are named only. */
   content?: SharedContentSource;
+  /** The link people open a message with, for search results (none on the terminal). */
+  messageLink?: MessageLinker;
 }
+
+/** Where a message is, as a link to it names it. */
+interface LinkTarget extends Location {
+  workspaceId: string;
+  messageId: string;
+  isDm: boolean;
+}
+
+/** Makes the link people open a message with (a Discord jump URL, a Slack permalink); none where there is no such thing (the terminal). */
+export type MessageLinker = (message: LinkTarget) => Promise<string | undefined>;
 
 /** The core as one platform sees it: the narrow services an adapter may use, and nothing else. */
 export interface PlatformLink extends PlatformInbox {

@@ -8,12 +8,13 @@ import type { ClaimOutcome, Store, ThreadScope } from "../store/store.js";
 import type { ConversationRef } from "../store/types.js";
 import { threadOf, type Actor, type IncomingMessage, type Location, type SharedContentSource } from "../contract/inbound.js";
 import type { LinePlace } from "./conversation-line.js";
+import type { HistoryRecorder } from "./history-recorder.js";
 import { arrivalOrder, holdUntil } from "./message-order.js";
 import { RUNNER_TEXT } from "./turn-replies.js";
 import type { TurnRunner } from "./turn-runner.js";
 import type { TurnRequest } from "./types.js";
 import type { TurnReply, TurnView } from "../contract/turn-view.js";
-import type { PlatformInbox, Receipt } from "../contract/link.js";
+import type { MessageLinker, PlatformInbox, Receipt } from "../contract/link.js";
 import type { SharedContent } from "../contract/inbound.js";
 
 export interface ConnectOptions {
@@ -21,6 +22,8 @@ export interface ConnectOptions {
   allowDms: boolean;
   /** How turns fetch the files and earlier messages a question shares, where the platform can. */
   content?: SharedContentSource;
+  /** Links to messages, for search results. */
+  messageLink?: MessageLinker;
 }
 
 export interface IntakeOptions {
@@ -35,6 +38,8 @@ export interface IntakeOptions {
   maxAnswerMessages: number;
   /** STREAM_EDIT_INTERVAL_MS, when answers are streamed (STREAM_ANSWERS); unset, they are not. */
   streamEditIntervalMs?: number;
+  /** Where messages of channels with history on, edits and deletions go (see HistoryRecorder). */
+  history?: HistoryRecorder;
 }
 
 /** A connected platform's surface, with its channels' budget when answers stream. */
@@ -75,6 +80,8 @@ export class MessageIntake {
         return receipt;
       },
       stop: (conversation) => this.options.runner.stop(conversation),
+      deleted: (deleted) => this.options.history?.forget(deleted),
+      edited: (where, text) => this.options.history?.edit({ ...where, messageIds: [where.messageId] }, text),
     };
   }
 
@@ -84,6 +91,10 @@ export class MessageIntake {
   }
 
   private async receive(surface: Outlet, connection: ConnectOptions, message: IncomingMessage, placeholder?: PostedMessage): Promise<Receipt> {
+    // A question to the bot is indexed as its exchange once answered (not before: a search would find the question asking it).
+    const ambient =
+      !message.isDm && !message.isOwn && !message.actor.isBot && !message.isSystem && !message.isEdit && !message.mentionsBot && !message.viaCommand;
+    if (ambient) this.indexIfHistoryOn(message, connection);
     const skip = ignoreReason(message, connection);
     if (skip) return this.ignore(message, skip);
     // Taken now, before any other lookup, so that a message's place does not depend on how long its admission takes.
@@ -167,7 +178,7 @@ export class MessageIntake {
     }
     // Files and earlier messages are fetched in the turn, within its time: nothing here waits for them.
     handedOver();
-    const accepted = await runner.accept(turnRequest(message, actor, scope === "channel", connection.content), presenter, place);
+    const accepted = await runner.accept(turnRequest(message, actor, scope === "channel", connection), presenter, place);
     return { turn: accepted.reply };
   }
 
@@ -188,6 +199,37 @@ export class MessageIntake {
         });
       },
     });
+  }
+
+  /**
+   * In a channel whose admins turned history on, every message people post is indexed as it
+   * arrives: the channel's setting is read (cached, as for every turn) and the entry queued, off
+   * the message's path.
+   */
+  private indexIfHistoryOn(message: IncomingMessage, connection: ConnectOptions): void {
+    const { history, store, logger } = this.options;
+    if (!history || !hasVisibleText(message.text)) return;
+    const place = historyPlaceOf(message);
+    store.channelSettings
+      .get({ platform: message.platform, workspaceId: message.workspaceId, channelId: place.channelId })
+      .then(async (settings) => {
+        if (settings.history !== true) return;
+        // The name as people see it (Slack's users.info, cached); the id when the platform cannot say.
+        const actor = message.resolveActor ? await message.resolveActor().catch(() => message.actor) : message.actor;
+        history.add({
+          platform: message.platform,
+          workspaceId: message.workspaceId,
+          ...place,
+          messageId: message.messageId,
+          kind: "message",
+          authorId: actor.id,
+          authorName: actor.name ?? actor.id,
+          text: message.text,
+          link: linkOf(connection, message),
+          time: message.order?.sentAt ?? Date.now(),
+        });
+      })
+      .catch((error: unknown) => logger.warn({ err: error, platform: message.platform }, "could not index a message"));
   }
 
   private ignore(message: IncomingMessage, reason: string): Receipt {
@@ -239,7 +281,17 @@ function sharedContent(message: IncomingMessage, source: SharedContentSource | u
   return { location, attachments, replyTo, repliesTo, forwarded, source };
 }
 
-function turnRequest(message: IncomingMessage, actor: Actor, continuesChannel: boolean, source: SharedContentSource | undefined): TurnRequest {
+/** A message's link, made once; a platform that cannot make it leaves it out. */
+const linkOf = (connection: ConnectOptions, message: IncomingMessage) => connection.messageLink?.(message).catch(() => undefined);
+
+/** Where the history index keeps a message: its channel (a Discord thread's parent), and the thread in it. */
+function historyPlaceOf(location: Location): { channelId: string; threadId?: string } {
+  const thread = threadOf(location);
+  return { channelId: thread?.channelId ?? location.channelId, ...(thread ? { threadId: thread.threadId } : {}) };
+}
+
+function turnRequest(message: IncomingMessage, actor: Actor, continuesChannel: boolean, connection: ConnectOptions): TurnRequest {
+  const source = connection.content;
   return {
     ...conversationOf(message, continuesChannel),
     userId: actor.id,
@@ -252,5 +304,6 @@ function turnRequest(message: IncomingMessage, actor: Actor, continuesChannel: b
     isDm: message.isDm,
     senderMemberOf: message.memberOf,
     shared: sharedContent(message, source),
+    posted: { ...historyPlaceOf(message), messageId: message.messageId, link: linkOf(connection, message), time: message.order?.sentAt ?? Date.now() },
   };
 }

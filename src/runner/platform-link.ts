@@ -33,7 +33,7 @@ export class PlatformLinks {
 
   connect(connection: PlatformConnection): PlatformLink {
     const { intake, commands, access, approvals, models } = this.options;
-    const inbox = intake.connect(connection.surface, { allowDms: connection.allowDms, content: connection.content });
+    const inbox = intake.connect(connection.surface, { allowDms: connection.allowDms, content: connection.content, messageLink: connection.messageLink });
     this.options.notices?.connect(connection.surface);
     this.options.outlets?.attach(connection.surface, inbox);
     this.options.alerts?.addSurface(connection.surface);
@@ -41,6 +41,8 @@ export class PlatformLinks {
     return {
       receive: inbox.receive,
       stop: inbox.stop,
+      deleted: inbox.deleted,
+      edited: inbox.edited,
       parseCommand: (text) => parseCommandText(text, { roles: connection.hasRoles }),
       help,
       toolStates: (from) => access.states(from),

@@ -17,6 +17,7 @@ import { settingsChannelOf, type ChannelPolicies, type TurnPolicy } from "./chan
 import type { Location } from "../contract/inbound.js";
 import { ConversationLine, type LinePlace } from "./conversation-line.js";
 import { arrivalOrder } from "./message-order.js";
+import type { HistoryRecorder } from "./history-recorder.js";
 import { StepRecorder } from "./step-recorder.js";
 import { retryStoreWrite } from "./store-retry.js";
 import { TurnDeadline } from "./turn-deadline.js";
@@ -44,6 +45,8 @@ export interface TurnRunnerOptions {
   /** Checked before every model call of a turn (issue 25); none: no budgets. */
   budgets?: Budgets;
   observer?: TurnObserver;
+  /** Indexes each answered exchange for search_history, after its answer is shown. */
+  history?: HistoryRecorder;
   /** This process run's id in the store (see InstanceLease): its turns and places in line carry it. */
   instance: string;
   /**
@@ -342,6 +345,9 @@ export class TurnRunner {
         },
       };
       await this.closeTurn(closing, "record the answered turn", logger);
+      // Queued, not awaited: the writer indexes it in a batch of its own while the answer is posted,
+      // and before the conversation's next turn could search for it.
+      this.indexExchange(request, turnId, result.output);
       logger.info(
         { outcome: result.outcome, iterations: result.iterations, tools: steps.toolsUsed, tokens: usage.totalTokens, ms: elapsedMs(started) },
         "turn answered",
@@ -378,6 +384,25 @@ export class TurnRunner {
       logger.debug({ err: error }, "could not tell where the question was asked");
       return undefined;
     }
+  }
+
+  /** The stored exchange, queued for the history index: the question by its asker, the answer by the bot, both linked to the question. */
+  private indexExchange(request: TurnRequest, turnId: string, answer: string): void {
+    const { history } = this.options;
+    const posted = request.posted;
+    if (!history || !posted) return;
+    const { platform, workspaceId } = request;
+    const place = { platform, workspaceId, channelId: posted.channelId, threadId: posted.threadId, turnId, link: posted.link };
+    history.add({
+      ...place,
+      messageId: posted.messageId,
+      kind: "question",
+      authorId: request.userId,
+      authorName: request.userName ?? request.userId,
+      text: request.text,
+      time: posted.time,
+    });
+    history.add({ ...place, messageId: `${posted.messageId}#answer`, kind: "answer", authorId: "bot", authorName: "bot", text: answer, time: Date.now() });
   }
 
   /** The question with what it shares; an unexpected failure here costs the files, not the turn. */
@@ -421,6 +446,7 @@ export class TurnRunner {
         workspaceId: request.workspaceId,
         channelId: request.channelId,
         threadId: request.threadId,
+        parentChannelId: request.parentChannelId,
         userId: request.userId,
       },
       signal: turn.controller.signal,

@@ -21,4 +21,6 @@ export interface TurnRequest extends ConversationRef {
   senderMemberOf?: WorkspaceMembership;
   /** What the question shares besides its text: read in the turn, within its time. */
   shared?: SharedContent;
+  /** The question's message, for the history index: where it is kept (its channel, a thread in it), its id, its link. */
+  posted?: { channelId: string; threadId?: string; messageId: string; link?: Promise<string | undefined>; time: number };
 }

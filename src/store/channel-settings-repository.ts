@@ -15,10 +15,12 @@ const channelSettingsSchema = z.object({
   model: z.string().optional(),
   /** The summary of what left the memory window (issue 24): on or off here, whatever the workspace says. */
   memorySummary: z.boolean().optional(),
+  /** Every message posted in the channel that the bot receives is indexed for search_history (issue 24 §2). */
+  history: z.boolean().optional(),
 });
 
 export type ChannelSettings = z.infer<typeof channelSettingsSchema>;
-export type ChannelSettingKey = "prompt" | "memoryWindow" | "model" | "memorySummary";
+export type ChannelSettingKey = "prompt" | "memoryWindow" | "model" | "memorySummary" | "history";
 
 /** The key of a tool's on/off among a channel's settings rows ("tool:NAME"). */
 export const TOOL_KEY = "tool:";

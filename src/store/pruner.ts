@@ -1,4 +1,5 @@
 import type { Logger } from "../log.js";
+import type { HistoryIndex } from "./history-index.js";
 import type { PruneCounts, Retention } from "./store.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -19,6 +20,8 @@ const SWEEP_EVERY_MS = 60 * 60 * 1000;
 export interface PrunerOptions {
   /** BOT_THREAD_RETENTION_DAYS: bot threads without a turn for this long, and thread seeds never used, go. */
   threadRetentionDays: number;
+  /** HISTORY_RETENTION_DAYS: indexed messages and stored exchanges older than this go. */
+  history?: { index: HistoryIndex; retentionDays: number };
   logger: Logger;
 }
 
@@ -61,6 +64,24 @@ export class StorePruner {
       await new Promise((resolve) => setTimeout(resolve, BETWEEN_ROUNDS_MS));
     }
     if (total.threads + total.seeds + total.claims > 0) this.options.logger.info({ pruned: total }, "pruned old bot threads, thread seeds and event claims");
+    await this.sweepHistory(now);
+    return total;
+  }
+
+  /** Indexed messages and exchanges past HISTORY_RETENTION_DAYS, in the same bounded rounds (hourly, so never more than a day late). */
+  async sweepHistory(now = Date.now()): Promise<{ indexed: number; exchanges: number }> {
+    const total = { indexed: 0, exchanges: 0 };
+    const history = this.options.history;
+    if (!history) return total;
+    const cutoff = now - history.retentionDays * DAY_MS;
+    for (let round = 0; round < MAX_ROUNDS && !this.stopped; round++) {
+      const counts = await history.index.prune(cutoff, ROUND_LIMIT);
+      total.indexed += counts.indexed;
+      total.exchanges += counts.exchanges;
+      if (Math.max(counts.indexed, counts.exchanges) < ROUND_LIMIT) break;
+      await new Promise((resolve) => setTimeout(resolve, BETWEEN_ROUNDS_MS));
+    }
+    if (total.indexed + total.exchanges > 0) this.options.logger.info({ pruned: total }, "pruned indexed messages and exchanges past HISTORY_RETENTION_DAYS");
     return total;
   }
 

@@ -5,6 +5,7 @@ import type { InstallationRepository } from "./installation-repository.js";
 import type { RateTable, CachedRates } from "./currency-rates.js";
 import type { ScheduleRepository } from "./schedule-repository.js";
 import type { SummaryRepository } from "./summary-repository.js";
+import type { HistoryIndex } from "./history-index.js";
 import type { ToolApprovalRepository } from "./tool-approval-repository.js";
 import type { RestartNotice, TurnClosing, TurnStart } from "./turn-records.js";
 import type { Conversation, ConversationRef, StoredMessage, WorkspaceRef } from "./types.js";
@@ -47,6 +48,8 @@ export interface Store {
   readonly schedules: ScheduleRepository;
   /** Spending budgets and what each spent, reserved before each model call (issue 25). */
   readonly budgets: BudgetRepository;
+  /** The full-text index of what was said in channels, and forgetting deleted messages (issue 24). */
+  readonly history: HistoryIndex;
   /** Resolves when the database answers (health checks); rejects otherwise. */
   ping(): Promise<void>;
   /** What `npm run doctor` reports. */

@@ -7,6 +7,8 @@ export interface ToolRequestInfo {
   workspaceId: string;
   channelId: string;
   threadId?: string;
+  /** The channel a thread-channel belongs to (Discord threads). */
+  parentChannelId?: string;
   userId: string;
 }
 

@@ -3,6 +3,7 @@ import { budgetCheckPart } from "./parts/budget-check.js";
 import { concurrencyPart } from "./parts/concurrency.js";
 import { discordFootprintPart } from "./parts/discord-footprint.js";
 import { endToEndPart } from "./parts/end-to-end.js";
+import { historyPart } from "./parts/history.js";
 import { memoryFootprintPart } from "./parts/memory-footprint.js";
 import { reactParserPart } from "./parts/react-parser.js";
 import { postgresPart } from "./parts/postgres.js";
@@ -25,6 +26,7 @@ export const benchParts: BenchPart[] = [
   postgresPart,
   discordFootprintPart,
   budgetCheckPart,
+  historyPart,
 ];
 
 /** The goals of issue 17 ("Lean and fast"), in its order: the JSON report always has these keys, and the goals table lists them first. */

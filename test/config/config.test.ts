@@ -41,6 +41,7 @@ describe("configuration from the environment", () => {
       "wikipedia",
       "arxiv",
       "web_search",
+      "search_history",
       "create_reminder",
     ]);
   });

@@ -11,7 +11,8 @@ export function createDiscordClient(config: Pick<DiscordConfig, "DISCORD_API_URL
   return new Client({
     intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent, GatewayIntentBits.DirectMessages],
     // DM channels are not cached before their first message; without this their messages are dropped.
-    partials: [Partials.Channel],
+    // Messages: deletions and edits of messages posted before this process started (not cached) still arrive.
+    partials: [Partials.Channel, Partials.Message],
     // A safety net: every send in the adapter also sets allowed mentions explicitly.
     allowedMentions: NO_PINGS,
     // Replying to a message deleted mid-turn posts the reply without the reference instead of failing.

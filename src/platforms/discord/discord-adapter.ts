@@ -1,5 +1,5 @@
 import { once } from "node:events";
-import { Events, REST, Routes, type APIUser, type Client, type Message } from "discord.js";
+import { Events, REST, Routes, type APIUser, type Client, type Message, type PartialMessage } from "discord.js";
 import type { Logger } from "../../log.js";
 import type { PlatformLink } from "../../contract/link.js";
 import type { PlatformAdapter, PlatformServices } from "../../contract/platform.js";
@@ -9,7 +9,7 @@ import type { DiscordConfig } from "./config.js";
 import { discordContent } from "./content.js";
 import { describeDiscordError } from "./errors.js";
 import { GuildMembership } from "./guild-membership.js";
-import { incomingMessage } from "./inbound.js";
+import { DM_WORKSPACE, incomingMessage, PLATFORM } from "./inbound.js";
 import { KnownChannels } from "./known-channels.js";
 import { ROLE_NAMES } from "./permissions.js";
 import { DiscordSurface } from "./surface.js";
@@ -45,10 +45,14 @@ export class DiscordAdapter implements PlatformAdapter {
       commandName: (group) => `/${group}`,
       roleNames: ROLE_NAMES,
       content: discordContent(client, config.DISCORD_CDN_URL),
+      messageLink: async (message) => jumpUrl(message.isDm ? "@me" : message.workspaceId, message.channelId, message.messageId),
     });
     const interactions = new InteractionHandler(link, this.logger, adminUserIds);
 
     client.on(Events.MessageCreate, (message) => this.accepting && this.receive(link, message));
+    client.on(Events.MessageDelete, (message) => this.accepting && this.deleted(link, message.guildId, message.channelId, [message.id]));
+    client.on(Events.MessageBulkDelete, (messages, channel) => this.accepting && this.deleted(link, channel.guildId, channel.id, [...messages.keys()]));
+    client.on(Events.MessageUpdate, (_old, message) => this.accepting && this.edited(link, message));
     client.on(Events.InteractionCreate, (interaction) => this.accepting && interactions.handle(interaction));
     client.on(Events.Error, (error) => this.logger.error({ err: describeDiscordError(error) }, "Discord client error"));
     client.on(Events.Warn, (message) => this.logger.warn({ detail: message }, "Discord client warning"));
@@ -88,6 +92,22 @@ export class DiscordAdapter implements PlatformAdapter {
     return this.client.isReady() ? { connected: true, detail: `${this.client.guilds.cache.size} guilds` } : { connected: false, detail: "gateway not ready" };
   }
 
+  /** Deleted messages (one, or a moderator's bulk delete): the core removes their text everywhere. */
+  private deleted(link: PlatformLink, guildId: string | null, channelId: string, messageIds: string[]): void {
+    link.deleted({ platform: PLATFORM, workspaceId: guildId ?? DM_WORKSPACE, channelId, messageIds });
+  }
+
+  /** An edit: the core updates the indexed text. Only edits that carry the content (not embeds resolving) count. */
+  private edited(link: PlatformLink, message: Message | PartialMessage): void {
+    if (message.partial || message.author.id === message.client.user.id || message.editedTimestamp === null) return;
+    try {
+      const incoming = incomingMessage(message, this.services.adminUserIds);
+      link.edited({ platform: PLATFORM, workspaceId: incoming.workspaceId, channelId: message.channelId, messageId: message.id }, incoming.text);
+    } catch (error) {
+      this.logger.warn({ err: error, messageId: message.id }, "could not read an edited Discord message");
+    }
+  }
+
   private receive(link: PlatformLink, message: Message): void {
     // The core ignores the bot's own messages before anything else, and they are most of what the
     // gateway sends during a turn (each step and answer comes back as a message): reading one
@@ -109,6 +129,9 @@ export class DiscordAdapter implements PlatformAdapter {
     void link.receive(incoming.isDm && membership ? { ...incoming, memberOf: membership.of(incoming.actor.id) } : incoming);
   }
 }
+
+/** A message's jump URL: the server (or @me for direct messages), the channel (a thread's own id), the message. */
+const jumpUrl = (guild: string, channelId: string, messageId: string) => `https://discord.com/channels/${guild}/${channelId}/${messageId}`;
 
 export const create = (services: PlatformServices<DiscordConfig>) => new DiscordAdapter(services);
 

@@ -161,3 +161,31 @@ function stripMention(text: string, botUserId: string | undefined): string {
 function mentions(text: string, botUserId: string): boolean {
   return text.includes(`<@${botUserId}>`) || text.includes(`<@${botUserId}|`);
 }
+
+/** What a deletion or an edit names: Slack's message_deleted and message_changed subtypes of a message event. */
+const changeSchema = z.discriminatedUnion("subtype", [
+  z.object({ subtype: z.literal("message_deleted"), channel: z.string(), deleted_ts: z.string() }),
+  z.object({
+    subtype: z.literal("message_changed"),
+    channel: z.string(),
+    message: z.object({ ts: z.string(), text: z.string().default(""), user: z.string().optional(), bot_id: z.string().optional() }),
+  }),
+]);
+
+export type MessageChange = { deleted: { channelId: string; messageId: string } } | { edited: { channelId: string; messageId: string; text: string } };
+
+/** A deletion or an edit of a message, or undefined for any other event. The bot's own edits (its streamed answers) are none. */
+export function messageChange(raw: unknown, botUserId: string | undefined): MessageChange | undefined {
+  const parsed = changeSchema.safeParse(raw);
+  if (!parsed.success) return undefined;
+  const event = parsed.data;
+  if (event.subtype === "message_deleted") return { deleted: { channelId: event.channel, messageId: event.deleted_ts } };
+  if (event.message.bot_id !== undefined || (botUserId !== undefined && event.message.user === botUserId)) return undefined;
+  return { edited: { channelId: event.channel, messageId: event.message.ts, text: slackTextToPlain(stripMention(event.message.text, botUserId)) } };
+}
+
+/** A message's permalink, built as Slack builds them (chat.getPermalink's form), from the workspace's address. */
+export function permalinkOf(workspaceUrl: string, channelId: string, ts: string, threadTs?: string): string {
+  const base = `${workspaceUrl.replace(/\/?$/, "/")}archives/${channelId}/p${ts.replace(".", "")}`;
+  return threadTs ? `${base}?thread_ts=${threadTs}&cid=${channelId}` : base;
+}

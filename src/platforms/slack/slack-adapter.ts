@@ -6,7 +6,7 @@ import { registerApprovalActions } from "./approval-actions.js";
 import { SlackConnection, type SlackConnectionOptions, type SlackMode } from "./bolt-app.js";
 import { isDistribution, type SlackConfig } from "./config.js";
 import { slackContent } from "./content.js";
-import { incomingMessage, PLATFORM, placeOf, type SlackEnvelope, type SlackPlace } from "./inbound.js";
+import { incomingMessage, messageChange, permalinkOf, PLATFORM, placeOf, workspaceOf, type SlackEnvelope, type SlackPlace } from "./inbound.js";
 import { installationKey, SlackInstallationStore } from "./installation-store.js";
 import { SlackApi, type SlackApiOptions } from "./slack-api.js";
 import { isAdminIn, SlackUsers } from "./slack-users.js";
@@ -63,6 +63,10 @@ export class SlackAdapter implements PlatformAdapter {
           moderator: "",
         },
         content: slackContent(config.SLACK_FILES_URL, token, this.logger),
+        messageLink: async (message) => {
+          const url = await api.workspaceUrl();
+          return url ? permalinkOf(url, message.channelId, message.messageId, message.threadId) : undefined;
+        },
       });
       const actorOf = async (userId: string, place: SlackPlace): Promise<Actor> => {
         const person = await users.lookup(userId);
@@ -126,10 +130,19 @@ export class SlackAdapter implements PlatformAdapter {
     const bolt = this.connection.bolt;
     const handle = async ({ event, body, context }: { event: unknown; body: unknown; context: SlackContext & { botUserId?: string } }) => {
       const envelope = body as SlackEnvelope;
-      const message = incomingMessage(event, envelope, context.botUserId);
-      if (!message) return;
+      const change = messageChange(event, context.botUserId);
+      const message = change ? undefined : incomingMessage(event, envelope, context.botUserId);
+      if (!change && !message) return;
       const session = this.sessionOf(context);
       if (!session) return this.logger.warn({ team: context.teamId, enterprise: context.enterpriseId }, "a Slack event came without a bot token; ignored");
+      if (change) {
+        const workspaceId = workspaceOf(placeOf(envelope, (event as { team?: unknown } | undefined)?.team));
+        if ("deleted" in change)
+          session.link.deleted({ platform: PLATFORM, workspaceId, channelId: change.deleted.channelId, messageIds: [change.deleted.messageId] });
+        else session.link.edited({ platform: PLATFORM, workspaceId, ...change.edited }, change.edited.text);
+        return;
+      }
+      if (!message) return;
       const place = placeOf(envelope, (event as { team?: unknown } | undefined)?.team);
       void session.link.receive({
         ...message,

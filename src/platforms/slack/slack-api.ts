@@ -197,6 +197,18 @@ export class SlackApi {
 
   private team?: Promise<string | undefined>;
 
+  /** The workspace's address (auth.test's url, "https://NAME.slack.com/"), asked once, for permalinks. */
+  workspaceUrl(): Promise<string | undefined> {
+    this.url ??= this.call("auth.test", {}, () => this.client.auth.test()).then((result) => {
+      const url = result.ok ? (result.value as { url?: string }).url : undefined;
+      if (!url) this.url = undefined; // asked again next time
+      return url;
+    });
+    return this.url;
+  }
+
+  private url?: Promise<string | undefined>;
+
   /** Shares text as a file in a channel or thread (files.getUploadURLExternal, the upload, files.completeUploadExternal). */
   async uploadText({
     channel,

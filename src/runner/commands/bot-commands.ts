@@ -1,4 +1,5 @@
 import type { ChannelSettingsRepository } from "../../store/channel-settings-repository.js";
+import type { HistoryIndex } from "../../store/history-index.js";
 import type { ConversationStore, WorkspaceSettingsStore } from "../../store/store.js";
 import type { SummaryRepository } from "../../store/summary-repository.js";
 import type { ConversationRef } from "../../store/types.js";
@@ -9,8 +10,10 @@ import type { ToolAccess, ToolPolicy } from "../tool-access.js";
 import type { UsageReports } from "../usage-report.js";
 import type { BudgetCommands } from "./budget-commands.js";
 import { accessOf, type Access, type BotCommand } from "./catalog.js";
+import type { HistoryRecorder } from "../history-recorder.js";
 import { ChannelSettingsCommands } from "./channel-settings-commands.js";
 import type { ScheduleCommands } from "./schedule-commands.js";
+import { HistoryCommands } from "./history-commands.js";
 import { WorkspaceSettingsCommands } from "./workspace-settings-commands.js";
 
 export interface BotCommandsOptions {
@@ -27,6 +30,8 @@ export interface BotCommandsOptions {
   summaries: SummaryRepository;
   /** `settings budget …`, `settings alerts-channel`, and the budgets in `/settings show` and `/usage`. */
   budgets?: BudgetCommands;
+  /** The history index (search_history) and its writer, for `settings channel history` and `memory forget-me`. */
+  history?: { index: HistoryIndex; recorder?: HistoryRecorder };
 }
 
 /** Where a command was given: its conversation, and the channel a thread belongs to. */
@@ -71,6 +76,7 @@ export class BotCommands {
   private readonly settings: WorkspaceSettingsCommands;
   private readonly channel: ChannelSettingsCommands;
   private readonly summaries: MemorySummaryCommands;
+  private readonly history?: HistoryCommands;
 
   constructor(private readonly options: BotCommandsOptions) {
     const { memoryWindow, memoryWindowMax } = options.policies.defaults;
@@ -83,6 +89,7 @@ export class BotCommands {
       channelSettings: options.channelSettings,
       enabled: options.policies.defaults.memorySummary !== false,
     });
+    if (options.history) this.history = new HistoryCommands(options.channelSettings, options.history.index, options.history.recorder);
   }
 
   async execute(command: BotCommand, where: CommandPlace, actor: CommandActor): Promise<CommandResult> {
@@ -128,6 +135,9 @@ export class BotCommands {
       case "channel_model":
       case "channel_reset":
         return this.channel.execute(command, channel, actor.userId);
+      case "channel_history":
+      case "memory_forget_me":
+        return this.history ? this.history.execute(command, channel, actor.userId) : { ok: false, text: "There is no history index here." };
       default:
         return this.settings.execute(command, where, actor.userId);
     }

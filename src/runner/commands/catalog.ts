@@ -2,6 +2,7 @@ import type { MemorySummaryCommand } from "../memory-summary/summary-commands.js
 import type { BudgetCommand } from "./budget-commands.js";
 import type { ChannelCommand } from "./channel-settings-commands.js";
 import type { ScheduleCommand } from "./schedule-commands.js";
+import type { HistoryCommand } from "./history-commands.js";
 import type { SettingsCommand } from "./workspace-settings-commands.js";
 
 /** The settings operations every platform offers (slash commands, terminal commands). */
@@ -17,7 +18,8 @@ export type BotCommand =
   | ChannelCommand
   | ScheduleCommand
   | MemorySummaryCommand
-  | BudgetCommand;
+  | BudgetCommand
+  | HistoryCommand;
 
 /**
  * Who may run a command: anyone; moderators and admins (and anyone in their own direct
@@ -251,6 +253,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   ...scheduleCommands(),
   ...memorySummaryCommands(),
   ...budgetCommands(),
+  ...historyCommands(),
   {
     group: "usage",
     kind: "usage_show",
@@ -463,6 +466,31 @@ function budgetCommands(): CommandSpec[] {
         const channel = text(values, "channel");
         return { kind: "settings_alerts_channel", channel: channel && DEFAULT_WORD.test(channel) ? null : (channel ?? undefined) };
       },
+    },
+  ];
+}
+
+/** Issue 24: a channel's history on or off, and forgetting one's own messages. */
+function historyCommands(): CommandSpec[] {
+  return [
+    {
+      group: "memory",
+      kind: "memory_forget_me",
+      name: "forget-me",
+      description: "Remove your messages here from the bot's search index and memory (only you see the reply).",
+      options: [],
+      access: "anyone",
+      build: () => ({ kind: "memory_forget_me" }),
+    },
+    {
+      group: "settings",
+      subgroup: "channel",
+      kind: "channel_history",
+      name: "history",
+      description: "Index every message of this channel for search_history (on), or stop and drop that index (off).",
+      options: [{ name: "state", kind: "choice", choices: ["on", "off"], description: "on or off", required: true }],
+      access: "admin",
+      build: (values) => ({ kind: "channel_history", state: text(values, "state") === "on" ? "on" : "off" }),
     },
   ];
 }

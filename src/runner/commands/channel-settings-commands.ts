@@ -102,6 +102,7 @@ export class ChannelSettingsCommands {
       own.memoryWindow !== undefined ? `Memory window: ${own.memoryWindow} exchanges` : undefined,
       own.model ? `Model: ${code(own.model)}` : undefined,
       own.memorySummary !== undefined ? `Summary of earlier messages: ${own.memorySummary ? "on" : "off"}` : undefined,
+      own.history ? "History: every message is indexed for `search_history`" : undefined,
     ].filter(Boolean);
     if (lines.length === 0)
       return `${here} has no settings of its own: it follows the server's. Admins change that with \`settings channel tools|prompt|memory|model\`.`;

@@ -20,6 +20,7 @@ import { PostgresUsageReports } from "./usage-reports.js";
 import { PostgresRetention } from "./retention.js";
 import { PostgresSchedules } from "./schedules.js";
 import { PostgresSummaries } from "./summaries.js";
+import { PostgresHistory } from "./history.js";
 import type { ApprovalSetting } from "../tool-approval-repository.js";
 import type { ChannelSettings } from "../channel-settings-repository.js";
 import { PostgresBotThreads, PostgresCurrencyRates, PostgresEventClaims } from "./small-tables.js";
@@ -62,6 +63,7 @@ export class PostgresStore implements Store {
   readonly summaries: PostgresSummaries;
   /** Budgets and what each spent (issue 25). */
   readonly budgets: PostgresBudgets;
+  readonly history: PostgresHistory;
   private readonly listener: ChangeListener;
   private closing?: Promise<void>;
 
@@ -88,6 +90,7 @@ export class PostgresStore implements Store {
     this.schedules = new PostgresSchedules(pool);
     this.summaries = new PostgresSummaries(pool);
     this.budgets = new PostgresBudgets(pool);
+    this.history = new PostgresHistory(pool);
     const caches = [this.toolSettings.cache, this.workspaceSettings.cache, this.toolApprovals.cache, this.channelSettings.cache] as SettingsCache<unknown>[];
     this.listener = new ChangeListener(
       { ...settings, url: settings.listenUrl ?? settings.url },

@@ -14,6 +14,7 @@ import { SqliteUsageReports } from "./usage-reports.js";
 import { SqliteRetention } from "./retention.js";
 import { SqliteSchedules } from "./schedules.js";
 import { SqliteSummaries } from "./summaries.js";
+import { SqliteHistory } from "./history.js";
 import { WalCheckpointer, type CheckpointRounds } from "./wal-checkpointer.js";
 
 export interface SqliteStoreOptions {
@@ -49,6 +50,7 @@ export class SqliteStore implements Store {
   readonly summaries: SqliteSummaries;
   /** Budgets and what each spent (issue 25). */
   readonly budgets: SqliteBudgets;
+  readonly history: SqliteHistory;
   private readonly pingStatement;
 
   /**
@@ -77,6 +79,7 @@ export class SqliteStore implements Store {
     this.schedules = new SqliteSchedules(db);
     this.summaries = new SqliteSummaries(db);
     this.budgets = new SqliteBudgets(db);
+    this.history = new SqliteHistory(db, this.conversations);
     this.currencyRates = new SqliteCurrencyRates(db);
     this.instances = new SqliteInstances(db, this.conversations.cache);
     this.pingStatement = db.prepare("SELECT 1");

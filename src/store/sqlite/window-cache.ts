@@ -39,7 +39,7 @@ export class WindowCache {
   rows(conversationId: number, windowStart: number, count: number, read: () => StoredMessage[]): StoredMessage[] {
     const version = this.version.current();
     if (version !== this.seenVersion) {
-      this.clear();
+      this.dropAll();
       this.seenVersion = version;
     }
     const cached = this.entries.get(conversationId);
@@ -95,7 +95,8 @@ export class WindowCache {
     this.entries.delete(conversationId);
   }
 
-  private clear(): void {
+  /** Messages of windows were deleted here (forgetting, pruning): every window is read again. */
+  dropAll(): void {
     this.entries.clear();
     this.chars = 0;
   }

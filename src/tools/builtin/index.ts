@@ -3,8 +3,10 @@ import { knowledgeTools, type KnowledgeConfig } from "../knowledge/index.js";
 import { calculatorTool } from "./calculator.js";
 import { circumferenceTool } from "./circumference.js";
 import { createCurrencyTool, type CurrencyToolOptions } from "./currency/currency-tool.js";
+import type { HistoryIndex } from "../../store/history-index.js";
 import { hypotenuseTool } from "./hypotenuse.js";
 import { createReminderTool, type ReminderDesk } from "./reminder.js";
+import { createSearchHistoryTool } from "./search-history.js";
 import { timeTool } from "./time.js";
 
 export interface BuiltinToolOptions {
@@ -12,6 +14,8 @@ export interface BuiltinToolOptions {
   knowledge: KnowledgeConfig;
   /** One-off reminders through the scheduled tasks; without it there is no create_reminder. */
   reminders?: ReminderDesk;
+  /** The store's history index, searched by search_history (none: no such tool, as in the doctor's check of plugin names). */
+  history?: HistoryIndex;
 }
 
 export function builtinTools(options: BuiltinToolOptions): Tool[] {
@@ -21,6 +25,7 @@ export function builtinTools(options: BuiltinToolOptions): Tool[] {
     hypotenuseTool,
     timeTool,
     createCurrencyTool(options.currency),
+    ...(options.history ? [createSearchHistoryTool(options.history)] : []),
     ...knowledgeTools(options.knowledge),
     ...(options.reminders ? [createReminderTool(options.reminders)] : []),
   ];

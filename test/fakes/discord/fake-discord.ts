@@ -322,6 +322,23 @@ export class FakeDiscord {
     await this.dispatch("MESSAGE_DELETE", { id: messageId, channel_id: channelId, ...(guildId ? { guild_id: guildId } : {}) });
   }
 
+  /** A moderator deletes several messages at once (MESSAGE_DELETE_BULK). */
+  async bulkDeleteMessages(channelId: string, messageIds: string[]): Promise<void> {
+    for (const id of messageIds) this.world.channelMessages(channelId).delete(id);
+    const guildId = this.world.channels.get(channelId)?.guild_id;
+    await this.dispatch("MESSAGE_DELETE_BULK", { ids: messageIds, channel_id: channelId, ...(guildId ? { guild_id: guildId } : {}) });
+  }
+
+  /** Its author edits a message: stored, then sent as MESSAGE_UPDATE with the whole message, as Discord does. */
+  async editMessage(channelId: string, messageId: string, content: string): Promise<MessagePayload> {
+    const stored = this.world.channelMessages(channelId).get(messageId);
+    if (!stored) throw new Error(`fake Discord: no message ${messageId} in ${channelId}`);
+    const edited = { ...stored, content, edited_timestamp: new Date().toISOString() };
+    this.world.channelMessages(channelId).set(messageId, edited);
+    await this.dispatch("MESSAGE_UPDATE", edited);
+    return edited;
+  }
+
   async close(): Promise<void> {
     this.cdn.close();
     this.gateway?.close();

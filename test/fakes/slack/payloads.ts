@@ -153,3 +153,29 @@ export function blockActions(fields: BlockActionFields): Record<string, unknown>
     ],
   };
 }
+
+/** A message deleted in Slack: a `message` event of subtype message_deleted, naming the deleted ts. */
+export function messageDeleted(fields: { channel: string; deletedTs: string; ts: string }): Record<string, unknown> {
+  return {
+    type: "message",
+    subtype: "message_deleted",
+    hidden: true,
+    channel: fields.channel,
+    ts: fields.ts,
+    deleted_ts: fields.deletedTs,
+    channel_type: "channel",
+  };
+}
+
+/** A message edited in Slack: subtype message_changed, with the message as it is now. */
+export function messageChanged(fields: { channel: string; ts: string; editedTs: string; user: string; text: string }): Record<string, unknown> {
+  return {
+    type: "message",
+    subtype: "message_changed",
+    hidden: true,
+    channel: fields.channel,
+    ts: fields.editedTs,
+    channel_type: "channel",
+    message: { type: "message", user: fields.user, text: fields.text, ts: fields.ts, edited: { user: fields.user, ts: fields.editedTs } },
+  };
+}

@@ -206,7 +206,7 @@ describe("Discord: command registration", () => {
       // settings channel … is a subcommand group; its tools take a state from fixed choices, its model autocompletes
       const channel = byName.settings.options.find((o: any) => o.name === "channel");
       expect(channel).toMatchObject({ type: 2 });
-      expect(channel.options.map((o: any) => o.name)).toEqual(["show", "tools", "prompt", "memory", "model", "reset", "memory-summary"]);
+      expect(channel.options.map((o: any) => o.name)).toEqual(["show", "tools", "prompt", "memory", "model", "reset", "memory-summary", "history"]);
       // The summary's switches (issue 24): per server, and per channel over it.
       expect(byName.settings.options.find((o: any) => o.name === "memory-summary").options[0]).toMatchObject({ name: "state", required: true });
       const tools = channel.options.find((o: any) => o.name === "tools");

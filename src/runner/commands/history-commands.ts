@@ -1,0 +1,56 @@
+import type { ChannelRef, ChannelSettingsRepository } from "../../store/channel-settings-repository.js";
+import type { HistoryIndex } from "../../store/history-index.js";
+import type { WorkspaceRef } from "../../store/types.js";
+import type { HistoryRecorder } from "../history-recorder.js";
+import { channelMention } from "./workspace-settings-commands.js";
+
+/** Issue 24's commands: a channel's history on or off (admins), and forget-me (anyone, for themselves). */
+export type HistoryCommand = { kind: "channel_history"; state: "on" | "off" } | { kind: "memory_forget_me" };
+
+type Result = { ok: boolean; text: string };
+
+export class HistoryCommands {
+  constructor(
+    private readonly channels: ChannelSettingsRepository,
+    private readonly index: HistoryIndex,
+    private readonly recorder?: HistoryRecorder,
+  ) {}
+
+  async execute(command: HistoryCommand, channel: ChannelRef, actorId: string): Promise<Result> {
+    switch (command.kind) {
+      case "channel_history":
+        return this.setHistory(channel, command.state, actorId);
+      case "memory_forget_me":
+        return this.forgetMe(channel, actorId);
+    }
+  }
+
+  private async setHistory(channel: ChannelRef, state: "on" | "off", actorId: string): Promise<Result> {
+    const here = channelMention(channel.channelId);
+    if (state === "on") {
+      await this.channels.set(channel, "history", true, actorId);
+      return {
+        ok: true,
+        text: `From now on I index every message posted in ${here} and its threads that I receive, so \`search_history\` can find it (kept for HISTORY_RETENTION_DAYS; deleted messages are removed). \`settings channel history off\` stops it and drops what was indexed.`,
+      };
+    }
+    await this.channels.set(channel, "history", undefined, actorId);
+    // Off drops the channel's index at once: messages queued before the switch are indexed first, then dropped with the rest.
+    await this.recorder?.idle();
+    const dropped = await this.index.dropChannel(channel);
+    return {
+      ok: true,
+      text: `History is off in ${here}: I dropped the ${dropped} message(s) I had indexed there. Questions asked to me there stay searchable, like my memory.`,
+    };
+  }
+
+  private async forgetMe(workspace: WorkspaceRef, userId: string): Promise<Result> {
+    await this.recorder?.idle();
+    const forgotten = await this.index.forgetAuthor(workspace, userId);
+    await this.recorder?.authorForgotten(workspace, userId);
+    return {
+      ok: true,
+      text: `Done: I removed ${forgotten.indexed} indexed message(s) of yours and ${forgotten.exchanges} of your exchanges with me here from my search index and my memory.`,
+    };
+  }
+}

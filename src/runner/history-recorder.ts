@@ -1,0 +1,127 @@
+import type { Logger } from "../log.js";
+import type { DeletedMessages, HistoryEntry, HistoryIndex } from "../store/history-index.js";
+import type { WorkspaceRef } from "../store/types.js";
+
+/** An entry to index, its link still being made (a Slack permalink needs the workspace's address, asked once). */
+export type PendingEntry = Omit<HistoryEntry, "link"> & { link?: Promise<string | undefined> };
+
+/**
+ * Told after something was forgotten, for what keeps text derived from messages elsewhere (the
+ * conversation summaries of issue 24 §1 may register here). A hook that throws is logged.
+ */
+export interface ForgetHook {
+  messagesDeleted?(deleted: DeletedMessages): Promise<void>;
+  authorForgotten?(workspace: WorkspaceRef, authorId: string): Promise<void>;
+}
+
+type Job = { add: PendingEntry } | { edit: DeletedMessages; text: string } | { forget: DeletedMessages };
+
+/** Entries written in one transaction at most. */
+const BATCH = 500;
+/** Entries waiting at most; past that new ones are dropped (and logged) rather than the process's memory growing. */
+const MAX_PENDING = 20_000;
+
+/**
+ * Writes to the history index off every turn's path: entries, edits and deletions queue here and
+ * are written in order, in batches, after the current event's work (a turn's answer is posted
+ * before its exchange is indexed). Order matters: a deletion that arrives right after its message
+ * is applied after that message's indexing, so nothing deleted comes back.
+ */
+export class HistoryRecorder {
+  private queue: Job[] = [];
+  private draining?: Promise<void>;
+  private droppedSince = 0;
+
+  constructor(
+    private readonly index: HistoryIndex,
+    private readonly logger: Logger,
+    private readonly hooks: readonly ForgetHook[] = [],
+  ) {}
+
+  add(entry: PendingEntry): void {
+    if (this.queue.length >= MAX_PENDING) {
+      if (this.droppedSince++ === 0)
+        this.logger.warn({ pending: this.queue.length }, "the history index is behind; messages are not indexed until it catches up");
+      return;
+    }
+    this.push({ add: entry });
+  }
+
+  edit(where: DeletedMessages, text: string): void {
+    this.push({ edit: where, text });
+  }
+
+  forget(deleted: DeletedMessages): void {
+    this.push({ forget: deleted });
+  }
+
+  /** Resolves once everything queued so far is written (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.draining) await this.draining;
+  }
+
+  /** The hooks, after a person's messages were forgotten (forget-me). */
+  async authorForgotten(workspace: WorkspaceRef, authorId: string): Promise<void> {
+    for (const hook of this.hooks) {
+      await hook.authorForgotten?.(workspace, authorId).catch((error: unknown) => this.logger.warn({ err: error }, "a forget hook failed"));
+    }
+  }
+
+  private push(job: Job): void {
+    this.queue.push(job);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    this.draining ??= new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.drain())
+      .finally(() => {
+        this.draining = undefined;
+        // A job pushed while the last round was ending would otherwise wait for the next push.
+        if (this.queue.length > 0) this.schedule();
+      });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      const first = this.queue[0]!;
+      if ("add" in first) {
+        let count = 0;
+        while (count < this.queue.length && count < BATCH && "add" in this.queue[count]!) count++;
+        const batch = this.queue.splice(0, count).map((job) => (job as { add: PendingEntry }).add);
+        await this.write(batch);
+      } else {
+        this.queue.shift();
+        await this.apply(first);
+      }
+    }
+    if (this.droppedSince > 0) {
+      this.logger.warn({ dropped: this.droppedSince }, "the history index caught up; some messages were not indexed");
+      this.droppedSince = 0;
+    }
+  }
+
+  private async write(batch: PendingEntry[]): Promise<void> {
+    try {
+      const entries = await Promise.all(
+        batch.map(async ({ link, ...entry }): Promise<HistoryEntry> => ({ ...entry, link: await link?.catch(() => undefined) })),
+      );
+      await this.index.add(entries);
+    } catch (error) {
+      this.logger.warn({ err: error, messages: batch.length }, "could not index messages");
+    }
+  }
+
+  private async apply(job: Exclude<Job, { add: PendingEntry }>): Promise<void> {
+    try {
+      if ("edit" in job) {
+        await this.index.edit(job.edit, job.text);
+        return;
+      }
+      await this.index.forgetMessages(job.forget);
+      for (const hook of this.hooks) await hook.messagesDeleted?.(job.forget);
+    } catch (error) {
+      this.logger.warn({ err: error }, "could not apply an edit or a deletion to the history index");
+    }
+  }
+}

@@ -1,0 +1,169 @@
+import { createHash } from "node:crypto";
+import type { ChannelRef } from "./channel-settings-repository.js";
+import { storable } from "./turn-records.js";
+import type { WorkspaceRef } from "./types.js";
+
+/** Why a message is in the index: a question to the bot, its answer, or a message of a channel with history on. */
+type HistoryKind = "question" | "answer" | "message";
+
+/** One message as the history index keeps it. */
+export interface HistoryEntry extends ChannelRef {
+  /** The thread within the channel (a Slack thread's ts, a Discord thread's channel id). */
+  threadId?: string;
+  /** The platform's id of the message, unique in its channel (an answer: its question's id and "#answer"). */
+  messageId: string;
+  kind: HistoryKind;
+  authorId: string;
+  authorName: string;
+  text: string;
+  /** Where people open the message (a Discord jump URL, a Slack permalink); none on the terminal. */
+  link?: string;
+  /** The turn of an exchange (its question and answer). */
+  turnId?: string;
+  /** ms since the epoch. */
+  time: number;
+}
+
+/** Messages deleted on the platform, named as its delete event names them. */
+export interface DeletedMessages extends WorkspaceRef {
+  /** The channel (or Discord thread) they were in. */
+  channelId: string;
+  messageIds: readonly string[];
+}
+
+export interface HistoryQuery extends ChannelRef {
+  text: string;
+  /** Only messages at or after / before these times (ms since the epoch). */
+  from?: number;
+  to?: number;
+  /** Only messages by this person: their display name (any part of it, any case) or their id. */
+  author?: string;
+  limit: number;
+}
+
+export interface HistoryHit {
+  authorId: string;
+  authorName: string;
+  time: number;
+  kind: HistoryKind;
+  threadId?: string;
+  /** The message's text around the matches, the matching words in **bold**. */
+  excerpt: string;
+  link?: string;
+}
+
+/** What a pruning round of the history deleted. */
+export interface HistoryPruneCounts {
+  indexed: number;
+  exchanges: number;
+}
+
+/**
+ * The full-text index of what was said in channels (SQLite FTS5, PostgreSQL tsvector and GIN), and
+ * the forgetting that goes with it: deleting an indexed question also deletes its exchange from the
+ * memory windows, so nothing of a deleted message stays behind.
+ */
+export interface HistoryIndex {
+  /** Indexes messages, in one transaction; a message indexed before (same channel and id) is replaced. */
+  add(entries: readonly HistoryEntry[]): Promise<void>;
+  /** An edit on the platform: the message's new text, if it is indexed. Returns the rows changed. */
+  edit(where: DeletedMessages, text: string): Promise<number>;
+  /** The best matches in one channel (all its threads), best first. */
+  search(query: HistoryQuery): Promise<HistoryHit[]>;
+  /**
+   * Messages deleted on the platform: their rows go, and a deleted question's exchange (both its
+   * messages, in every conversation it was copied to, and its steps' texts) with them. Returns the index rows deleted.
+   */
+  forgetMessages(deleted: DeletedMessages): Promise<number>;
+  /** Everything a person wrote in a workspace: their index rows, and their exchanges in every memory window there. */
+  forgetAuthor(workspace: WorkspaceRef, authorId: string): Promise<{ indexed: number; exchanges: number }>;
+  /** A channel's history turned off: the messages indexed because it was on go at once (exchanges stay, like memory). */
+  dropChannel(channel: ChannelRef): Promise<number>;
+  /** Deletes at most `limit` index rows and `limit` stored messages older than `cutoff`, oldest first. */
+  prune(cutoff: number, limit: number): Promise<HistoryPruneCounts>;
+}
+
+/** The token that names a channel in the full-text index: letters and digits only, so every tokenizer keeps it whole. */
+export function scopeToken(channel: ChannelRef): string {
+  return `s${createHash("sha256")
+    .update(JSON.stringify([channel.platform, channel.workspaceId, channel.channelId]))
+    .digest("hex")
+    .slice(0, 24)}`;
+}
+
+/** The most words of a query used: more add nothing a person would mean, and cost the engine. */
+const MAX_QUERY_WORDS = 12;
+const MAX_WORD_CHARS = 64;
+/** The most characters of a message kept in the index (a long answer's first part is what it is about). */
+const MAX_INDEXED_CHARS = 4_000;
+
+/**
+ * A query's words, as the engines read them: split on white space, each a phrase of its own (the
+ * tokenizer splits "v2.3" the same way in the text and in the query), without the characters the
+ * query syntaxes would read as operators. Empty when nothing searchable is left.
+ */
+export function queryWords(text: string): string[] {
+  return text
+    .normalize("NFKC")
+    .split(/\s+/u)
+    .map((word) => word.replace(/[^\p{L}\p{N}\p{M}._'@-]+/gu, " ").trim())
+    .filter((word) => /[\p{L}\p{N}]/u.test(word))
+    .map((word) => word.slice(0, MAX_WORD_CHARS))
+    .slice(0, MAX_QUERY_WORDS);
+}
+
+/** An entry's text as the index keeps it: storable, and bounded. */
+export const indexedText = (text: string): string => storable(text.length > MAX_INDEXED_CHARS ? text.slice(0, MAX_INDEXED_CHARS) : text);
+
+/** Characters of text an excerpt shows around its first match. */
+const EXCERPT_CHARS = 240;
+const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+const fold = (word: string) => word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+
+/**
+ * The part of a message around its first matching word, the matches in **bold**: made the same way
+ * for both engines, from the words the query matched (diacritics and case aside, as the index reads them).
+ */
+function excerptOf(text: string, words: readonly string[]): string {
+  const wanted = new Set(words.flatMap((word) => [...word.matchAll(WORD)].map((match) => fold(match[0]))));
+  const flat = text.replace(/\s+/g, " ").trim();
+  const spans: [number, number][] = [];
+  for (const match of flat.matchAll(WORD)) {
+    if (wanted.has(fold(match[0]))) spans.push([match.index, match.index + match[0].length]);
+  }
+  const first = spans[0]?.[0] ?? 0;
+  const start = Math.max(0, Math.min(first - EXCERPT_CHARS / 3, flat.length - EXCERPT_CHARS));
+  const end = Math.min(flat.length, start + EXCERPT_CHARS);
+  let out = "";
+  let at = start;
+  for (const [from, to] of spans) {
+    if (from < start || to > end) continue;
+    out += `${flat.slice(at, from)}**${flat.slice(from, to)}**`;
+    at = to;
+  }
+  out += flat.slice(at, end);
+  return `${start > 0 ? "…" : ""}${out}${end < flat.length ? "…" : ""}`;
+}
+
+/** A matching row as both engines select it. */
+export interface HitRow {
+  authorId: string;
+  authorName: string;
+  time: number | string;
+  kind: HistoryKind;
+  threadId: string;
+  link: string | null;
+  text: string;
+}
+
+export function hitOf(row: HitRow, words: readonly string[]): HistoryHit {
+  return {
+    authorId: row.authorId,
+    authorName: row.authorName,
+    time: Number(row.time),
+    kind: row.kind,
+    ...(row.threadId ? { threadId: row.threadId } : {}),
+    excerpt: excerptOf(row.text, words),
+    ...(row.link ? { link: row.link } : {}),
+  };
+}

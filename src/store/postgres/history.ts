@@ -1,0 +1,181 @@
+import type pg from "pg";
+import type { ChannelRef } from "../channel-settings-repository.js";
+import {
+  hitOf,
+  indexedText,
+  queryWords,
+  scopeToken,
+  type DeletedMessages,
+  type HistoryEntry,
+  type HistoryHit,
+  type HistoryIndex,
+  type HistoryPruneCounts,
+  type HistoryQuery,
+  type HitRow,
+} from "../history-index.js";
+import type { WorkspaceRef } from "../types.js";
+import { inTransaction, type Queryable } from "./connection.js";
+
+const COLUMNS = [
+  "platform",
+  "workspace_id",
+  "channel_id",
+  "thread_id",
+  "message_id",
+  "kind",
+  "author_id",
+  "author_name",
+  "text",
+  "link",
+  "turn_id",
+  "created_at",
+  "scope",
+];
+
+/** Many rows in one statement: each column as an array, unnested. */
+const UPSERT = `
+  INSERT INTO history_messages (${COLUMNS.join(", ")})
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::bigint[], $13::text[])
+  ON CONFLICT (platform, workspace_id, channel_id, message_id) DO UPDATE SET
+    kind = excluded.kind, text = excluded.text, author_name = excluded.author_name,
+    link = COALESCE(excluded.link, history_messages.link), turn_id = COALESCE(excluded.turn_id, history_messages.turn_id)`;
+
+/** A message as a delete or edit event names it: by id, in its channel or (Discord) its thread. */
+const PLACE = `platform = $1 AND workspace_id = $2 AND message_id = ANY($3::text[]) AND (channel_id = $4 OR thread_id = $4)`;
+
+/**
+ * The query: the channel's token and the words (punctuation a separator, as in the index), all of
+ * them (plainto_tsquery's &) or any. The query is an expression of the parameters, not a CTE, so the
+ * planner uses the GIN index for it. Punctuation, & included, is gone, so swapping the operator is safe.
+ */
+const searchSql = (any: boolean) => {
+  const words = any ? `replace(plainto_tsquery('simple', $1)::text, '&', '|')::tsquery` : `plainto_tsquery('simple', $1)`;
+  return `
+  SELECT m.author_id AS "authorId", m.author_name AS "authorName", m.created_at AS time, m.kind, m.thread_id AS "threadId", m.link, m.text
+  FROM history_messages m
+  WHERE m.words @@ (to_tsquery('simple', $2) && ${words}) AND m.platform = $3 AND m.workspace_id = $4 AND m.channel_id = $5
+    AND m.created_at >= $6 AND m.created_at < $7
+    AND ($8::text IS NULL OR m.author_id = $8 OR strpos(lower(m.author_name), lower($8)) > 0)
+  ORDER BY ts_rank(m.words, ${words}) DESC, m.created_at DESC LIMIT $9`;
+};
+const SEARCH_ALL = searchSql(false);
+const SEARCH_ANY = searchSql(true);
+
+/** Deletes a set of turns' exchanges: their messages, their index rows, their steps' texts. */
+const FORGET_TURNS = (turns: string) => `
+  WITH turns AS (${turns}),
+  gone_index AS (DELETE FROM history_messages h USING turns t WHERE h.turn_id = t.id RETURNING 1),
+  gone AS (DELETE FROM messages m USING turns t WHERE m.turn_id = t.id RETURNING m.turn_id),
+  blanked AS (UPDATE turn_steps s SET input = '{}', output = NULL FROM turns t WHERE s.turn_id = t.id RETURNING 1)
+  SELECT (SELECT COUNT(DISTINCT turn_id) FROM gone)::int AS exchanges, (SELECT COUNT(*) FROM gone_index)::int AS indexed`;
+
+/** The history index on PostgreSQL: a generated tsvector ('simple') with a GIN index, ranked by ts_rank. */
+export class PostgresHistory implements HistoryIndex {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async add(entries: readonly HistoryEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    // The newest version of a message wins within one batch too (ON CONFLICT cannot touch a row twice).
+    const byKey = new Map<string, HistoryEntry>();
+    for (const entry of entries) byKey.set(JSON.stringify([entry.platform, entry.workspaceId, entry.channelId, entry.messageId]), entry);
+    const rows = [...byKey.values()];
+    const column = <T>(pick: (entry: HistoryEntry) => T) => rows.map(pick);
+    await this.pool.query(UPSERT, [
+      column((e) => e.platform),
+      column((e) => e.workspaceId),
+      column((e) => e.channelId),
+      column((e) => e.threadId ?? ""),
+      column((e) => e.messageId),
+      column((e) => e.kind),
+      column((e) => e.authorId),
+      column((e) => e.authorName),
+      column((e) => indexedText(e.text)),
+      column((e) => e.link ?? null),
+      column((e) => e.turnId ?? null),
+      column((e) => e.time),
+      column((e) => scopeToken(e)),
+    ]);
+  }
+
+  async edit(where: DeletedMessages, text: string): Promise<number> {
+    const { rowCount } = await this.pool.query(`UPDATE history_messages SET text = $5 WHERE ${PLACE}`, [...placeOf(where), indexedText(text)]);
+    return rowCount ?? 0;
+  }
+
+  async search(query: HistoryQuery): Promise<HistoryHit[]> {
+    const words = queryWords(query.text);
+    if (words.length === 0) return [];
+    const run = async (any: boolean) =>
+      (
+        await this.pool.query<HitRow>(any ? SEARCH_ANY : SEARCH_ALL, [
+          words.join(" ").replace(/[\p{P}\p{S}]+/gu, " "),
+          scopeToken(query),
+          query.platform,
+          query.workspaceId,
+          query.channelId,
+          query.from ?? 0,
+          query.to ?? Number.MAX_SAFE_INTEGER,
+          query.author?.trim() || null,
+          query.limit,
+        ])
+      ).rows;
+    let rows = await run(false);
+    if (rows.length === 0 && words.length > 1) rows = await run(true);
+    return rows.map((row) => hitOf(row, words));
+  }
+
+  async forgetMessages(deleted: DeletedMessages): Promise<number> {
+    return inTransaction(this.pool, async (client) => {
+      const turns = await forgetTurns(
+        client,
+        `SELECT DISTINCT turn_id AS id FROM history_messages WHERE ${PLACE} AND kind = 'question' AND turn_id IS NOT NULL`,
+        placeOf(deleted),
+      );
+      const { rowCount } = await client.query(`DELETE FROM history_messages WHERE ${PLACE}`, placeOf(deleted));
+      return turns.indexed + (rowCount ?? 0);
+    });
+  }
+
+  async forgetAuthor(workspace: WorkspaceRef, authorId: string): Promise<{ indexed: number; exchanges: number }> {
+    return inTransaction(this.pool, async (client) => {
+      const { exchanges } = await forgetTurns(
+        client,
+        `SELECT t.id FROM turns t JOIN conversations c ON c.id = t.conversation_id WHERE c.platform = $1 AND c.workspace_id = $2 AND t.user_id = $3`,
+        [workspace.platform, workspace.workspaceId, authorId],
+      );
+      const { rowCount } = await client.query(`DELETE FROM history_messages WHERE platform = $1 AND workspace_id = $2 AND author_id = $3`, [
+        workspace.platform,
+        workspace.workspaceId,
+        authorId,
+      ]);
+      return { indexed: rowCount ?? 0, exchanges };
+    });
+  }
+
+  async dropChannel(channel: ChannelRef): Promise<number> {
+    const { rowCount } = await this.pool.query(
+      `DELETE FROM history_messages WHERE platform = $1 AND workspace_id = $2 AND channel_id = $3 AND kind = 'message'`,
+      [channel.platform, channel.workspaceId, channel.channelId],
+    );
+    return rowCount ?? 0;
+  }
+
+  async prune(cutoff: number, limit: number): Promise<HistoryPruneCounts> {
+    const indexed = await this.pool.query(
+      `DELETE FROM history_messages WHERE id IN (SELECT id FROM history_messages WHERE created_at < $1 ORDER BY created_at LIMIT $2)`,
+      [cutoff, limit],
+    );
+    const exchanges = await this.pool.query(`DELETE FROM messages WHERE id IN (SELECT id FROM messages WHERE created_at < $1 ORDER BY created_at LIMIT $2)`, [
+      cutoff,
+      limit,
+    ]);
+    return { indexed: indexed.rowCount ?? 0, exchanges: exchanges.rowCount ?? 0 };
+  }
+}
+
+const placeOf = (where: DeletedMessages) => [where.platform, where.workspaceId, [...where.messageIds], where.channelId];
+
+async function forgetTurns(db: Queryable, turns: string, params: unknown[]): Promise<{ exchanges: number; indexed: number }> {
+  const { rows } = await db.query<{ exchanges: number; indexed: number }>(FORGET_TURNS(turns), params);
+  return rows[0] ?? { exchanges: 0, indexed: 0 };
+}

@@ -1,0 +1,195 @@
+import {
+  hitOf,
+  indexedText,
+  queryWords,
+  scopeToken,
+  type DeletedMessages,
+  type HistoryEntry,
+  type HistoryHit,
+  type HistoryIndex,
+  type HistoryPruneCounts,
+  type HistoryQuery,
+  type HitRow,
+} from "../history-index.js";
+import type { ChannelRef } from "../channel-settings-repository.js";
+import type { WorkspaceRef } from "../types.js";
+import type { SqliteConversations } from "./conversations.js";
+import type { Db } from "./database.js";
+
+/**
+ * Matches read at most, newest first, before ranking: FTS5 walks its lists in rowid order and stops
+ * there, so a query of common words costs what a rare one does instead of every match in the store.
+ * The results are the best-ranked of these (a channel's recent messages are what people ask about).
+ */
+const CANDIDATES = 200;
+
+/** FTS5's query text: the channel's token, and the words (each a quoted phrase) all or any of them. */
+const ftsQuery = (scope: string, words: string[], joiner: "AND" | "OR") =>
+  `scope : "${scope}" AND text : (${words.map((word) => `"${word}"`).join(` ${joiner} `)})`;
+
+/**
+ * The history index on SQLite: FTS5 over history_messages (external content, kept in step by
+ * triggers), ranked by bm25 on the text alone. Forgetting an exchange deletes its messages rows
+ * and drops this connection's cached windows (other connections see the file change).
+ */
+export class SqliteHistory implements HistoryIndex {
+  private readonly addAll: (entries: readonly HistoryEntry[]) => void;
+  private readonly editText;
+  private readonly select;
+  private readonly forgetMessagesNow: (deleted: DeletedMessages) => number;
+  private readonly forgetAuthorNow: (workspace: WorkspaceRef, authorId: string) => { indexed: number; exchanges: number };
+  private readonly drop;
+  private readonly pruneIndexed;
+  private readonly pruneExchanges;
+
+  constructor(
+    db: Db,
+    private readonly conversations: SqliteConversations,
+  ) {
+    const upsert = db.prepare(
+      `INSERT INTO history_messages (platform, workspace_id, channel_id, thread_id, message_id, kind, author_id, author_name, text, link, turn_id, created_at, scope)
+       VALUES (@platform, @workspaceId, @channelId, @threadId, @messageId, @kind, @authorId, @authorName, @text, @link, @turnId, @time, @scope)
+       ON CONFLICT (platform, workspace_id, channel_id, message_id) DO UPDATE SET
+         kind = excluded.kind, text = excluded.text, author_name = excluded.author_name,
+         link = COALESCE(excluded.link, link), turn_id = COALESCE(excluded.turn_id, turn_id)`,
+    );
+    this.addAll = db.transaction((entries: readonly HistoryEntry[]) => {
+      for (const entry of entries) {
+        upsert.run({
+          ...entry,
+          threadId: entry.threadId ?? "",
+          text: indexedText(entry.text),
+          link: entry.link ?? null,
+          turnId: entry.turnId ?? null,
+          scope: scopeToken(entry),
+        });
+      }
+    });
+    const place = `platform = ? AND workspace_id = ? AND message_id = ? AND (channel_id = ? OR thread_id = ?)`;
+    this.editText = db.prepare<[string, string, string, string, string, string]>(`UPDATE history_messages SET text = ? WHERE ${place}`);
+    this.select = db.prepare<[string, string, string, string, number, number, string | null, string | null, string | null], HitRow & { score: number }>(
+      `SELECT bm25(history_fts, 1.0, 0.0) AS score, m.author_id AS authorId, m.author_name AS authorName, m.created_at AS time, m.kind, m.thread_id AS threadId, m.link, m.text
+       FROM history_fts f JOIN history_messages m ON m.id = f.rowid
+       WHERE history_fts MATCH ? AND m.platform = ? AND m.workspace_id = ? AND m.channel_id = ?
+         AND m.created_at >= ? AND m.created_at < ?
+         AND (? IS NULL OR m.author_id = ? OR instr(lower(m.author_name), lower(?)) > 0)
+       ORDER BY f.rowid DESC LIMIT ${CANDIDATES}`,
+    );
+    const turnsOf = db
+      .prepare<[string, string, string, string, string], string>(
+        `SELECT turn_id FROM history_messages WHERE ${place} AND kind = 'question' AND turn_id IS NOT NULL`,
+      )
+      .pluck();
+    const deleteRows = db.prepare<[string, string, string, string, string]>(`DELETE FROM history_messages WHERE ${place}`);
+    const deleteTurnRows = db.prepare<[string]>(`DELETE FROM history_messages WHERE turn_id = ?`);
+    const deleteExchange = db.prepare<[string]>(`DELETE FROM messages WHERE turn_id = ?`);
+    // The audit keeps that a turn ran, not what its tools were given or gave back.
+    const blankSteps = db.prepare<[string]>(`UPDATE turn_steps SET input = '{}', output = NULL WHERE turn_id = ?`);
+    /** Deletes a turn's exchange everywhere; returns the index rows deleted. */
+    const forgetTurn = (turnId: string) => {
+      const rows = deleteTurnRows.run(turnId).changes;
+      deleteExchange.run(turnId);
+      blankSteps.run(turnId);
+      return rows;
+    };
+    this.forgetMessagesNow = db.transaction((deleted: DeletedMessages) => {
+      let indexed = 0;
+      let exchanges = 0;
+      for (const messageId of deleted.messageIds) {
+        const key = [deleted.platform, deleted.workspaceId, messageId, deleted.channelId, deleted.channelId] as const;
+        for (const turnId of turnsOf.all(...key)) {
+          indexed += forgetTurn(turnId);
+          exchanges++;
+        }
+        indexed += deleteRows.run(...key).changes;
+      }
+      if (exchanges > 0) this.conversations.cache.dropAll();
+      return indexed;
+    });
+    const authorTurns = db
+      .prepare<[string, string, string], string>(
+        `SELECT t.id FROM turns t JOIN conversations c ON c.id = t.conversation_id WHERE c.platform = ? AND c.workspace_id = ? AND t.user_id = ?`,
+      )
+      .pluck();
+    const deleteAuthor = db.prepare<[string, string, string]>(`DELETE FROM history_messages WHERE platform = ? AND workspace_id = ? AND author_id = ?`);
+    this.forgetAuthorNow = db.transaction((workspace: WorkspaceRef, authorId: string) => {
+      let exchanges = 0;
+      for (const turnId of authorTurns.all(workspace.platform, workspace.workspaceId, authorId)) {
+        const rows = deleteExchange.run(turnId).changes;
+        deleteTurnRows.run(turnId);
+        blankSteps.run(turnId);
+        if (rows > 0) exchanges++;
+      }
+      const indexed = deleteAuthor.run(workspace.platform, workspace.workspaceId, authorId).changes;
+      this.conversations.cache.dropAll();
+      return { indexed, exchanges };
+    });
+    this.drop = db.prepare<[string, string, string]>(
+      `DELETE FROM history_messages WHERE platform = ? AND workspace_id = ? AND channel_id = ? AND kind = 'message'`,
+    );
+    this.pruneIndexed = db.prepare<[number, number]>(
+      `DELETE FROM history_messages WHERE id IN (SELECT id FROM history_messages WHERE created_at < ? ORDER BY created_at LIMIT ?)`,
+    );
+    this.pruneExchanges = db.prepare<[number, number]>(
+      `DELETE FROM messages WHERE id IN (SELECT id FROM messages WHERE created_at < ? ORDER BY created_at LIMIT ?)`,
+    );
+  }
+
+  async add(entries: readonly HistoryEntry[]): Promise<void> {
+    if (entries.length > 0) this.addAll(entries);
+  }
+
+  async edit(where: DeletedMessages, text: string): Promise<number> {
+    let changed = 0;
+    for (const messageId of where.messageIds) {
+      changed += this.editText.run(indexedText(text), where.platform, where.workspaceId, messageId, where.channelId, where.channelId).changes;
+    }
+    return changed;
+  }
+
+  async search(query: HistoryQuery): Promise<HistoryHit[]> {
+    const words = queryWords(query.text);
+    if (words.length === 0) return [];
+    const scope = scopeToken(query);
+    const author = query.author?.trim() || null;
+    const run = (joiner: "AND" | "OR") =>
+      this.select.all(
+        ftsQuery(scope, words, joiner),
+        query.platform,
+        query.workspaceId,
+        query.channelId,
+        query.from ?? 0,
+        query.to ?? Number.MAX_SAFE_INTEGER,
+        author,
+        author,
+        author,
+      );
+    // Every word first; when no message has them all, messages with any of them.
+    let rows = run("AND");
+    if (rows.length === 0 && words.length > 1) rows = run("OR");
+    // The best of the newest candidates (bm25: lower is better), newest first among equals.
+    return rows
+      .sort((x, y) => x.score - y.score || Number(y.time) - Number(x.time))
+      .slice(0, query.limit)
+      .map((row) => hitOf(row, words));
+  }
+
+  async forgetMessages(deleted: DeletedMessages): Promise<number> {
+    return this.forgetMessagesNow(deleted);
+  }
+
+  async forgetAuthor(workspace: WorkspaceRef, authorId: string): Promise<{ indexed: number; exchanges: number }> {
+    return this.forgetAuthorNow(workspace, authorId);
+  }
+
+  async dropChannel(channel: ChannelRef): Promise<number> {
+    return this.drop.run(channel.platform, channel.workspaceId, channel.channelId).changes;
+  }
+
+  async prune(cutoff: number, limit: number): Promise<HistoryPruneCounts> {
+    const indexed = this.pruneIndexed.run(cutoff, limit).changes;
+    const exchanges = this.pruneExchanges.run(cutoff, limit).changes;
+    if (exchanges > 0) this.conversations.cache.dropAll();
+    return { indexed, exchanges };
+  }
+}

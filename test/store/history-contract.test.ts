@@ -1,0 +1,185 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { HistoryEntry } from "../../src/store/history-index.js";
+import type { Store } from "../../src/store/store.js";
+import type { ConversationRef } from "../../src/store/types.js";
+import { postgresAvailability } from "../support/postgres.js";
+import { postgresEngine, sqliteEngine, titleOf, type SharedDatabase } from "./engines.js";
+
+/**
+ * The history index on both engines (issue 24 §2-3): a channel's search finds its messages (any
+ * language, diacritics aside), with author, time, excerpt and link, never another channel's or
+ * workspace's; edits, deletions, forget-me, a channel's history turned off and retention remove
+ * the text from the index and from the memory windows.
+ */
+const availability = await postgresAvailability();
+const engines = [sqliteEngine, postgresEngine(availability)];
+
+for (const engine of engines) {
+  describe.skipIf(engine.unavailable !== undefined)(titleOf(`the ${engine.name} history index`, engine), () => {
+    let shared: SharedDatabase;
+    let a: Store;
+    let b: Store;
+    beforeAll(async () => {
+      shared = await engine.openShared(2);
+      [a, b] = shared.stores as [Store, Store];
+    });
+    afterAll(() => shared?.close());
+
+    const entry = (over: Partial<HistoryEntry> & { workspaceId: string; messageId: string; text: string }): HistoryEntry => ({
+      platform: "slack",
+      channelId: "C1",
+      kind: "message",
+      authorId: "U1",
+      authorName: "Alice",
+      time: Date.now(),
+      link: `https://example.slack.com/archives/C1/p${over.messageId.replace(".", "")}`,
+      ...over,
+    });
+
+    /** An answered turn in `ref`, indexed in `where` (its channel, and its thread: for a Discord thread, the parent and the thread). */
+    async function exchange(store: Store, ref: ConversationRef, userId: string, questionId: string, question: string, answer: string, where?: ConversationRef) {
+      const turnId = randomUUID();
+      const conversation = await store.turns.start({ id: turnId, conversation: ref, userId, instance: "test" });
+      await store.turns.finish({
+        turnId,
+        end: { status: "answered", outcome: "answer", iterations: 1, usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 } },
+        steps: [{ seq: 1, tool: "calculator", input: { expression: question }, startedAt: Date.now(), output: "42", durationMs: 1 }],
+        workspace: ref,
+        exchange: { conversationId: conversation.id, question: { author: userId, text: question }, answer },
+      });
+      const { platform, workspaceId, channelId, threadId } = where ?? ref;
+      const place = { platform, workspaceId, channelId, threadId };
+      await store.history.add([
+        entry({ ...place, messageId: questionId, kind: "question", turnId, authorId: userId, authorName: userId, text: question }),
+        entry({ ...place, messageId: `${questionId}#answer`, kind: "answer", turnId, authorId: "bot", authorName: "bot", text: answer }),
+      ]);
+      return turnId;
+    }
+
+    it("finds a channel's messages with author, time, excerpt and link; any language; never another channel's or workspace's", async () => {
+      const ws = `w-${randomUUID()}`;
+      const other = `w-${randomUUID()}`;
+      const day = 86_400_000;
+      const now = Date.now();
+      await a.history.add([
+        entry({ workspaceId: ws, messageId: "1.000100", text: "We decided to ship the release on Friday after the café meeting.", time: now - 3 * day }),
+        entry({
+          workspaceId: ws,
+          messageId: "1.000200",
+          text: "Привет, релиз откладывается до понедельника",
+          authorId: "U2",
+          authorName: "Борис",
+          time: now - 2 * day,
+        }),
+        entry({
+          workspaceId: ws,
+          messageId: "1.000300",
+          text: "The release notes live in docs/RELEASE.md",
+          authorId: "U3",
+          authorName: "Carol",
+          threadId: "1.000100",
+        }),
+        entry({ workspaceId: ws, channelId: "C2", messageId: "1.000400", text: "A secret release plan in another channel" }),
+        entry({ workspaceId: other, messageId: "1.000500", text: "Another workspace's release on Friday" }),
+      ]);
+      const search = (text: string, extra: object = {}) => b.history.search({ platform: "slack", workspaceId: ws, channelId: "C1", text, limit: 10, ...extra });
+
+      const hits = await search("release friday");
+      expect(hits).toHaveLength(1);
+      expect(hits[0]).toMatchObject({ authorName: "Alice", authorId: "U1", kind: "message", link: "https://example.slack.com/archives/C1/p1000100" });
+      expect(hits[0]!.excerpt).toContain("**release** on **Friday**");
+      expect(hits[0]!.time).toBe(now - 3 * day);
+      // diacritics aside on SQLite; the same spelling on both
+      expect((await search("café")).map((hit) => hit.authorName)).toEqual(["Alice"]);
+      expect((await search("релиз")).map((hit) => hit.authorName)).toEqual(["Борис"]);
+      // no message has every word: those with any of them, never the other channel's or workspace's
+      const any = await search("release понедельника");
+      expect(any.map((hit) => hit.authorName).sort()).toEqual(["Alice", "Carol", "Борис"]);
+      expect((await search("secret plan")).length).toBe(0);
+      // a thread's message is found from its channel, with its thread
+      expect((await search("RELEASE.md"))[0]).toMatchObject({ authorName: "Carol", threadId: "1.000100" });
+      // dates and author
+      expect((await search("release", { from: now - 2.5 * day })).map((hit) => hit.authorName).sort()).toEqual(["Carol"]);
+      expect((await search("release", { to: now - 2.5 * day })).map((hit) => hit.authorName)).toEqual(["Alice"]);
+      expect((await search("release", { author: "carol" })).map((hit) => hit.authorName)).toEqual(["Carol"]);
+      expect((await search("release", { author: "U1" })).map((hit) => hit.authorName)).toEqual(["Alice"]);
+      // a query of operators and quotes is words, never syntax
+      expect(await search('" OR * NEAR( ) :')).toEqual([]);
+      expect((await search('release" OR "x')).length).toBeGreaterThan(0);
+    });
+
+    it("an edit replaces the indexed text; a deleted question takes its exchange out of the index and the memory window", async () => {
+      const ws = `w-${randomUUID()}`;
+      const ref = { platform: "discord", workspaceId: ws, channelId: "thread-1" };
+      const where = { platform: "discord", workspaceId: ws, channelId: "parent", threadId: "thread-1" };
+      const turnId = await exchange(a, ref, "U9", "900", "what is the launch code zebra", "the launch code is zebra-42", where);
+      await exchange(a, ref, "U9", "901", "and the weather", "sunny", where);
+      await a.history.add([entry({ ...where, platform: "discord", messageId: "902", text: "an ordinary remark about zebras" })]);
+      const search = (text: string) => b.history.search({ platform: "discord", workspaceId: ws, channelId: "parent", text, limit: 10 });
+      expect((await search("zebra")).map((hit) => hit.kind).sort()).toEqual(["answer", "question"]);
+
+      expect(
+        await b.history.edit({ platform: "discord", workspaceId: ws, channelId: "thread-1", messageIds: ["902"] }, "an edited remark about giraffes"),
+      ).toBe(1);
+      expect(await search("zebras")).toEqual([]);
+      expect((await search("giraffes")).length).toBe(1);
+
+      // the window holds both exchanges; the deletion (named by the thread, as Discord names it) removes the first
+      expect((await a.conversations.window(ref, 5, 10_000)).map((m) => m.text)).toContain("what is the launch code zebra");
+      expect(await b.history.forgetMessages({ platform: "discord", workspaceId: ws, channelId: "thread-1", messageIds: ["900"] })).toBe(2);
+      expect(await search("zebra")).toEqual([]);
+      for (const store of [a, b]) {
+        const texts = (await store.conversations.window(ref, 5, 10_000)).map((m) => m.text);
+        expect(texts).toEqual(["and the weather", "sunny"]);
+      }
+      const rows = await shared.rows(`SELECT input, output FROM turn_steps WHERE turn_id = '${turnId}'`);
+      expect(rows).toEqual([{ input: "{}", output: null }]);
+      const left = await shared.rows(`SELECT COUNT(*) AS n FROM messages WHERE turn_id = '${turnId}'`);
+      expect(Number(left[0]!.n)).toBe(0);
+    });
+
+    it("forget-me removes a person's messages and exchanges in one workspace only; history off drops a channel's messages, not its exchanges", async () => {
+      const ws = `w-${randomUUID()}`;
+      const other = `w-${randomUUID()}`;
+      const ref = { platform: "slack", workspaceId: ws, channelId: "C1" };
+      await exchange(a, ref, "U1", "5.000001", "remember my password hint tulip", "noted: tulip");
+      await exchange(a, ref, "U2", "5.000002", "what is the plan", "the plan is tulip fields");
+      await a.history.add([
+        entry({ workspaceId: ws, messageId: "5.000003", text: "tulip bulbs arrive monday" }),
+        entry({ workspaceId: ws, messageId: "5.000004", authorId: "U2", authorName: "Bob", text: "tulip order confirmed" }),
+        entry({ workspaceId: other, messageId: "5.000005", text: "tulip in the other workspace" }),
+      ]);
+      const forgotten = await b.history.forgetAuthor({ platform: "slack", workspaceId: ws }, "U1");
+      expect(forgotten.exchanges).toBe(1);
+      const hits = await a.history.search({ ...ref, text: "tulip", limit: 10 });
+      expect(hits.map((hit) => hit.authorId).sort()).toEqual(["U2", "bot"]);
+      for (const store of [a, b]) {
+        expect((await store.conversations.window(ref, 5, 10_000)).map((m) => m.text)).toEqual(["what is the plan", "the plan is tulip fields"]);
+      }
+      expect((await a.history.search({ ...ref, workspaceId: other, text: "tulip", limit: 10 })).length).toBe(1);
+
+      expect(await a.history.dropChannel({ platform: "slack", workspaceId: ws, channelId: "C1" })).toBe(1);
+      expect((await b.history.search({ ...ref, text: "tulip", limit: 10 })).map((hit) => hit.kind)).toEqual(["answer"]);
+      expect((await b.history.search({ ...ref, text: "plan", limit: 10 })).map((hit) => hit.kind).sort()).toEqual(["answer", "question"]);
+    });
+
+    it("prunes index rows and exchanges older than the cutoff, in bounded rounds", async () => {
+      const ws = `w-${randomUUID()}`;
+      const ref = { platform: "slack", workspaceId: ws, channelId: "C1" };
+      const old = Date.now() - 100 * 86_400_000;
+      await a.history.add([1, 2, 3].map((n) => entry({ workspaceId: ws, messageId: `7.00000${n}`, text: `ancient walrus ${n}`, time: old })));
+      await a.history.add([entry({ workspaceId: ws, messageId: "7.000009", text: "recent walrus" })]);
+      const cutoff = Date.now() - 90 * 86_400_000;
+      const first = await b.history.prune(cutoff, 2);
+      expect(first.indexed).toBe(2);
+      let more = await b.history.prune(cutoff, 100);
+      while (more.indexed > 0) more = await b.history.prune(cutoff, 100);
+      expect((await a.history.search({ ...ref, text: "walrus", limit: 10 })).map((hit) => hit.excerpt)).toEqual(["recent **walrus**"]);
+      // exchanges: those stored before the cutoff go from the windows
+      await exchange(a, ref, "U1", "7.000010", "a fresh question", "a fresh answer");
+      expect((await b.history.prune(Date.now() + 1, 100)).exchanges).toBeGreaterThanOrEqual(2);
+      for (const store of [a, b]) expect(await store.conversations.window(ref, 5, 10_000)).toEqual([]);
+    });
+  });
+}
