@@ -2,11 +2,11 @@ import type { BudgetPeriod } from "../../store/budget-repository.js";
 import type { WorkspaceSettings } from "../../store/workspace-settings.js";
 
 /**
- * The time zone a workspace's budget days and months follow. UTC for now: the schedules work
- * adds `/settings timezone`; once it lands, this is the one place that reads it.
+ * The time zone a workspace's budget days and months follow: the one set with `/settings
+ * timezone` (checked as an IANA name when set), else UTC.
  */
-export function budgetTimeZone(_settings: WorkspaceSettings): string {
-  return "UTC";
+export function budgetTimeZone(settings: WorkspaceSettings): string {
+  return settings.timeZone ?? "UTC";
 }
 
 /** The start of the calendar day or month that `time` falls in, in `timeZone` (an IANA name). */
