@@ -133,6 +133,12 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     maxReplyChain: config.MAX_REPLY_CHAIN,
     timeoutMs: config.ATTACHMENT_TIMEOUT_MS,
   });
+  // Budgets (issue 25): checked before every model call; alerts go out through the platforms that connect.
+  const alerts = new BudgetAlerts({ repository: store.budgets, settings: store.workspaceSettings, adminIds: config.BOT_ADMIN_USER_IDS, logger });
+  const budgets = new Budgets({
+    ...{ repository: store.budgets, defaults: budgetDefaults(config), prices: config.MODEL_PRICES, logger, alerts },
+    answerCeiling: config.ANTHROPIC_MAX_TOKENS,
+  });
   const summaries = new ConversationSummarizer({
     store,
     models: catalog,
@@ -140,12 +146,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     maxTokens: config.MEMORY_SUMMARY_MAX_TOKENS,
     model: config.MEMORY_SUMMARY_MODEL,
     dailyTokenBudget: config.DAILY_TOKEN_BUDGET,
-  });
-  // Budgets (issue 25): checked before every model call; alerts go out through the platforms that connect.
-  const alerts = new BudgetAlerts({ repository: store.budgets, settings: store.workspaceSettings, adminIds: config.BOT_ADMIN_USER_IDS, logger });
-  const budgets = new Budgets({
-    ...{ repository: store.budgets, defaults: budgetDefaults(config), prices: config.MODEL_PRICES, logger, alerts },
-    answerCeiling: config.ANTHROPIC_MAX_TOKENS,
+    budgets,
   });
   const history = new HistoryRecorder(store.history, logger, options.forgetHooks);
   const runner = new TurnRunner({

@@ -184,6 +184,19 @@ describe("the summary of what left the memory window", () => {
     expect(dbOf(t.app).prepare("SELECT COUNT(*) FROM conversation_summaries").pluck().get()).toBe(0);
   });
 
+  it("charges summary calls to the channel's spending budget like the turns' calls (issue 25: everything counts)", async () => {
+    t = await startTestApp({ MEMORY_WINDOW: "1", MEMORY_SUMMARY: "on", RATE_LIMIT_PER_USER: "100" });
+    t.model.otherwise(model());
+    const admin = { userId: "u1", role: "admin" as const };
+    const set = await t.app.commands.execute({ kind: "settings_budget", scope: "channel", period: "day", amount: "1000000" }, request(""), admin);
+    expect(set.ok).toBe(true);
+    await converse(t, 1, 3);
+    expect(t.model.chatRequests.filter(isSummary).length).toBeGreaterThan(0);
+    // The fake model reports 15 tokens for every call: turns' and summaries' alike.
+    const shown = await t.app.commands.execute({ kind: "settings_show" }, request(""), admin);
+    expect(shown.text).toContain(`${(15 * t.model.chatRequests.length).toLocaleString("en-US")} tokens of 1,000,000 tokens used`);
+  });
+
   it("reads the summary's settings commands in their text form (Slack, the terminal)", () => {
     expect(parseCommandText("settings memory-summary off")).toEqual({ kind: "settings_memory_summary", enabled: false });
     expect(parseCommandText("/settings memory-summary on")).toEqual({ kind: "settings_memory_summary", enabled: true });

@@ -82,6 +82,8 @@ export class Budgets {
     const now = this.now();
     const applied: AppliedBudget[] = [];
     for (const scope of SCOPES) {
+      // A call that is nobody's (a conversation's summary) counts to its workspace and channel only.
+      if (scope === "user" && !subject.userId) continue;
       const subjectId = scope === "workspace" ? "" : scope === "channel" ? subject.channelId : subject.userId;
       for (const period of PERIODS) {
         const own = stored.find((row) => row.scope === scope && row.period === period && row.subject === subjectId);

@@ -1,13 +1,18 @@
+import type { CallBudget, CallPermit } from "../../agent/call-budget.js";
+import type { ModelRequest } from "../../agent/model.js";
 import type { ModelCatalog } from "../../agent/model-catalog.js";
+import { promptTokens } from "../../agent/prompt-tokens.js";
 import type { Logger } from "../../log.js";
 import type { Store } from "../../store/store.js";
+import { budgetTimeZone } from "../budgets/budget-windows.js";
+import type { BudgetSubject } from "../budgets/budgets.js";
 import type { IndexedIdentifier, SummaryState } from "../../store/summary-repository.js";
 import type { Conversation, ConversationRef } from "../../store/types.js";
 import { findIdentifiers } from "./identifiers.js";
 import { boundedSummary, exchangesOf, mergeIndex, promptBlock, sourceOf, SUMMARY_NOTE, summaryRequest, type DroppedExchange } from "./summary-text.js";
 
 export interface SummarizerOptions {
-  store: Pick<Store, "summaries" | "usage">;
+  store: Pick<Store, "summaries" | "usage" | "workspaceSettings">;
   models: ModelCatalog;
   logger: Logger;
   /** MEMORY_SUMMARY_MAX_TOKENS: the summary's bound, and the fallback's. */
@@ -16,6 +21,8 @@ export interface SummarizerOptions {
   model?: string;
   /** DAILY_TOKEN_BUDGET: a workspace that spent it gets no summaries until the next UTC day. */
   dailyTokenBudget?: number;
+  /** The spending budgets (issue 25): a summary call is charged to its workspace and channel like a turn's, and not made when they are spent. */
+  budgets?: { forCall(subject: BudgetSubject): CallBudget };
   /** The longest one summary call may take (it then counts as failed). */
   timeoutMs?: number;
 }
@@ -45,6 +52,8 @@ const FALLBACK_MESSAGES = 100;
 /** Identifiers the index keeps per conversation, the newest. */
 const INDEX_CAP = 200;
 const DEFAULT_TIMEOUT_MS = 60_000;
+
+type GrantedPermit = Extract<CallPermit, { allowed: true }>;
 
 /**
  * Keeps each conversation's summary of what left its memory window (issue 24 §1). The update
@@ -149,12 +158,21 @@ export class ConversationSummarizer {
       logger.info({ conversation: id }, "no summary: the workspace's daily token budget is spent");
       return false;
     }
+    // The spending budgets too (issue 25): a call they would not allow is not made, and the exchanges wait.
+    const modelName = this.options.model ?? turn.model;
+    const request = summaryRequest(state.summary, exchanges, this.options.maxTokens);
+    const permit = await this.reserve(turn, modelName, promptTokens(request, modelName));
+    if (!permit.allowed) {
+      logger.info({ conversation: id, budget: permit.notice }, "no summary: a spending budget is reached; the exchanges wait");
+      return false;
+    }
     const leaseMs = (this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS) + 30_000;
     if (!(await store.summaries.claim(id, state.version, now, leaseMs))) {
       logger.debug({ conversation: id }, "another process is updating this summary");
+      await permit.settle(undefined);
       return false;
     }
-    const written = await this.summarize(turn, state, exchanges);
+    const written = await this.summarize(turn, state, request, permit);
     if (written === undefined) {
       const delay = COOLDOWNS_MS[Math.min(state.failures, COOLDOWNS_MS.length - 1)]!;
       await store.summaries.failed(id, state.version, Date.now() + delay);
@@ -181,17 +199,27 @@ export class ConversationSummarizer {
   }
 
   /** The model's summary, or undefined when the call failed (logged, and counted as usage). */
-  private async summarize(turn: SummaryTurn, state: SummaryState, exchanges: DroppedExchange[]): Promise<string | undefined> {
-    const { store, models, logger, maxTokens } = this.options;
+  private async summarize(turn: SummaryTurn, state: SummaryState, request: ModelRequest, permit: GrantedPermit): Promise<string | undefined> {
+    const { store, models, logger } = this.options;
     const modelName = this.options.model ?? turn.model;
     const started = performance.now();
     const signal = AbortSignal.any([this.stopping.signal, AbortSignal.timeout(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS)]);
     let usage = { promptTokens: 0, completionTokens: 0 };
     let text: string | undefined;
     try {
-      const reply = await models.model(modelName).complete(summaryRequest(state.summary, exchanges, maxTokens), signal);
+      const reply = await models
+        .model(modelName)
+        .complete(
+          permit.maxTokens === undefined ? request : { ...request, maxTokens: Math.min(request.maxTokens ?? permit.maxTokens, permit.maxTokens) },
+          signal,
+        )
+        .catch(async (error: unknown) => {
+          await permit.settle(undefined);
+          throw error;
+        });
+      await permit.settle(reply.usage ?? "unknown");
       if (reply.usage) usage = reply.usage;
-      const summary = boundedSummary(reply.text ?? "", maxTokens);
+      const summary = boundedSummary(reply.text ?? "", this.options.maxTokens);
       if (summary) text = summary;
       else logger.warn({ conversation: turn.conversation.id }, "the summary model answered nothing; the exchanges wait for the next try");
     } catch (error) {
@@ -211,6 +239,16 @@ export class ConversationSummarizer {
       durationMs: Math.round(performance.now() - started),
     });
     return text;
+  }
+
+  /** The call's permit from the spending budgets (the workspace's and the channel's; a summary is nobody's), or a free pass without them. */
+  private async reserve(turn: SummaryTurn, model: string, tokens: number): Promise<CallPermit> {
+    const { budgets, store } = this.options;
+    if (!budgets) return { allowed: true, settle: async () => undefined };
+    const timeZone = budgetTimeZone(await store.workspaceSettings.get(turn.where));
+    return budgets
+      .forCall({ platform: turn.where.platform, workspaceId: turn.where.workspaceId, channelId: turn.channelId, userId: "", timeZone })
+      .reserve({ model, promptTokens: tokens });
   }
 
   private retryLater(turn: SummaryTurn, delayMs: number): void {
