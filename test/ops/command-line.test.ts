@@ -35,7 +35,7 @@ function runTool(file: string, args: string[], cwd: string): Promise<Run> {
 
 describe("the npm run tools' arguments", () => {
   it("covers every tool", () => {
-    expect(Object.keys(TOOLS).sort()).toEqual(["backup", "doctor", "migrate", "register:discord", "rotate-secrets", "usage"]);
+    expect(Object.keys(TOOLS).sort()).toEqual(["backup", "docs:config", "doctor", "migrate", "register:discord", "rotate-secrets", "usage"]);
   });
 
   let dir: string;
