@@ -56,8 +56,9 @@ describe("showing tool steps", () => {
       "done working",
     ]);
     // the steps went into the thread opened on the question, the answer next to the question
-    expect(surface.calls[1]!.to).toEqual({ location: { channelId: "thread-of-q1", parentChannelId: "c1" } });
-    expect(surface.calls.at(-2)!.to).toEqual({ location: { channelId: "c1" }, replyTo: "q1" });
+    const posts = surface.calls.filter((call) => call.op === "post");
+    expect(posts[0]!.to).toEqual({ location: { channelId: "thread-of-q1", parentChannelId: "c1" } });
+    expect(posts.at(-1)!.to).toEqual({ location: { channelId: "c1" }, replyTo: "q1" });
     // the audit keeps both ends of every step whatever the platform was shown
     const audit = t.store.db.prepare("SELECT tool, input, output FROM turn_steps ORDER BY seq").all();
     expect(audit).toEqual([
