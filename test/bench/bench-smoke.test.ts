@@ -63,7 +63,19 @@ describe("the benchmark, run small", () => {
     expect(report.figures.queue_keys_left).toBe(0);
     expect(report.figures.queue_keys_left_in_process).toBe(0);
     expect(report.figures.window_read_p99_ms).toBeGreaterThanOrEqual(report.figures.window_read_p50_ms);
-    expect(Object.keys(report.parts)).toEqual(["overhead", "store", "concurrency", "e2e", "footprint", "parser", "stream", "postgres", "discord-footprint", "budgets", "history"]);
+    expect(Object.keys(report.parts)).toEqual([
+      "overhead",
+      "store",
+      "concurrency",
+      "e2e",
+      "footprint",
+      "parser",
+      "stream",
+      "postgres",
+      "discord-footprint",
+      "budgets",
+      "history",
+    ]);
     // part 7 streamed through the bot and the bare loop, and timed the first text on both platforms
     for (const key of ["stream_chunk_cpu_us", "stream_chunk_cpu_us_floor", "first_text_ms_discord", "first_text_ms_slack"]) {
       expect(positive(report[key]), `${key} = ${report[key]}`).toBe(true);
