@@ -35,8 +35,8 @@ describe("the terminal: the summary of what left the memory window", () => {
     expect((await second.exited).code).toBe(0);
     const shown = second.stdout();
     expect(shown).toContain("Summary of earlier messages");
-    expect(shown).toContain("- The operator shared the runbook link.");
-    expect(shown).toMatch(/- https:\/\/example\.com\/runbook \(\S+, terminal message [\w-]+\)/);
+    expect(shown).toContain("• The operator shared the runbook link.");
+    expect(shown).toMatch(/• https:\/\/example\.com\/runbook \(\S+, terminal message [\w-]+\)/);
     expect(shown).toContain("third question");
   });
 });
