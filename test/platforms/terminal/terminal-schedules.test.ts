@@ -15,9 +15,10 @@ describe("the terminal's scheduled tasks", () => {
       scratch.dir,
     );
     try {
-      bot.process.stdin.write("/schedule add in 2 seconds | circumference for radius 2?\n");
-      await bot.waitForOutput(/Scheduled `([0-9a-f]{8})` \(once, UTC\): circumference for radius 2\?/, 20_000);
-      const id = /Scheduled `([0-9a-f]{8})`/.exec(bot.stdout())?.[1];
+      // Piped, the terminal prints plain text: the id without its code span.
+    bot.process.stdin.write("/schedule add in 2 seconds | circumference for radius 2?\n");
+      await bot.waitForOutput(/Scheduled ([0-9a-f]{8}) \(once, UTC\): circumference for radius 2\?/, 20_000);
+      const id = /Scheduled ([0-9a-f]{8})/.exec(bot.stdout())?.[1];
       await bot.waitForOutput(/bot: About 12\.57\./, 20_000);
       expect(bot.stdout()).toContain(`bot: ⏰ Scheduled task ${id} by`);
       expect(bot.stdout()).toMatch(/✅ circumference \{"radius":2\} → 12\.566/);
