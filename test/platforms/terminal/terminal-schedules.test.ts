@@ -16,7 +16,7 @@ describe("the terminal's scheduled tasks", () => {
     );
     try {
       // Piped, the terminal prints plain text: the id without its code span.
-    bot.process.stdin.write("/schedule add in 2 seconds | circumference for radius 2?\n");
+      bot.process.stdin.write("/schedule add in 2 seconds | circumference for radius 2?\n");
       await bot.waitForOutput(/Scheduled ([0-9a-f]{8}) \(once, UTC\): circumference for radius 2\?/, 20_000);
       const id = /Scheduled ([0-9a-f]{8})/.exec(bot.stdout())?.[1];
       await bot.waitForOutput(/bot: About 12\.57\./, 20_000);
