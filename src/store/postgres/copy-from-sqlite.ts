@@ -1,3 +1,4 @@
+import { HISTORY_COLUMNS } from "./history.js";
 import type pg from "pg";
 import { openDatabase } from "../sqlite/database.js";
 import { storable } from "../turn-records.js";
@@ -76,22 +77,7 @@ const TABLES: TableCopy[] = [
   },
   {
     name: "history_messages",
-    columns: [
-      "id",
-      "platform",
-      "workspace_id",
-      "channel_id",
-      "thread_id",
-      "message_id",
-      "kind",
-      "author_id",
-      "author_name",
-      "text",
-      "link",
-      "turn_id",
-      "created_at",
-      "scope",
-    ],
+    columns: ["id", ...HISTORY_COLUMNS],
     orderBy: "id",
     identity: true,
   },

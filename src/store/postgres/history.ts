@@ -16,7 +16,8 @@ import {
 import type { WorkspaceRef } from "../types.js";
 import { inTransaction, type Queryable } from "./connection.js";
 
-const COLUMNS = [
+/** The index's columns as rows are written (the SQLite copy adds the id before them). */
+export const HISTORY_COLUMNS = [
   "platform",
   "workspace_id",
   "channel_id",
@@ -34,7 +35,7 @@ const COLUMNS = [
 
 /** Many rows in one statement: each column as an array, unnested. */
 const UPSERT = `
-  INSERT INTO history_messages (${COLUMNS.join(", ")})
+  INSERT INTO history_messages (${HISTORY_COLUMNS.join(", ")})
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::bigint[], $13::text[])
   ON CONFLICT (platform, workspace_id, channel_id, message_id) DO UPDATE SET
     kind = excluded.kind, text = excluded.text, author_name = excluded.author_name,
