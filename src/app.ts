@@ -144,6 +144,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     models: catalog,
     logger,
     maxTokens: config.MEMORY_SUMMARY_MAX_TOKENS,
+    batchExchanges: config.MEMORY_SUMMARY_BATCH,
     model: config.MEMORY_SUMMARY_MODEL,
     dailyTokenBudget: config.DAILY_TOKEN_BUDGET,
     budgets,

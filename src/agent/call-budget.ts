@@ -6,7 +6,11 @@ import type { Usage } from "./model.js";
  * owns the budgets (the runner, from the store) implements it; the agent knows none of them.
  */
 export interface CallBudget {
-  reserve(call: { model: string; promptTokens: number }): Promise<CallPermit>;
+  /**
+   * `countPromptTokens` is called only when a budget applies: counting a prompt with the
+   * tokenizer is the dearest part of the check, and most calls have no budget to check.
+   */
+  reserve(call: { model: string; countPromptTokens(): number }): Promise<CallPermit>;
 }
 
 export type CallPermit =

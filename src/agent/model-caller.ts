@@ -80,7 +80,8 @@ export class ModelCaller {
 
   private async permit(request: ModelRequest): Promise<CallPermit | undefined> {
     if (!this.budget) return undefined;
-    const permit = await this.budget.budget.reserve({ model: this.budget.model, promptTokens: promptTokens(request, this.budget.model) });
+    const { budget, model } = this.budget;
+    const permit = await budget.reserve({ model, countPromptTokens: () => promptTokens(request, model) });
     if (!permit.allowed) throw new BudgetReached(permit.notice);
     return permit;
   }

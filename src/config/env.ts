@@ -101,6 +101,8 @@ const coreConfigSchema = z.object({
   MEMORY_SUMMARY_MODEL: optionalText,
   /** Rough token cap of the summary (and of the fallback that stands in for it). */
   MEMORY_SUMMARY_MAX_TOKENS: positiveInt(800),
+  /** Exchanges that left the window before a summary call is made for them (1: a call after every exchange). */
+  MEMORY_SUMMARY_BATCH: positiveInt(5),
   /** Threads the bot opened are forgotten (follow-ups there need a mention again) after this many days without a turn. */
   BOT_THREAD_RETENTION_DAYS: positiveInt(30),
   /** Indexed messages and stored exchanges older than this many days are pruned (issue 24 §3). */

@@ -27,7 +27,7 @@ const tokens = (prompt: number, completion: number) => ({ promptTokens: prompt, 
 
 /** One call of `promptTokens` that answers with `answer` tokens; what it was allowed, or the notice that refused it. */
 async function call(budget: CallBudget, promptTokens: number, answer: number): Promise<number | string | undefined> {
-  const permit = await budget.reserve({ model: "gpt-4o-mini", promptTokens });
+  const permit = await budget.reserve({ model: "gpt-4o-mini", countPromptTokens: () => promptTokens });
   if (!permit.allowed) return permit.notice;
   await permit.settle(tokens(promptTokens, Math.min(answer, permit.maxTokens ?? answer)));
   return permit.maxTokens;

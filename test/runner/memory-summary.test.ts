@@ -45,7 +45,7 @@ describe("the summary of what left the memory window", () => {
   afterEach(() => t.close());
 
   it("summarizes the exchanges that left the window, with their speakers, and the next prompts carry the summary and the identifiers verbatim", async () => {
-    t = await startTestApp({ MEMORY_WINDOW: "5", MEMORY_SUMMARY: "on", RATE_LIMIT_PER_USER: "100" });
+    t = await startTestApp({ MEMORY_WINDOW: "5", MEMORY_SUMMARY: "on", MEMORY_SUMMARY_BATCH: "1", RATE_LIMIT_PER_USER: "100" });
     t.model.otherwise(model());
     await converse(t, 1, 30);
 
@@ -93,8 +93,28 @@ describe("the summary of what left the memory window", () => {
     expect(usage.text).not.toContain("<@>");
   });
 
+  it("waits for MEMORY_SUMMARY_BATCH exchanges to leave the window, then summarizes them in one call; meanwhile the prompt carries their questions", async () => {
+    t = await startTestApp({ MEMORY_WINDOW: "1", MEMORY_SUMMARY: "on", MEMORY_SUMMARY_BATCH: "3", RATE_LIMIT_PER_USER: "100" });
+    t.model.otherwise(model());
+    // Turns 1..3 push exchanges 1 and 2 out of a one-exchange window: fewer than a batch, no call.
+    await converse(t, 1, 3);
+    expect(t.model.chatRequests.filter(isSummary)).toHaveLength(0);
+    const waiting = contents(t.model.chatRequests.filter((req) => !isSummary(req)).at(-1)!);
+    expect(waiting[1]).toMatch(/^system: Earlier questions not summarized yet \(newest first\):\n- \[.*\] Bob: question 1$/);
+    // Turn 4 pushes the third out: one call with all three, then the prompt carries its summary.
+    await converse(t, 4, 4);
+    const summaries = t.model.chatRequests.filter(isSummary);
+    expect(summaries.map(countExchanges)).toEqual([3]);
+    await converse(t, 5, 5);
+    const after = contents(t.model.chatRequests.filter((req) => !isSummary(req)).at(-1)!);
+    expect(after[1]).toContain("SUMMARY after 3 exchanges");
+    expect(after[1]).not.toContain("Earlier questions not summarized yet");
+    const shown = await t.app.commands.execute({ kind: "memory_show" }, request(""), { userId: "u-alice", role: "member" });
+    expect(shown.text).toMatch(/1 earlier exchange\(s\) wait to be summarized\._/);
+  });
+
   it("keeps the exchanges when the summary fails, retries later, and meanwhile gives the prompt their questions verbatim, newest first", async () => {
-    t = await startTestApp({ MEMORY_WINDOW: "2", MEMORY_SUMMARY: "on" });
+    t = await startTestApp({ MEMORY_WINDOW: "2", MEMORY_SUMMARY: "on", MEMORY_SUMMARY_BATCH: "1" });
     t.model.otherwise(model(() => ({ kind: "http", status: 500, body: { error: { message: "summarizer down" } } })));
     await converse(t, 1, 4);
     await t.app.runner.submit(request("and now?", SPEAKERS[0]), new RecordingSink());
@@ -117,7 +137,7 @@ describe("the summary of what left the memory window", () => {
   });
 
   it("posts the answer while the summary call is still held by the model", async () => {
-    t = await startTestApp({ MEMORY_WINDOW: "1", MEMORY_SUMMARY: "on" });
+    t = await startTestApp({ MEMORY_WINDOW: "1", MEMORY_SUMMARY: "on", MEMORY_SUMMARY_BATCH: "1" });
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let summaryAsked = false;
@@ -144,7 +164,7 @@ describe("the summary of what left the memory window", () => {
   });
 
   it("shows the summary, the identifier index (with its age) and the window, and /memory clear forgets all three", async () => {
-    t = await startTestApp({ MEMORY_WINDOW: "2", MEMORY_SUMMARY: "on" });
+    t = await startTestApp({ MEMORY_WINDOW: "2", MEMORY_SUMMARY: "on", MEMORY_SUMMARY_BATCH: "1" });
     t.model.otherwise(model());
     await converse(t, 1, 4);
     const member = { userId: "u-alice", role: "member" as const };
@@ -162,7 +182,7 @@ describe("the summary of what left the memory window", () => {
   });
 
   it("is off with MEMORY_SUMMARY=off, and per workspace or channel by the settings commands", async () => {
-    t = await startTestApp({ MEMORY_WINDOW: "1", MEMORY_SUMMARY: "on" });
+    t = await startTestApp({ MEMORY_WINDOW: "1", MEMORY_SUMMARY: "on", MEMORY_SUMMARY_BATCH: "1" });
     t.model.otherwise(model());
     const admin = { userId: "boss", role: "admin" as const };
     await t.app.commands.execute({ kind: "settings_memory_summary", enabled: false }, request(""), admin);
@@ -177,7 +197,7 @@ describe("the summary of what left the memory window", () => {
 
   it("makes no summary for a workspace that spent its daily budget (the exchanges wait)", async () => {
     // Each call costs 15 tokens (the fake's usage): the second turn is admitted at 15 and brings the day to 30, the budget.
-    t = await startTestApp({ MEMORY_WINDOW: "1", MEMORY_SUMMARY: "on", DAILY_TOKEN_BUDGET: "30" });
+    t = await startTestApp({ MEMORY_WINDOW: "1", MEMORY_SUMMARY: "on", MEMORY_SUMMARY_BATCH: "1", DAILY_TOKEN_BUDGET: "30" });
     t.model.otherwise(model());
     await converse(t, 1, 2);
     expect(t.model.chatRequests.filter(isSummary)).toHaveLength(0);
@@ -185,7 +205,7 @@ describe("the summary of what left the memory window", () => {
   });
 
   it("charges summary calls to the channel's spending budget like the turns' calls (issue 25: everything counts)", async () => {
-    t = await startTestApp({ MEMORY_WINDOW: "1", MEMORY_SUMMARY: "on", RATE_LIMIT_PER_USER: "100" });
+    t = await startTestApp({ MEMORY_WINDOW: "1", MEMORY_SUMMARY: "on", MEMORY_SUMMARY_BATCH: "1", RATE_LIMIT_PER_USER: "100" });
     t.model.otherwise(model());
     const admin = { userId: "u1", role: "admin" as const };
     const set = await t.app.commands.execute({ kind: "settings_budget", scope: "channel", period: "day", amount: "1000000" }, request(""), admin);

@@ -51,6 +51,8 @@ export interface BudgetsOptions {
   answerCeiling?: number;
 }
 
+/** The permit of a call no budget applies to: nothing to reserve, nothing to settle. */
+const FREE_PASS: CallPermit = { allowed: true, settle: async () => {} };
 /** Fewer answer tokens than this are not worth a call: it is not made. */
 const MIN_ANSWER_TOKENS = 64;
 const DEFAULT_CEILING = 4_096;
@@ -121,7 +123,7 @@ export class Budgets {
           limits = undefined;
           throw error;
         });
-        return this.reserve(subject, call.model, call.promptTokens, await limits);
+        return this.reserve(subject, call.model, call.countPromptTokens, await limits);
       },
     };
   }
@@ -162,9 +164,10 @@ export class Budgets {
     return lines.length > 0 ? lines : ["No budget has been spent against in its current window."];
   }
 
-  private async reserve(subject: BudgetSubject, model: string, promptTokens: number, stored: readonly StoredBudget[]): Promise<CallPermit> {
+  private async reserve(subject: BudgetSubject, model: string, countPromptTokens: () => number, stored: readonly StoredBudget[]): Promise<CallPermit> {
     const applied = await this.applicable(subject, stored);
-    if (applied.length === 0) return { allowed: true, settle: async () => {} };
+    if (applied.length === 0) return FREE_PASS;
+    const promptTokens = countPromptTokens();
     const price = this.options.prices[model];
     const rates: Rate[] = [];
     for (const budget of applied) {

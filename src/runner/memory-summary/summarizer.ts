@@ -17,6 +17,12 @@ export interface SummarizerOptions {
   logger: Logger;
   /** MEMORY_SUMMARY_MAX_TOKENS: the summary's bound, and the fallback's. */
   maxTokens: number;
+  /**
+   * MEMORY_SUMMARY_BATCH: exchanges that must have left the window before a summary call is made
+   * (one call per exchange would cost a model call per turn once the window is full); until then
+   * the prompt carries their questions verbatim. Default 1.
+   */
+  batchExchanges?: number;
   /** MEMORY_SUMMARY_MODEL; unset, the conversation's model. */
   model?: string;
   /** DAILY_TOKEN_BUDGET: a workspace that spent it gets no summaries until the next UTC day. */
@@ -73,8 +79,18 @@ export class ConversationSummarizer {
   private closing = false;
   private readonly retries = new Map<number, NodeJS.Timeout>();
   private readonly stopping = new AbortController();
+  /**
+   * Exchanges waiting for a summary as a turn's prompt saw them (by the turn's conversation
+   * object, which lives as long as the turn): afterTurn needs no read when even one more cannot make a batch.
+   */
+  private readonly waitingSeen = new WeakMap<Conversation, number>();
 
-  constructor(private readonly options: SummarizerOptions) {}
+  /** Exchanges summarized together at least (a full read of BATCH_MESSAGES rows is a batch whatever the setting). */
+  private readonly batch: number;
+
+  constructor(private readonly options: SummarizerOptions) {
+    this.batch = Math.min(options.batchExchanges ?? 1, BATCH_MESSAGES / 2);
+  }
 
   /** The part of the prompt between the system prompt and the window; undefined when there is none (or it cannot be read). */
   async promptFor(turn: Pick<SummaryTurn, "conversation" | "window">): Promise<string | undefined> {
@@ -82,6 +98,7 @@ export class ConversationSummarizer {
     try {
       const state = await store.summaries.get(turn.conversation.id);
       const waiting = exchangesOf(await store.summaries.dropped(turn.conversation, state.coveredTo, turn.window * 2, FALLBACK_MESSAGES * 2));
+      this.waitingSeen.set(turn.conversation, waiting.length);
       return promptBlock(state, waiting, maxTokens);
     } catch (error) {
       logger.warn({ err: error, conversation: turn.conversation.id }, "could not read the conversation's summary; answering from the window alone");
@@ -96,6 +113,10 @@ export class ConversationSummarizer {
   afterTurn(turn: SummaryTurn): void {
     const id = turn.conversation.id;
     if (this.closing) return;
+    // The turn's own exchange pushes one more out of the window at most.
+    const seen = this.waitingSeen.get(turn.conversation);
+    this.waitingSeen.delete(turn.conversation);
+    if (seen !== undefined && seen + 1 < this.batch) return;
     if (this.busy.has(id)) {
       this.busy.set(id, turn);
       return;
@@ -153,6 +174,8 @@ export class ConversationSummarizer {
     const rows = await store.summaries.dropped(turn.conversation, state.coveredTo, turn.window * 2, BATCH_MESSAGES);
     const exchanges = exchangesOf(rows);
     if (exchanges.length === 0) return false;
+    // Fewer than a batch wait for more.
+    if (exchanges.length < this.batch && rows.length < BATCH_MESSAGES) return false;
     // The one budget check before a summary call: a workspace over its day's budget gets none (the exchanges wait).
     if (dailyTokenBudget !== undefined && (await store.usage.tokensToday(turn.where)) >= dailyTokenBudget) {
       logger.info({ conversation: id }, "no summary: the workspace's daily token budget is spent");
@@ -161,7 +184,7 @@ export class ConversationSummarizer {
     // The spending budgets too (issue 25): a call they would not allow is not made, and the exchanges wait.
     const modelName = this.options.model ?? turn.model;
     const request = summaryRequest(state.summary, exchanges, this.options.maxTokens);
-    const permit = await this.reserve(turn, modelName, promptTokens(request, modelName));
+    const permit = await this.reserve(turn, modelName, () => promptTokens(request, modelName));
     if (!permit.allowed) {
       logger.info({ conversation: id, budget: permit.notice }, "no summary: a spending budget is reached; the exchanges wait");
       return false;
@@ -242,13 +265,13 @@ export class ConversationSummarizer {
   }
 
   /** The call's permit from the spending budgets (the workspace's and the channel's; a summary is nobody's), or a free pass without them. */
-  private async reserve(turn: SummaryTurn, model: string, tokens: number): Promise<CallPermit> {
+  private async reserve(turn: SummaryTurn, model: string, countPromptTokens: () => number): Promise<CallPermit> {
     const { budgets, store } = this.options;
     if (!budgets) return { allowed: true, settle: async () => undefined };
     const timeZone = budgetTimeZone(await store.workspaceSettings.get(turn.where));
     return budgets
       .forCall({ platform: turn.where.platform, workspaceId: turn.where.workspaceId, channelId: turn.channelId, userId: "", timeZone })
-      .reserve({ model, promptTokens: tokens });
+      .reserve({ model, countPromptTokens });
   }
 
   private retryLater(turn: SummaryTurn, delayMs: number): void {

@@ -46,7 +46,7 @@ export const budgetCheckPart: BenchPart = {
       const warmup = quick ? 20 : 500;
       const settles: ((used: typeof usage) => Promise<void>)[] = [];
       const checkOnce = async () => {
-        const permit = await budget.reserve({ model: "gpt-4o-mini", promptTokens: promptTokens(request, "gpt-4o-mini") });
+        const permit = await budget.reserve({ model: "gpt-4o-mini", countPromptTokens: () => promptTokens(request, "gpt-4o-mini") });
         if (!permit.allowed) throw new Error(`the bench's budget refused a call: ${permit.notice}`);
         settles.push(permit.settle);
       };

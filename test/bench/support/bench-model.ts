@@ -30,8 +30,16 @@ const TOOL_RESULT = Buffer.from('"role":"tool"');
 const DELAYED_PATH = /^\/delay\/(\d+)\//;
 const STREAM_PATH = /^\/stream\/(\d+)\//;
 
-/** The serialised chat completion that answers a request body: the next step of the turn script. */
+/** Words of the bot's summary request (src/runner/memory-summary/summary-text.ts), which no turn of the script carries. */
+const SUMMARY_REQUEST = Buffer.from("Messages that left the recent memory");
+
+/**
+ * The serialised chat completion that answers a request body: the next step of the turn script,
+ * or, for the bot's request to summarize what left a conversation's memory window, a summary (as
+ * a model would write one: a bot whose summaries all failed would measure its fallback instead).
+ */
 export function scriptedResponse(body: Buffer): Buffer {
+  if (body.includes(SUMMARY_REQUEST)) return SUMMARY_RESPONSE;
   return RESPONSES[Math.min(count(body, TOOL_RESULT), RESPONSES.length - 1)]!;
 }
 
@@ -107,6 +115,7 @@ function completion(message: unknown, finishReason: string): Buffer {
 }
 
 const RESPONSES = [...TOOL_CALLS.map((call) => toolCallResponse(call)), textResponse(ANSWER)];
+const SUMMARY_RESPONSE = textResponse("alice asked for a circumference and a hypotenuse; the bot answered 49.07 and 5.");
 
 /** The word each streamed chunk carries; the answer is this, `n` times. */
 export const STREAM_WORD = "token ";

@@ -17,7 +17,7 @@ describe("Discord: the summary of what left the memory window", () => {
   afterEach(() => bot?.close());
 
   it("summarizes with the speakers' names, says so once in the channel, and cites identifiers by their jump URL", async () => {
-    bot = await startDiscordBot({ MEMORY_SUMMARY: "on", MEMORY_WINDOW: "2", RATE_LIMIT_PER_USER: "100" });
+    bot = await startDiscordBot({ MEMORY_SUMMARY: "on", MEMORY_SUMMARY_BATCH: "1", MEMORY_WINDOW: "2", RATE_LIMIT_PER_USER: "100" });
     const { discord } = bot;
     bot.model.otherwise((req) =>
       isSummary(req)

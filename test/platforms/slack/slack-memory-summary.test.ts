@@ -14,7 +14,7 @@ describe("Slack: the summary of what left the memory window", () => {
   afterEach(() => h.close());
 
   it("summarizes with the speakers' names, says so once, and cites identifiers by the message's ts", async () => {
-    h = await SlackHarness.start({ env: { MEMORY_SUMMARY: "on", MEMORY_WINDOW: "2", RATE_LIMIT_PER_USER: "100" } });
+    h = await SlackHarness.start({ env: { MEMORY_SUMMARY: "on", MEMORY_SUMMARY_BATCH: "1", MEMORY_WINDOW: "2", RATE_LIMIT_PER_USER: "100" } });
     for (const [id, name] of [
       ["U1", "alice"],
       ["U2", "bob"],
