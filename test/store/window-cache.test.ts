@@ -105,6 +105,32 @@ describe("SQLite memory windows cached per conversation", () => {
     expect(await texts(store, other)).toEqual(["q3", "a3"]);
   });
 
+  it("answers the summary's read of what left the window from the cache, the same rows as the file gives, and reads the file when it cannot tell", async () => {
+    const [store, fresh] = [open(), open()];
+    const ref = inChannel("c");
+    const conversation = await store.conversations.open(ref);
+    const read = (s: SqliteStore, coveredTo: number, limit = 100) => s.summaries.dropped(conversation, coveredTo, 4, limit);
+    for (let n = 1; n <= 9; n++) {
+      await turn(store, ref, `t${n}`, `q${n}`, `a${n}`);
+      // The turn's read of its window fills the cache, as a turn does before its answer.
+      await store.conversations.window(conversation, 2, 100_000);
+      for (const coveredTo of [0, 3, 2 * n - 4]) {
+        const cached = await read(store, coveredTo);
+        expect(cached).toEqual(await read(fresh, coveredTo));
+        expect(await read(store, coveredTo, 2)).toEqual(cached.slice(0, 2));
+      }
+    }
+    const rows = await read(store, 0);
+    expect(rows.map((m) => m.text)).toEqual(["q1", "a1", "q2", "a2", "q3", "a3", "q4", "a4", "q5", "a5", "q6", "a6", "q7", "a7"]);
+    expect(rows[0]).toMatchObject({ role: "user", author: "alice", sourceId: null });
+    expect(rows[0]!.id).toBeLessThan(rows[1]!.id);
+    // Past what the cache holds (its window's rows and 24 more), the file answers: still every row.
+    for (let n = 10; n <= 30; n++) await turn(store, ref, `t${n}`, `q${n}`, `a${n}`);
+    await store.conversations.window(conversation, 2, 100_000);
+    expect((await read(store, 0)).map((m) => m.text)).toEqual((await read(fresh, 0)).map((m) => m.text));
+    expect(await read(store, 0)).toHaveLength(56);
+  });
+
   it("holds a bounded number of conversations", async () => {
     const store = open();
     for (let i = 0; i < 1_100; i++) await store.conversations.window(inChannel(`c${i}`), 5, 1_000);

@@ -4,9 +4,13 @@ import type { ConversationStore } from "../store.js";
 import type { Conversation, ConversationRef, StoredAttachment, StoredMessage } from "../types.js";
 import { DataVersion } from "./data-version.js";
 import type { Db } from "./database.js";
-import { WindowCache } from "./window-cache.js";
+import { type CachedMessage, WindowCache } from "./window-cache.js";
 
 type MessageRow = Parameters<typeof messageFromRow>[0];
+/** A window row with what the summary's read of dropped messages needs too (see WindowCache.dropped). */
+type WindowRow = MessageRow & { id: number; createdAt: number; sourceId: string | null };
+
+const cachedFromRow = ({ id, createdAt, sourceId, ...row }: WindowRow): CachedMessage => ({ ...messageFromRow(row), id, createdAt, sourceId });
 
 /**
  * Per-conversation windowed memory: the last k exchanges (user message + final answer),
@@ -51,8 +55,8 @@ export class SqliteConversations implements ConversationStore {
        ON CONFLICT (platform, workspace_id, channel_id, thread_id) DO UPDATE SET platform = excluded.platform
        RETURNING id`,
     );
-    this.selectWindow = db.prepare<[number, number, number], MessageRow>(
-      `SELECT role, author, text, attachments FROM messages
+    this.selectWindow = db.prepare<[number, number, number], WindowRow>(
+      `SELECT id, role, author, text, attachments, created_at AS createdAt, source_id AS sourceId FROM messages
        WHERE conversation_id = ? AND id > ?
        ORDER BY id DESC LIMIT ?`,
     );
@@ -112,9 +116,14 @@ export class SqliteConversations implements ConversationStore {
       attachments: attachmentsJson(question.attachments),
     };
     const answered: MessageRow = { role: "assistant", author: null, text: storable(answer), attachments: null };
-    this.insertMessage.run(conversationId, turnId, asked.role, asked.author, asked.text, asked.attachments, question.sourceId ?? null, now);
-    this.insertMessage.run(conversationId, turnId, answered.role, answered.author, answered.text, null, null, now);
-    this.cache.appended(conversationId, messageFromRow(asked), messageFromRow(answered));
+    const sourceId = question.sourceId ?? null;
+    const askedId = this.insertMessage.run(conversationId, turnId, asked.role, asked.author, asked.text, asked.attachments, sourceId, now).lastInsertRowid;
+    const answeredId = this.insertMessage.run(conversationId, turnId, answered.role, answered.author, answered.text, null, null, now).lastInsertRowid;
+    this.cache.appended(
+      conversationId,
+      { ...messageFromRow(asked), id: Number(askedId), createdAt: now, sourceId },
+      { ...messageFromRow(answered), id: Number(answeredId), createdAt: now, sourceId: null },
+    );
   }
 
   async open(ref: ConversationRef): Promise<Conversation> {
@@ -125,7 +134,7 @@ export class SqliteConversations implements ConversationStore {
     const { id, windowStart } = "windowStart" in where ? where : this.openNow(where);
     const count = exchanges * 2;
     return trimWindow(
-      this.cache.rows(id, windowStart, count, () => this.selectWindow.all(id, windowStart, count).map(messageFromRow)),
+      this.cache.rows(id, windowStart, count, (limit) => this.selectWindow.all(id, windowStart, limit).map(cachedFromRow)),
       tokenBudget,
     );
   }

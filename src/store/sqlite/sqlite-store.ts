@@ -77,7 +77,7 @@ export class SqliteStore implements Store {
     this.installations = new SqliteInstallations(db);
     this.retention = new SqliteRetention(db);
     this.schedules = new SqliteSchedules(db);
-    this.summaries = new SqliteSummaries(db);
+    this.summaries = new SqliteSummaries(db, this.conversations.cache);
     this.budgets = new SqliteBudgets(db);
     this.history = new SqliteHistory(db, this.conversations);
     this.currencyRates = new SqliteCurrencyRates(db);

@@ -11,6 +11,7 @@ import {
 import { storable, storableJson, utcDay } from "../turn-records.js";
 import type { Conversation } from "../types.js";
 import type { Db } from "./database.js";
+import type { WindowCache } from "./window-cache.js";
 
 /** The user id a summary call's usage row carries: no person asked for it. */
 const SUMMARY_USER = "";
@@ -27,7 +28,11 @@ export class SqliteSummaries implements SummaryRepository {
   private readonly resetRow;
   private readonly record: (call: SummaryUsage) => void;
 
-  constructor(db: Db) {
+  /** `windows`: the conversations' cached windows, which answer most reads of what left a window. */
+  constructor(
+    db: Db,
+    private readonly windows: WindowCache,
+  ) {
     this.ensure = db.prepare<[number]>(`INSERT INTO conversation_summaries (conversation_id) VALUES (?) ON CONFLICT (conversation_id) DO NOTHING`);
     this.select = db.prepare<[number], SummaryRow>(`SELECT * FROM conversation_summaries WHERE conversation_id = ?`);
     // The window is the newest `keep` messages after the window start; what is older and not covered yet left it.
@@ -93,6 +98,8 @@ export class SqliteSummaries implements SummaryRepository {
 
   async dropped(conversation: Conversation, coveredTo: number, keepMessages: number, limit: number): Promise<DroppedMessage[]> {
     const { id, windowStart } = conversation;
+    const cached = this.windows.dropped(id, windowStart, coveredTo, keepMessages, limit);
+    if (cached) return cached;
     return this.selectDropped.all(id, Math.max(windowStart, coveredTo), id, windowStart, keepMessages, limit);
   }
 

@@ -1,15 +1,24 @@
+import type { DroppedMessage } from "../summary-repository.js";
 import type { StoredMessage } from "../types.js";
 import type { DataVersion } from "./data-version.js";
 
 /** Bounds of the cache: conversations, and characters of text across them (a few MB at most). */
 const MAX_CONVERSATIONS = 1_000;
 const MAX_CHARS = 2_000_000;
+/**
+ * Rows kept beyond a window: what left it and waits for the conversation's summary (a batch of
+ * exchanges, see MEMORY_SUMMARY_BATCH) is then read from here too, not from the file at every turn.
+ */
+const EXTRA_ROWS = 24;
+
+/** A message as the window and the summary's read of what left it both need it. */
+export type CachedMessage = StoredMessage & DroppedMessage;
 
 interface CachedWindow {
   /** The window_start the rows were read after (a "memory clear" moves it). */
   windowStart: number;
   /** Newest first, as the window query returns them. */
-  rows: StoredMessage[];
+  rows: CachedMessage[];
   /** The most rows kept: as many as the read asked for. */
   limit: number;
   /** True when rows holds every message after windowStart (the read found fewer than it asked for). */
@@ -17,7 +26,7 @@ interface CachedWindow {
   chars: number;
 }
 
-const charsOf = (rows: StoredMessage[]) => rows.reduce((sum, row) => sum + row.text.length, 0);
+const charsOf = (rows: readonly StoredMessage[]) => rows.reduce((sum, row) => sum + row.text.length, 0);
 
 /**
  * The newest rows of recently used conversations' memory windows, so a turn reads its window
@@ -31,17 +40,16 @@ export class WindowCache {
   private chars = 0;
   private seenVersion = -1;
   /** Exchanges written by the transaction in progress, applied once it commits. */
-  private pending: { conversationId: number; question: StoredMessage; answer: StoredMessage }[] = [];
+  private pending: { conversationId: number; question: CachedMessage; answer: CachedMessage }[] = [];
 
   constructor(private readonly version: DataVersion) {}
 
-  /** The newest `count` rows after `windowStart`, newest first, or what `read` returns (then kept). */
-  rows(conversationId: number, windowStart: number, count: number, read: () => StoredMessage[]): StoredMessage[] {
-    const version = this.version.current();
-    if (version !== this.seenVersion) {
-      this.dropAll();
-      this.seenVersion = version;
-    }
+  /**
+   * The newest `count` rows after `windowStart`, newest first; on a miss, `read` reads the newest
+   * `limit` rows (a few more than asked, kept for `dropped`).
+   */
+  rows(conversationId: number, windowStart: number, count: number, read: (limit: number) => CachedMessage[]): StoredMessage[] {
+    this.checkVersion();
     const cached = this.entries.get(conversationId);
     if (cached && cached.windowStart === windowStart && (cached.complete || cached.rows.length >= count)) {
       // Most recently used last, so the bound drops the least recently used first.
@@ -49,17 +57,46 @@ export class WindowCache {
       this.entries.set(conversationId, cached);
       return cached.rows.length > count ? cached.rows.slice(0, count) : cached.rows;
     }
-    const rows = read();
+    const limit = count + EXTRA_ROWS;
+    const rows = read(limit);
     this.drop(conversationId);
-    const entry = { windowStart, rows, limit: count, complete: rows.length < count, chars: charsOf(rows) };
+    const entry = { windowStart, rows, limit, complete: rows.length < limit, chars: charsOf(rows) };
     this.entries.set(conversationId, entry);
     this.chars += entry.chars;
     this.bound();
-    return rows;
+    return rows.length > count ? rows.slice(0, count) : rows;
+  }
+
+  /**
+   * What left the window, as SqliteSummaries.dropped reads it: the rows after `after` (and after
+   * `windowStart`) older than the newest `keep`, oldest first, at most `limit`. Undefined when the
+   * cache cannot tell (the conversation is not cached, or some of those rows are older than what it holds).
+   */
+  dropped(conversationId: number, windowStart: number, after: number, keep: number, limit: number): DroppedMessage[] | undefined {
+    this.checkVersion();
+    const cached = this.entries.get(conversationId);
+    if (!cached || cached.windowStart !== windowStart) return undefined;
+    const from = Math.max(windowStart, after);
+    const { rows } = cached;
+    if (!cached.complete && (rows.length === 0 || rows[rows.length - 1]!.id > from)) return undefined;
+    const found: DroppedMessage[] = [];
+    for (let i = rows.length - 1; i >= keep && found.length < limit; i--) {
+      if (rows[i]!.id > from) found.push(rows[i]!);
+    }
+    return found;
+  }
+
+  /** Everything is dropped once another connection committed (what it wrote is read from the file). */
+  private checkVersion(): void {
+    const version = this.version.current();
+    if (version !== this.seenVersion) {
+      this.dropAll();
+      this.seenVersion = version;
+    }
   }
 
   /** Inside the closing transaction: an exchange to add once it commits. */
-  appended(conversationId: number, question: StoredMessage, answer: StoredMessage): void {
+  appended(conversationId: number, question: CachedMessage, answer: CachedMessage): void {
     this.pending.push({ conversationId, question, answer });
   }
 
