@@ -18,6 +18,8 @@ export interface ConversationLineOptions {
 export interface LinePlace {
   ticket: QueueTicket;
   holdUntil?: number;
+  /** Marked running when it was admitted (nothing was in its way): no wait. */
+  started?: boolean;
 }
 
 /**
@@ -141,7 +143,8 @@ export class ConversationLine {
   }
 
   /** False when the wait was cancelled. A store failure while waiting lets the turn run rather than hang. */
-  private async waitForTurn({ ticket, holdUntil }: LinePlace, controller: AbortController): Promise<boolean> {
+  private async waitForTurn({ ticket, holdUntil, started }: LinePlace, controller: AbortController): Promise<boolean> {
+    if (started) return true;
     this.waiting.add(controller);
     try {
       // An earlier message may still be on its way (to this process or another): its place would come first.

@@ -175,6 +175,8 @@ export class TurnRunner {
             place = { ticket: taken.placed };
           }
           const admitted = await store.queue.admit(place.ticket, {
+            // Not while it holds back for an earlier message still on its way (see holdUntil).
+            startIfFirst: place.holdUntil === undefined || place.holdUntil <= Date.now(),
             maxDepth: limits.maxQueuedTurns,
             rate: request.operator
               ? undefined
@@ -185,6 +187,7 @@ export class TurnRunner {
             this.line.forget(place.ticket);
             place = undefined;
           }
+          if ("ticket" in admitted && admitted.started) place = { ...place!, started: true };
           return "ticket" in admitted ? { place: place! } : admitted;
         },
       });

@@ -41,11 +41,15 @@ for (const engine of engines) {
     const enter = async (
       store: Store,
       conversation: ConversationRef,
-      extra: { maxDepth?: number; rate?: { key: string; limit: number }; order?: string; instance?: string } = {},
+      extra: { maxDepth?: number; rate?: { key: string; limit: number }; order?: string; instance?: string; startIfFirst?: boolean } = {},
     ): Promise<QueueAdmission> => {
       const taken = await store.queue.claim({ conversation, instance: extra.instance ?? "live", order: extra.order ?? String(++arrivals), addressed: true });
       if (!("placed" in taken)) throw new Error(`skipped: ${taken.skipped}`);
-      return store.queue.admit(taken.placed, { maxDepth: extra.maxDepth ?? 10, rate: extra.rate && { ...extra.rate, windowMs: LONG } });
+      return store.queue.admit(taken.placed, {
+        maxDepth: extra.maxDepth ?? 10,
+        rate: extra.rate && { ...extra.rate, windowMs: LONG },
+        startIfFirst: extra.startIfFirst,
+      });
     };
     const waitFor = (store: Store, ticket: QueueTicket) => store.queue.waitForTurn(ticket, { signal: AbortSignal.timeout(LONG), staleAfterMs: LONG });
     /** Whether the wait is still on after the other process had time to look several times. */
@@ -75,6 +79,26 @@ for (const engine of engines) {
       expect(secondMayRun).toBe(true);
       await b.queue.leave(second);
       await b.queue.leave(elsewhere);
+    });
+
+    it("starts a place with its admission when asked and nothing is in its way, and never one that something is in the way of", async () => {
+      const ref = place();
+      const first = await enter(a, ref, { startIfFirst: true });
+      // SQLite starts it in the admission's own transaction; PostgreSQL leaves it to waitForTurn.
+      if (engine.name === "SQLite") expect(first).toMatchObject({ started: true });
+      const second = await enter(b, ref, { startIfFirst: true });
+      expect("started" in second && second.started).toBeFalsy();
+      if ("started" in first && first.started) {
+        const secondWait = waitFor(b, ticketOf(second));
+        expect(await stillWaiting(secondWait)).toBe(true);
+        await a.queue.leave(ticketOf(first));
+        await secondWait;
+      } else {
+        await waitFor(a, ticketOf(first));
+        await a.queue.leave(ticketOf(first));
+        await waitFor(b, ticketOf(second));
+      }
+      await b.queue.leave(ticketOf(second));
     });
 
     it("lines turns up in their messages' platform order, not in the order their places were taken", async () => {

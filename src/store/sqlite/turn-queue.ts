@@ -87,6 +87,10 @@ export class SqliteTurnQueue implements TurnQueue {
         }
         saveRate.run(checks.rate.key, counted.period, counted.current, counted.previous, now);
       }
+      if (checks.startIfFirst && place.started === null && !firstInTheWay.get(ticket.conversationKey, ticket.id, place.order, place.order, ticket.id)) {
+        markStarted.run(now, ticket.id);
+        return { ticket, started: true };
+      }
       return { ticket };
     });
     this.admitInTransaction = (ticket, checks, now) => admit.immediate(ticket, checks, now);
