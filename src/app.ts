@@ -146,7 +146,6 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     maxTokens: config.MEMORY_SUMMARY_MAX_TOKENS,
     batchExchanges: config.MEMORY_SUMMARY_BATCH,
     model: config.MEMORY_SUMMARY_MODEL,
-    dailyTokenBudget: config.DAILY_TOKEN_BUDGET,
     budgets,
   });
   const history = new HistoryRecorder(store.history, logger, options.forgetHooks);
@@ -167,8 +166,6 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     placeHeldAtMostMs: config.TURN_TIMEOUT_MS + config.AGENT_MAX_ITERATIONS * config.APPROVAL_TIMEOUT_MS + 60_000,
     limits: {
       ratePerUserPerMinute: config.RATE_LIMIT_PER_USER,
-      dailyTokenBudget: config.DAILY_TOKEN_BUDGET,
-      dailyUserTokenBudget: config.DAILY_USER_TOKEN_BUDGET,
       maxQuestionChars: config.MAX_QUESTION_CHARS,
       maxQueuedTurns: config.MAX_QUEUED_TURNS,
     },

@@ -5,10 +5,6 @@ import type { TurnRequest } from "./types.js";
 export interface AdmissionLimits {
   /** Turns one user may start per minute, across every process sharing the database. */
   ratePerUserPerMinute: number;
-  /** Tokens a workspace may spend per UTC day; undefined = no limit. */
-  dailyTokenBudget?: number;
-  /** Tokens one user may spend per UTC day in a workspace; undefined = no limit. */
-  dailyUserTokenBudget?: number;
   maxQuestionChars: number;
   /** Turns waiting or running per conversation, across every process. */
   maxQueuedTurns: number;
@@ -27,9 +23,8 @@ type PlaceResult<Place> = { place: Place } | { refused: "queue_full" | "rate_lim
 export interface AdmissionInput<Place> {
   request: TurnRequest;
   settings: WorkspaceSettings;
-  tokensToday: () => Promise<number>;
-  /** Tokens this user's turns spent today in the workspace (read only when DAILY_USER_TOKEN_BUDGET is set). */
-  userTokensToday: () => Promise<number>;
+  /** A spending budget of the turn (workspace, channel or user) already used up, with the line that names it (see Budgets.reached). */
+  budgetReached: () => Promise<{ scope: "workspace" | "channel" | "user"; notice: string } | undefined>;
   /** For direct messages: whether the admins of another workspace the sender shares with the bot ignore them (see ignoredInSharedWorkspaces). */
   ignoredElsewhere: () => Promise<boolean>;
   /** Takes the turn's place in its conversation's line, counting the queue and the user's rate. */
@@ -40,11 +35,9 @@ const MINUTE_MS = 60_000;
 /** A user hears about the same kind of refusal at most once in this long (per process). */
 const NOTICE_EVERY_MS = MINUTE_MS;
 
-const REFUSAL_TEXT: Record<Exclude<RefusalOutcome, "ignored_user" | "too_long">, string> = {
+const REFUSAL_TEXT: Record<Exclude<RefusalOutcome, "ignored_user" | "too_long" | "budget_exhausted" | "user_budget_exhausted">, string> = {
   channel_not_allowed: "I'm not enabled in this channel. An admin can change that in the bot's settings.",
   queue_full: "I'm still working through earlier messages here. Please wait a moment, then ask again.",
-  budget_exhausted: "This workspace has used up today's budget for me. I'll be back tomorrow (UTC).",
-  user_budget_exhausted: "You've used up your share of my budget for today. I'll be back for you tomorrow (UTC).",
   rate_limited: "You're sending me messages faster than I can take them. Please wait a minute.",
 };
 
@@ -67,7 +60,7 @@ export class TurnAdmission {
     this.lastPrune = now();
   }
 
-  async check<Place>({ request, settings, tokensToday, userTokensToday, ignoredElsewhere, takePlace }: AdmissionInput<Place>): Promise<Admission<Place>> {
+  async check<Place>({ request, settings, budgetReached, ignoredElsewhere, takePlace }: AdmissionInput<Place>): Promise<Admission<Place>> {
     if (this.now() - this.lastPrune >= MINUTE_MS) this.prune();
     if (isIgnored(request, settings) || (request.isDm && (await ignoredElsewhere()))) return { admitted: false, outcome: "ignored_user" };
     if (!channelAllowed(request, settings)) return this.refuse(request, "channel_not_allowed");
@@ -78,24 +71,22 @@ export class TurnAdmission {
         text: `Your message is too long for me (${request.text.length} characters; the limit is ${this.limits.maxQuestionChars}). Could you shorten it?`,
       };
     }
-    if (this.limits.dailyTokenBudget !== undefined && (await tokensToday()) >= this.limits.dailyTokenBudget) {
-      return this.refuse(request, "budget_exhausted");
-    }
-    if (this.limits.dailyUserTokenBudget !== undefined && (await userTokensToday()) >= this.limits.dailyUserTokenBudget) {
-      return this.refuse(request, "user_budget_exhausted");
-    }
+    const reached = await budgetReached();
+    if (reached) return this.refuse(request, reached.scope === "user" ? "user_budget_exhausted" : "budget_exhausted", reached.notice);
     const taken = await takePlace();
     if ("refused" in taken) return this.refuse(request, taken.refused);
     return { admitted: true, place: taken.place };
   }
 
-  private refuse(request: TurnRequest, outcome: keyof typeof REFUSAL_TEXT): Admission<never> {
+  private refuse(request: TurnRequest, outcome: keyof typeof REFUSAL_TEXT): Admission<never>;
+  private refuse(request: TurnRequest, outcome: RefusalOutcome, text: string): Admission<never>;
+  private refuse(request: TurnRequest, outcome: RefusalOutcome, text?: string): Admission<never> {
     const key = `${request.platform}\u0000${request.workspaceId}\u0000${request.userId}\u0000${outcome}`;
     const now = this.now();
     const last = this.lastNotice.get(key);
     if (last !== undefined && now - last < NOTICE_EVERY_MS) return { admitted: false, outcome };
     this.lastNotice.set(key, now);
-    return { admitted: false, outcome, text: REFUSAL_TEXT[outcome] };
+    return { admitted: false, outcome, text: text ?? REFUSAL_TEXT[outcome as keyof typeof REFUSAL_TEXT] };
   }
 
   /** Keeps the map bounded: once a minute, forget notices older than a minute. */

@@ -82,9 +82,6 @@ interface TurnContext {
   deadline: TurnDeadline;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-const startOfUtcDay = (time: number) => time - (time % DAY_MS);
-
 /** A turn that may run: its settings and its place in the conversation's line. */
 interface AdmittedTurn extends LinePlace {
   settings: WorkspaceSettings;
@@ -165,8 +162,8 @@ export class TurnRunner {
       const admission = await this.admission.check({
         request,
         settings,
-        tokensToday: () => store.usage.tokensToday(request),
-        userTokensToday: () => store.usageReports.userTokensSince(request, request.userId, startOfUtcDay(Date.now())),
+        budgetReached: async () =>
+          this.options.budgets?.reached({ ...request, channelId: settingsChannelOf(request).channelId, timeZone: budgetTimeZone(settings) }),
         ignoredElsewhere: () => ignoredInSharedWorkspaces(store.workspaceSettings, request),
         takePlace: async () => {
           if (!place) {

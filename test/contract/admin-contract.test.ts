@@ -248,7 +248,9 @@ describe.each([discordDriver, slackDriver, terminalDriver])("admins in control o
 
     const refused = await d.ask("three");
 
-    expect((await d.seen(refused)).answer).toEqual(["You've used up your share of my budget for today. I'll be back for you tomorrow (UTC)."]);
+    expect((await d.seen(refused)).answer).toEqual([
+      expect.stringMatching(/^Your daily budget \(3,000 tokens\) is used up until \d{4}-\d\d-\d\d 00:00 UTC\.$/),
+    ]);
     expect(d.model.chatRequests).toHaveLength(2);
   });
 });

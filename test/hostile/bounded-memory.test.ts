@@ -15,8 +15,7 @@ describe("what a crowd of users leaves in memory", () => {
       admission.check({
         request: request("hi", { userId }),
         settings: {},
-        tokensToday: async () => 0,
-        userTokensToday: async () => 0,
+        budgetReached: async () => undefined,
         ignoredElsewhere: async () => false,
         takePlace: async () => ({ refused: "rate_limited" as const }),
       });

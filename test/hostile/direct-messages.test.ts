@@ -125,7 +125,7 @@ describe("Discord direct messages keep the servers' rules", () => {
     await discord.waitFor((call) => isAnswerTo(call, inServer));
 
     expect(answers[0]).toBe("an answer");
-    expect(answers.slice(1)).toEqual([expect.stringMatching(/used up today's budget/), expect.stringMatching(/used up today's budget/)]);
+    expect(answers.slice(1)).toEqual([expect.stringMatching(/daily budget .* is used up until/), expect.stringMatching(/daily budget .* is used up until/)]);
     // the spend of all DMs together: one turn
     expect(bot.model.chatRequests).toHaveLength(2);
   });

@@ -42,7 +42,7 @@ describe("who may make the bot work, and how much", () => {
     const elsewhere = await run("other workspace", { workspaceId: "w2" });
 
     expect(third.result).toMatchObject({ status: "refused", outcome: "budget_exhausted" });
-    expect(third.sink.replies[0]!.text).toMatch(/used up today's budget/);
+    expect(third.sink.replies[0]!.text).toMatch(/^This workspace's daily budget \(3,000 tokens\) is used up until \d{4}-\d\d-\d\d 00:00 UTC\.$/);
     expect(elsewhere.result.status).toBe("answered");
     expect(t.model.chatRequests).toHaveLength(3);
     expect(await t.app.store.usage.tokensToday({ platform: "test", workspaceId: "w1" })).toBe(3_000);

@@ -96,7 +96,8 @@ describe("budgets checked before every model call", () => {
     expect(shown).toContain("- The daily budget of <@boss>: 0 tokens of 8,000 tokens used (0%); DAILY_USER_TOKEN_BUDGET");
     expect((await command("settings budget user <@u1> day 3000")).text).toContain("Set <@u1>'s daily budget to 3,000 tokens");
     const refused = await ask("two");
-    expect(refused.shown).toContain("the daily budget of <@u1> (3,000 tokens) is used up");
+    // Refused at the turn's start (nothing left for a call), told as the asker's own budget, not a mention.
+    expect(refused.shown).toContain("Your daily budget (3,000 tokens) is used up until");
     expect((await command("settings budget user <@u1> day clear")).ok).toBe(true);
     expect((await ask("three")).result.outcome).toBe("answer");
   });

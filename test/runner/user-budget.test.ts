@@ -24,7 +24,7 @@ describe("the per-user daily token budget", () => {
     const otherWorkspace = await run("hello", { workspaceId: "w2" });
 
     expect(refused.result).toMatchObject({ status: "refused", outcome: "user_budget_exhausted" });
-    expect(refused.sink.replies[0]!.text).toBe("You've used up your share of my budget for today. I'll be back for you tomorrow (UTC).");
+    expect(refused.sink.replies[0]!.text).toMatch(/^Your daily budget \(3,000 tokens\) is used up until \d{4}-\d\d-\d\d 00:00 UTC\.$/);
     expect(again.result).toMatchObject({ status: "ignored", outcome: "user_budget_exhausted" });
     expect(again.sink.events).toEqual([]);
     expect(otherUser.result.status).toBe("answered");

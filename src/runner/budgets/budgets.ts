@@ -128,6 +128,19 @@ export class Budgets {
     };
   }
 
+  /**
+   * At a turn's start: the first budget of `subject` already used up in its window (what the calls
+   * settled), with the line that says so; undefined while every budget has room, or none applies.
+   * The check before each call still decides each call; this spares a turn that cannot make one.
+   */
+  async reached(subject: BudgetSubject): Promise<{ scope: BudgetScope; notice: string } | undefined> {
+    const applied = await this.applicable(subject);
+    if (applied.length === 0) return undefined;
+    const spent = await this.options.repository.spent(applied);
+    const full = applied.find((budget, i) => spent[i]! >= budget.amount);
+    return full && { scope: full.scope, notice: `${capitalized(this.usedUp(full, subject, this.now()))}.` };
+  }
+
   /** Each budget that applies here, its use so far in its window and where it comes from. */
   async describe(subject: BudgetSubject): Promise<string[]> {
     const applied = await this.applicable(subject);
@@ -221,8 +234,17 @@ export class Budgets {
   }
 
   private reachedNotice(budget: AppliedBudget, subject: BudgetSubject, now: number): string {
+    return `I stopped here: ${this.usedUp(budget, subject, now)}.`;
+  }
+
+  /**
+   * "this workspace's daily budget (3,000 tokens) is used up until 2026-12-02 00:00 UTC", told to
+   * the person whose call it stopped: a user budget is theirs ("your daily budget"), never a mention.
+   */
+  private usedUp(budget: AppliedBudget, subject: BudgetSubject, now: number): string {
     const back = new Date(windowEnd(budget.period, now, subject.timeZone)).toISOString().slice(0, 16).replace("T", " ");
-    return `I stopped here: ${labelOf(budget)} (${formatAmount(budget)}) is used up until ${back} ${subject.timeZone}.`;
+    const label = budget.scope === "user" ? `your ${budget.period === "day" ? "daily" : "monthly"} budget` : labelOf(budget);
+    return `${label} (${formatAmount(budget)}) is used up until ${back} ${subject.timeZone}`;
   }
 }
 

@@ -25,8 +25,6 @@ export interface SummarizerOptions {
   batchExchanges?: number;
   /** MEMORY_SUMMARY_MODEL; unset, the conversation's model. */
   model?: string;
-  /** DAILY_TOKEN_BUDGET: a workspace that spent it gets no summaries until the next UTC day. */
-  dailyTokenBudget?: number;
   /** The spending budgets (issue 25): a summary call is charged to its workspace and channel like a turn's, and not made when they are spent. */
   budgets?: { forCall(subject: BudgetSubject): CallBudget };
   /** The longest one summary call may take (it then counts as failed). */
@@ -163,7 +161,7 @@ export class ConversationSummarizer {
 
   /** One model call over the oldest exchanges waiting; true when more may wait. */
   private async round(turn: SummaryTurn): Promise<boolean> {
-    const { store, logger, dailyTokenBudget } = this.options;
+    const { store, logger } = this.options;
     const id = turn.conversation.id;
     const state = await store.summaries.get(id);
     const now = Date.now();
@@ -176,12 +174,7 @@ export class ConversationSummarizer {
     if (exchanges.length === 0) return false;
     // Fewer than a batch wait for more.
     if (exchanges.length < this.batch && rows.length < BATCH_MESSAGES) return false;
-    // The one budget check before a summary call: a workspace over its day's budget gets none (the exchanges wait).
-    if (dailyTokenBudget !== undefined && (await store.usage.tokensToday(turn.where)) >= dailyTokenBudget) {
-      logger.info({ conversation: id }, "no summary: the workspace's daily token budget is spent");
-      return false;
-    }
-    // The spending budgets too (issue 25): a call they would not allow is not made, and the exchanges wait.
+    // The spending budgets (issue 25), DAILY_TOKEN_BUDGET among them: a call they would not allow is not made, and the exchanges wait.
     const modelName = this.options.model ?? turn.model;
     const request = summaryRequest(state.summary, exchanges, this.options.maxTokens);
     const permit = await this.reserve(turn, modelName, () => promptTokens(request, modelName));
