@@ -8,6 +8,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * replays missed events when a session resumes within minutes, and a restart reads them again.
  */
 const CLAIM_RETENTION_MS = 7 * DAY_MS;
+/** Budget windows are a day or a month: a window that started this long ago is over, the last month's included (the operators' report reads it). */
+const SPEND_RETENTION_MS = 70 * DAY_MS;
 /** Rows of each kind per round: each round's transactions take a few milliseconds. */
 const ROUND_LIMIT = 500;
 /** Rounds per sweep at most; what is left goes in the next sweep. */
@@ -53,17 +55,20 @@ export class StorePruner {
 
   /** One sweep: rounds until nothing is left to prune or the round limit is reached. Returns what went. */
   async sweep(now = Date.now()): Promise<PruneCounts> {
-    const cutoffs = { threads: now - this.options.threadRetentionDays * DAY_MS, claims: now - CLAIM_RETENTION_MS };
-    const total: PruneCounts = { threads: 0, seeds: 0, claims: 0 };
+    const cutoffs = { threads: now - this.options.threadRetentionDays * DAY_MS, claims: now - CLAIM_RETENTION_MS, spend: now - SPEND_RETENTION_MS };
+    const total: PruneCounts = { threads: 0, seeds: 0, claims: 0, spend: 0 };
     for (let round = 0; round < MAX_ROUNDS && !this.stopped; round++) {
       const counts = await this.retention.pruneRound(cutoffs, ROUND_LIMIT);
       total.threads += counts.threads;
       total.seeds += counts.seeds;
       total.claims += counts.claims;
-      if (Math.max(counts.threads, counts.seeds, counts.claims) < ROUND_LIMIT) break;
+      total.spend += counts.spend;
+      if (Math.max(counts.threads, counts.seeds, counts.claims, counts.spend) < ROUND_LIMIT) break;
       await new Promise((resolve) => setTimeout(resolve, BETWEEN_ROUNDS_MS));
     }
-    if (total.threads + total.seeds + total.claims > 0) this.options.logger.info({ pruned: total }, "pruned old bot threads, thread seeds and event claims");
+    if (total.threads + total.seeds + total.claims + total.spend > 0) {
+      this.options.logger.info({ pruned: total }, "pruned old bot threads, thread seeds, event claims and budget windows");
+    }
     await this.sweepHistory(now);
     return total;
   }

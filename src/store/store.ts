@@ -227,12 +227,16 @@ export interface PruneCutoffs {
   threads: number;
   /** Event claims made before then. */
   claims: number;
+  /** Budgets' spend and alerts of windows that started before then (issue 25). */
+  spend: number;
 }
 
 export interface PruneCounts {
   threads: number;
   seeds: number;
   claims: number;
+  /** Rows of budget_spend and budget_alerts. */
+  spend: number;
 }
 
 /**

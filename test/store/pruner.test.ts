@@ -34,12 +34,12 @@ describe("the store pruner", () => {
     await store.threads.remember({ platform: "slack", workspaceId: "T1", channelId: "C1", threadId: "1.1" });
     for (let i = 0; i < 1_200; i++) await store.events.claim("slack", `C1:${i}`);
 
-    expect(await pruner.sweep(Date.now() + 6 * DAY_MS)).toEqual({ threads: 0, seeds: 0, claims: 0 });
-    expect(await pruner.sweep(Date.now() + 8 * DAY_MS)).toEqual({ threads: 0, seeds: 0, claims: 1_200 });
+    expect(await pruner.sweep(Date.now() + 6 * DAY_MS)).toEqual({ threads: 0, seeds: 0, claims: 0, spend: 0 });
+    expect(await pruner.sweep(Date.now() + 8 * DAY_MS)).toEqual({ threads: 0, seeds: 0, claims: 1_200, spend: 0 });
     expect(rounds.slice(1).map((round) => round.claims)).toEqual([500, 500, 200]);
     expect(await store.threads.scopeOf("slack", "C1", "1.1")).toBe("thread");
 
-    expect(await pruner.sweep(Date.now() + 31 * DAY_MS)).toEqual({ threads: 1, seeds: 0, claims: 0 });
+    expect(await pruner.sweep(Date.now() + 31 * DAY_MS)).toEqual({ threads: 1, seeds: 0, claims: 0, spend: 0 });
     expect(await store.threads.scopeOf("slack", "C1", "1.1")).toBeUndefined();
     await pruner.stop();
   });

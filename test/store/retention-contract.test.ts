@@ -62,9 +62,9 @@ for (const engine of engines) {
       // Rounds of at most one row of each kind, until nothing is left to prune.
       const rounds = [];
       for (let round = 0; round < 10; round++) {
-        const counts = await (round % 2 ? a : b).retention.pruneRound({ threads: cutoff, claims: cutoff }, 1);
+        const counts = await (round % 2 ? a : b).retention.pruneRound({ threads: cutoff, claims: cutoff, spend: 0 }, 1);
         rounds.push(counts);
-        if (counts.threads + counts.seeds + counts.claims === 0) break;
+        if (counts.threads + counts.seeds + counts.claims + counts.spend === 0) break;
       }
       for (const counts of rounds) for (const n of Object.values(counts)) expect(n).toBeLessThanOrEqual(1);
       expect(rounds.reduce((sum, counts) => sum + counts.threads, 0)).toBe(3);
@@ -83,12 +83,43 @@ for (const engine of engines) {
       expect((await a.conversations.window({ ...slack, channelId: "C2", threadId: "followed" }, 5, 10_000)).map((m) => m.text)).toEqual(["q", "a", "q", "a"]);
 
       // Threads kept are checked again only once their last turn is past the cutoff.
-      expect(await a.retention.pruneRound({ threads: cutoff, claims: cutoff }, 100)).toEqual({ threads: 0, seeds: 0, claims: 0 });
+      expect(await a.retention.pruneRound({ threads: cutoff, claims: cutoff, spend: 0 }, 100)).toEqual({ threads: 0, seeds: 0, claims: 0, spend: 0 });
       await tick();
       const later = Date.now() + 1;
-      await a.retention.pruneRound({ threads: later, claims: cutoff }, 100);
+      await a.retention.pruneRound({ threads: later, claims: cutoff, spend: 0 }, 100);
       expect(await b.threads.scopeOf("slack", "C1", "busy")).toBeUndefined();
       expect(await b.threads.scopeOf("discord", "parent", "busy-thread-channel")).toBeUndefined();
+    });
+
+    it("prunes budgets' spend and alerts of windows that started before the cutoff, in bounded rounds, and keeps the current ones", async () => {
+      const key = (scope: string) => JSON.stringify(["test", `w-${randomUUID()}`, scope, ""]);
+      const [old, current] = [key("workspace"), key("workspace")];
+      const [then, now] = [Date.UTC(2026, 0, 1), Date.UTC(2026, 11, 1)];
+      for (const [budget, windowStart] of [
+        [old, then],
+        [current, now],
+      ] as const) {
+        const line = { key: budget, windowStart, limit: 1_000_000, promptCost: 10, tokenCost: 1 };
+        const reservation = await a.budgets.reserve({ lines: [line], ceiling: 100, floor: 1, now: Date.now(), holdMs: 60_000 });
+        if (!reservation.granted) throw new Error("the budget refused");
+        await b.budgets.settle([{ key: budget, windowStart, amount: 50, held: reservation.held[0]! }]);
+        expect(await a.budgets.claimAlert(budget, windowStart, 80, Date.now())).toBe(true);
+      }
+      const cutoff = Date.UTC(2026, 6, 1);
+      const rounds = [];
+      for (let round = 0; round < 10; round++) {
+        const counts = await (round % 2 ? a : b).retention.pruneRound({ threads: 0, claims: 0, spend: cutoff }, 1);
+        rounds.push(counts.spend);
+        if (counts.spend === 0) break;
+      }
+      // One spend row and one alert row, at most one of each per round.
+      expect(rounds.reduce((sum, n) => sum + n, 0)).toBe(2);
+      expect(Math.max(...rounds)).toBeLessThanOrEqual(2);
+      expect(await a.budgets.spent([{ key: old, windowStart: then }])).toEqual([0]);
+      expect(await a.budgets.spent([{ key: current, windowStart: now }])).toEqual([50]);
+      // The pruned window's alert may be claimed again; the current one's not.
+      expect(await b.budgets.claimAlert(old, then, 80, Date.now())).toBe(true);
+      expect(await b.budgets.claimAlert(current, now, 80, Date.now())).toBe(false);
     });
   });
 }

@@ -32,6 +32,14 @@ const CLAIMS = `
   DELETE FROM processed_events WHERE (platform, event_id) IN (
     SELECT platform, event_id FROM processed_events WHERE received_at < $1 ORDER BY received_at LIMIT $2)`;
 
+const SPEND = `
+  DELETE FROM budget_spend WHERE (budget_key, window_start) IN (
+    SELECT budget_key, window_start FROM budget_spend WHERE window_start < $1 ORDER BY window_start LIMIT $2)`;
+
+const ALERTS = `
+  DELETE FROM budget_alerts WHERE (budget_key, window_start, level) IN (
+    SELECT budget_key, window_start, level FROM budget_alerts WHERE window_start < $1 ORDER BY window_start LIMIT $2)`;
+
 /** Pruning rounds, one statement (one short transaction) per kind. */
 export class PostgresRetention implements Retention {
   constructor(private readonly pool: pg.Pool) {}
@@ -40,6 +48,13 @@ export class PostgresRetention implements Retention {
     const threads = await this.pool.query<{ pruned: number }>(THREADS, [cutoffs.threads, limit]);
     const seeds = await this.pool.query(SEEDS, [cutoffs.threads, limit]);
     const claims = await this.pool.query(CLAIMS, [cutoffs.claims, limit]);
-    return { threads: threads.rows[0]?.pruned ?? 0, seeds: seeds.rowCount ?? 0, claims: claims.rowCount ?? 0 };
+    const spend = await this.pool.query(SPEND, [cutoffs.spend, limit]);
+    const alerts = await this.pool.query(ALERTS, [cutoffs.spend, limit]);
+    return {
+      threads: threads.rows[0]?.pruned ?? 0,
+      seeds: seeds.rowCount ?? 0,
+      claims: claims.rowCount ?? 0,
+      spend: (spend.rowCount ?? 0) + (alerts.rowCount ?? 0),
+    };
   }
 }

@@ -7,6 +7,8 @@ export class SqliteRetention implements Retention {
   private readonly threads: (cutoff: number, limit: number) => number;
   private readonly seeds;
   private readonly claims;
+  private readonly spend;
+  private readonly alerts;
 
   constructor(db: Db) {
     const oldThreads = db.prepare<[number, number], { id: number; lastTurn: number }>(
@@ -34,6 +36,13 @@ export class SqliteRetention implements Retention {
     this.claims = db.prepare<[number, number]>(
       `DELETE FROM processed_events WHERE rowid IN (SELECT rowid FROM processed_events WHERE received_at < ? ORDER BY received_at LIMIT ?)`,
     );
+    this.spend = db.prepare<[number, number]>(
+      `DELETE FROM budget_spend WHERE (budget_key, window_start) IN (
+         SELECT budget_key, window_start FROM budget_spend WHERE window_start < ? ORDER BY window_start LIMIT ?)`,
+    );
+    this.alerts = db.prepare<[number, number]>(
+      `DELETE FROM budget_alerts WHERE rowid IN (SELECT rowid FROM budget_alerts WHERE window_start < ? ORDER BY window_start LIMIT ?)`,
+    );
   }
 
   async pruneRound(cutoffs: PruneCutoffs, limit: number): Promise<PruneCounts> {
@@ -41,6 +50,7 @@ export class SqliteRetention implements Retention {
       threads: this.threads(cutoffs.threads, limit),
       seeds: this.seeds.run(cutoffs.threads, limit).changes,
       claims: this.claims.run(cutoffs.claims, limit).changes,
+      spend: this.spend.run(cutoffs.spend, limit).changes + this.alerts.run(cutoffs.spend, limit).changes,
     };
   }
 }
