@@ -5,6 +5,7 @@ import type { Logger } from "../../log.js";
 import {
   budgetKey,
   type BudgetAmount,
+  type BudgetCharge,
   type BudgetLine,
   type BudgetPeriod,
   type BudgetRepository,
@@ -15,6 +16,7 @@ import {
 import type { WorkspaceRef } from "../../store/types.js";
 import type { ModelPrices } from "../usage-report.js";
 import type { BudgetAlerts } from "./budget-alerts.js";
+import { type Slice, SliceBook, sliceSet } from "./budget-slices.js";
 import { windowEnd, windowStart } from "./budget-windows.js";
 
 /** Who a model call is for: its workspace, channel (a thread's is its channel) and user. */
@@ -59,6 +61,12 @@ const DEFAULT_CEILING = 4_096;
 /** A hold outlives any call; one left by a process that died mid-call stops counting after this. */
 const HOLD_MS = 30 * 60_000;
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Calls' worth of each budget a slice holds (see SliceBook)… */
+const SLICE_CALLS = 8;
+/** …when that is at most this share of every budget in the set; smaller budgets are reserved call by call. */
+const SLICE_SHARE = 0.05;
+/** A slice is given back and taken anew after this (far sooner than the store lets a hold lapse). */
+const SLICE_MS = 60_000;
 /** Budgets listed by the operators' report at most. */
 const REPORT_ROWS = 1_000;
 const SCOPES: readonly BudgetScope[] = ["workspace", "channel", "user"];
@@ -72,6 +80,7 @@ const PERIODS: readonly BudgetPeriod[] = ["day", "month"];
 export class Budgets {
   private readonly now: () => number;
   private readonly ceiling: number;
+  private readonly slices = new SliceBook();
 
   constructor(private readonly options: BudgetsOptions) {
     this.now = options.now ?? Date.now;
@@ -117,13 +126,21 @@ export class Budgets {
    */
   forCall(subject: BudgetSubject): CallBudget {
     let limits: Promise<StoredBudget[]> | undefined;
+    // The budgets that apply, kept until the first of their windows ends (a turn's calls share them).
+    let applied: { budgets: AppliedBudget[]; until: number } | undefined;
     return {
       reserve: async (call) => {
         limits ??= this.options.repository.limits(subject).catch((error: unknown) => {
           limits = undefined;
           throw error;
         });
-        return this.reserve(subject, call.model, call.countPromptTokens, await limits);
+        const stored = await limits;
+        const now = this.now();
+        if (!applied || now >= applied.until) {
+          const budgets = await this.applicable(subject, stored);
+          applied = { budgets, until: Math.min(...budgets.map((budget) => windowEnd(budget.period, now, subject.timeZone))) };
+        }
+        return this.reserve(subject, call.model, call.countPromptTokens, applied.budgets);
       },
     };
   }
@@ -177,8 +194,7 @@ export class Budgets {
     return lines.length > 0 ? lines : ["No budget has been spent against in its current window."];
   }
 
-  private async reserve(subject: BudgetSubject, model: string, countPromptTokens: () => number, stored: readonly StoredBudget[]): Promise<CallPermit> {
-    const applied = await this.applicable(subject, stored);
+  private async reserve(subject: BudgetSubject, model: string, countPromptTokens: () => number, applied: AppliedBudget[]): Promise<CallPermit> {
     if (applied.length === 0) return FREE_PASS;
     const promptTokens = countPromptTokens();
     const price = this.options.prices[model];
@@ -196,6 +212,8 @@ export class Budgets {
       tokenCost: rates[i]!.output,
     }));
     const now = this.now();
+    const sliced = await this.fromSlice(subject, applied, lines, rates, now);
+    if (sliced) return sliced;
     const reservation = await this.options.repository.reserve({ lines, ceiling: this.ceiling, floor: MIN_ANSWER_TOKENS, now, holdMs: HOLD_MS });
     if (!reservation.granted) return { allowed: false, notice: this.reachedNotice(applied[reservation.line]!, subject, now) };
     const limiting = reservation.limitedBy === undefined ? undefined : applied[reservation.limitedBy]!;
@@ -205,6 +223,73 @@ export class Budgets {
       notice: limiting ? this.reachedNotice(limiting, subject, now) : undefined,
       settle: (usage) => this.settle(subject, applied, lines, rates, reservation, usage),
     };
+  }
+
+  /**
+   * The call reserved from this process's slice of its budgets, taken from the store when there is
+   * none (or it ran low, or grew old). Undefined when the budgets are too small for slices, or so
+   * near their end that a slice cannot be had: the call is then reserved alone, exactly.
+   */
+  private async fromSlice(subject: BudgetSubject, applied: AppliedBudget[], lines: BudgetLine[], rates: Rate[], now: number): Promise<CallPermit | undefined> {
+    const need = lines.map((line) => line.promptCost + this.ceiling * line.tokenCost);
+    if (lines.some((line, i) => need[i]! * SLICE_CALLS > line.limit * SLICE_SHARE)) return undefined;
+    const set = sliceSet(lines);
+    let slice = this.slices.reserve(set, need, now);
+    if (!slice) {
+      const old = this.slices.remove(set);
+      if (old) await this.giveBack(old);
+      const taken = await this.options.repository.reserve({
+        lines: lines.map((line) => ({ ...line, promptCost: line.promptCost * SLICE_CALLS })),
+        ceiling: this.ceiling * SLICE_CALLS,
+        floor: MIN_ANSWER_TOKENS,
+        now,
+        holdMs: HOLD_MS,
+      });
+      if (!taken.granted) return undefined;
+      const fresh: Slice = { lines, left: [...taken.held], until: now + SLICE_MS, released: false };
+      if (taken.maxTokens < this.ceiling * SLICE_CALLS) {
+        await this.giveBack(fresh);
+        return undefined;
+      }
+      for (const evicted of this.slices.add(set, fresh)) void this.giveBack(evicted);
+      slice = this.slices.reserve(set, need, now)!;
+    }
+    const from = slice;
+    return { allowed: true, settle: (usage) => this.settleFromSlice(subject, applied, lines, rates, need, from, usage) };
+  }
+
+  /** A sliced call's real cost: what it reserved beyond it goes back to its slice (to the store once the slice was given back). */
+  private async settleFromSlice(
+    subject: BudgetSubject,
+    applied: AppliedBudget[],
+    lines: BudgetLine[],
+    rates: Rate[],
+    need: number[],
+    slice: Slice,
+    usage: Usage | "unknown" | undefined,
+  ): Promise<void> {
+    const costs = lines.map((line, i) => costOf(line, rates[i]!, this.ceiling, usage));
+    if (!slice.released) costs.forEach((cost, i) => (slice.left[i]! += need[i]! - cost));
+    const held = slice.released ? need : costs;
+    // A call that failed before an answer, from a live slice: nothing to write.
+    if (costs.every((cost, i) => cost === 0 && held[i] === 0)) return;
+    await this.charge(
+      subject,
+      applied,
+      lines.map((line, i) => ({ key: line.key, windowStart: line.windowStart, amount: costs[i]!, held: held[i]! })),
+    );
+  }
+
+  /** Gives what is left of a slice back to the store (a failure leaves it held until the store lets it lapse). */
+  private async giveBack(slice: Slice): Promise<void> {
+    slice.released = true;
+    if (slice.left.every((left) => left <= 0)) return;
+    const charges = slice.lines.map((line, i) => ({ key: line.key, windowStart: line.windowStart, amount: 0, held: Math.max(0, slice.left[i]!) }));
+    try {
+      await this.options.repository.settle(charges);
+    } catch (error) {
+      this.options.logger.warn({ err: error, charges }, "could not give a budget slice back; it lapses by itself");
+    }
   }
 
   private async settle(
@@ -221,6 +306,11 @@ export class Budgets {
       amount: costOf(line, rates[i]!, reservation.maxTokens, usage),
       held: reservation.held[i]!,
     }));
+    await this.charge(subject, applied, charges);
+  }
+
+  /** Writes calls' costs to the store (holds released) and alerts at 80% and 100%; never rejects. */
+  private async charge(subject: BudgetSubject, applied: AppliedBudget[], charges: BudgetCharge[]): Promise<void> {
     try {
       const after = await this.options.repository.settle(charges);
       await this.options.alerts?.check(

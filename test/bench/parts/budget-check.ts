@@ -13,9 +13,10 @@ const GOAL_CHECK_US = 30;
 
 /**
  * The check before a model call (issue 25) on SQLite: the call's prompt counted (its messages
- * cached, as on every call of a turn after the first) and its cost reserved in the store against
- * three budgets (the workspace's day and month, the channel's day), in CPU microseconds per call.
- * Settling after the call is reported beside it, without a goal.
+ * cached, as on every call of a turn after the first) and its cost reserved against three budgets
+ * (the workspace's day and month, the channel's day) — from the process's slice of them, taken
+ * from the store once per slice — in CPU microseconds per call. Settling after the call (a write of
+ * its real cost) is reported beside it, without a goal.
  */
 export const budgetCheckPart: BenchPart = {
   id: "budgets",
@@ -44,23 +45,23 @@ export const budgetCheckPart: BenchPart = {
       const usage = { promptTokens: 500, completionTokens: 100, totalTokens: 600 };
       const calls = quick ? 200 : 5_000;
       const warmup = quick ? 20 : 500;
-      const settles: ((used: typeof usage) => Promise<void>)[] = [];
-      const checkOnce = async () => {
+      // A call's check and, after it, its settling: with the call's real usage (a write), or none (a
+      // call that failed: nothing to write, its reservation back in the process's slice).
+      const callOnce = async (used: typeof usage | undefined) => {
         const permit = await budget.reserve({ model: "gpt-4o-mini", countPromptTokens: () => promptTokens(request, "gpt-4o-mini") });
         if (!permit.allowed) throw new Error(`the bench's budget refused a call: ${permit.notice}`);
-        settles.push(permit.settle);
+        await permit.settle(used);
       };
-      for (let i = 0; i < warmup; i++) await checkOnce();
-      for (const settle of settles.splice(0)) await settle(usage);
-      // Whole loops are timed: the CPU clock's ticks are coarser than one check.
+      for (let i = 0; i < warmup; i++) await callOnce(usage);
+      // Whole loops are timed (the CPU clock's ticks are coarser than one check): checks alone, then checks with their settling.
       const checking = process.cpuUsage();
-      for (let i = 0; i < calls; i++) await checkOnce();
+      for (let i = 0; i < calls; i++) await callOnce(undefined);
       const checked = process.cpuUsage(checking);
       const settling = process.cpuUsage();
-      for (const settle of settles.splice(0)) await settle(usage);
+      for (let i = 0; i < calls; i++) await callOnce(usage);
       const settled = process.cpuUsage(settling);
       const checkUs = checked.user + checked.system;
-      const settleUs = settled.user + settled.system;
+      const settleUs = Math.max(0, settled.user + settled.system - checkUs);
       const check = checkUs / calls;
       return {
         figures: [
