@@ -8,6 +8,7 @@ import { memoryFootprintPart } from "./parts/memory-footprint.js";
 import { reactParserPart } from "./parts/react-parser.js";
 import { postgresPart } from "./parts/postgres.js";
 import { storeScalePart } from "./parts/store-scale.js";
+import { streamedTurnPart } from "./parts/streamed-turn.js";
 import { streamingPart } from "./parts/streaming.js";
 import type { BenchPart } from "./types.js";
 
@@ -27,6 +28,7 @@ export const benchParts: BenchPart[] = [
   discordFootprintPart,
   budgetCheckPart,
   historyPart,
+  streamedTurnPart,
 ];
 
 /** The goals of issue 17 ("Lean and fast"), in its order: the JSON report always has these keys, and the goals table lists them first. */
@@ -59,6 +61,7 @@ export const REQUIRED_KEYS = [
   "pg_scaling_3_processes",
   "rss_mb_after_10k_turns_discord",
   "budget_check_cpu_us",
+  "cpu_ratio_streamed_to_default_openai_streaming_loop",
 ] as const;
 
 /**

@@ -2,13 +2,13 @@ import type OpenAI from "openai";
 import { systemPrompt } from "../../../src/agent/prompts.js";
 import { silentLogger } from "../../../src/log.js";
 import { ChannelBudget } from "../../../src/presenter/channel-budget.js";
-import type { ChatSurface } from "../../../src/contract/surface.js";
 import { TurnPresenter } from "../../../src/presenter/turn-presenter.js";
 import { startBenchApp } from "../support/bench-app.js";
 import { loadedBot } from "../support/built-bot.js";
 import { STREAM_WORD } from "../support/bench-model.js";
 import { discordFirstText, slackFirstText, type FirstTextDriver } from "../support/first-text.js";
 import { startModelProcess } from "../support/model-process.js";
+import { nullSurface } from "../support/null-surface.js";
 import { median, quantile, round } from "../support/stats.js";
 import type { BenchPart, Figure } from "../types.js";
 
@@ -18,18 +18,6 @@ const SIZES = {
 };
 const GOAL_CPU_MARGIN_US = 10;
 const GOAL_FIRST_TEXT_MS = 5;
-
-/** A platform that takes every write at once: the presenter's own cost per chunk is what is left. */
-const nullSurface: ChatSurface = {
-  platform: "bench",
-  messageLimit: 1_000_000,
-  answerInThread: false,
-  holdsQuickSteps: true,
-  render: (markdown) => markdown,
-  post: async () => ({ id: "m" }),
-  edit: async () => {},
-  startWorking: () => async () => {},
-};
 
 /**
  * Part 7: streaming. CPU of this process per streamed chunk, the bot's whole path (the runner,

@@ -10,7 +10,9 @@ import { ANSWER, TOOL_CALLS } from "./turn-script.js";
  *
  * `POST /v1/chat/completions` answers at once; `POST /delay/<ms>/v1/chat/completions` after <ms>;
  * `POST /stream/<n>/v1/chat/completions` streams a text answer of <n> chunks (server-sent events,
- * usage last), written as fast as the socket takes them.
+ * usage last), written as fast as the socket takes them. `POST /streamed/v1/chat/completions`
+ * streams the turn script's steps as OpenAI streams them: tool calls in argument deltas, the
+ * answer word by word, usage last.
  *
  * `POST /bodies/record` starts keeping every chat request body from then on; `GET /bodies` answers
  * with the bodies kept (a JSON array of strings) and stops keeping them. The benchmark compares the
@@ -29,6 +31,8 @@ export function startBenchModel(): Promise<{ server: Server; origin: string }> {
 const TOOL_RESULT = Buffer.from('"role":"tool"');
 const DELAYED_PATH = /^\/delay\/(\d+)\//;
 const STREAM_PATH = /^\/stream\/(\d+)\//;
+const STREAMED_SCRIPT_PATH = /^\/streamed\//;
+const STREAM_REQUESTED = Buffer.from('"stream":true');
 
 /** Words of the bot's summary request (src/runner/memory-summary/summary-text.ts), which no turn of the script carries. */
 const SUMMARY_REQUEST = Buffer.from("Messages that left the recent memory");
@@ -65,6 +69,11 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
     }
     const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
     recorded?.push(body.toString("utf8"));
+    // A request that does not ask for a stream (a summary's) is answered whole, as a server would.
+    if (STREAMED_SCRIPT_PATH.test(req.url) && body.includes(STREAM_REQUESTED)) {
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" }).end(streamedScript(body));
+      return;
+    }
     const payload = scriptedResponse(body);
     const send = () => res.writeHead(200, { "content-type": "application/json", "content-length": payload.length }).end(payload);
     const delayMs = Number(DELAYED_PATH.exec(req.url)?.[1] ?? 0);
@@ -116,6 +125,47 @@ function completion(message: unknown, finishReason: string): Buffer {
 
 const RESPONSES = [...TOOL_CALLS.map((call) => toolCallResponse(call)), textResponse(ANSWER)];
 const SUMMARY_RESPONSE = textResponse("alice asked for a circumference and a hypotenuse; the bot answered 49.07 and 5.");
+
+/** A streamed chunk of the script's completions, as OpenAI writes one. */
+const chunkEvent = (choices: unknown[], extra: object = {}) =>
+  `data: ${JSON.stringify({ id: "chatcmpl-bench", object: "chat.completion.chunk", created: 0, model: "bench-model", choices, ...extra })}\n\n`;
+const USAGE_EVENT = chunkEvent([], { usage: { prompt_tokens: 300, completion_tokens: 20, total_tokens: 320 } });
+
+function streamedToolCall(call: (typeof TOOL_CALLS)[number]): Buffer {
+  const args = JSON.stringify(call.args);
+  const half = Math.floor(args.length / 2);
+  const delta = (fn: object, head: object = {}) => chunkEvent([{ index: 0, delta: { ...head, tool_calls: [{ index: 0, ...fn }] }, finish_reason: null }]);
+  return Buffer.from(
+    [
+      delta({ id: call.id, type: "function", function: { name: call.name, arguments: "" } }, { role: "assistant", content: null }),
+      delta({ function: { arguments: args.slice(0, half) } }),
+      delta({ function: { arguments: args.slice(half) } }),
+      chunkEvent([{ index: 0, delta: {}, finish_reason: "tool_calls" }]),
+      USAGE_EVENT,
+      "data: [DONE]\n\n",
+    ].join(""),
+  );
+}
+
+function streamedText(text: string): Buffer {
+  const words = text.split(/(?<= )/);
+  return Buffer.from(
+    [
+      chunkEvent([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }]),
+      ...words.map((word) => chunkEvent([{ index: 0, delta: { content: word }, finish_reason: null }])),
+      chunkEvent([{ index: 0, delta: {}, finish_reason: "stop" }]),
+      USAGE_EVENT,
+      "data: [DONE]\n\n",
+    ].join(""),
+  );
+}
+
+const STREAMED = [...TOOL_CALLS.map((call) => streamedToolCall(call)), streamedText(ANSWER)];
+
+/** The turn script's next step, streamed. */
+function streamedScript(body: Buffer): Buffer {
+  return STREAMED[Math.min(count(body, TOOL_RESULT), STREAMED.length - 1)]!;
+}
 
 /** The word each streamed chunk carries; the answer is this, `n` times. */
 export const STREAM_WORD = "token ";

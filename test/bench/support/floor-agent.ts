@@ -24,6 +24,8 @@ export class FloorAgent {
     tools: Tool[],
     private readonly config: Pick<Config, "OPENAI_MODEL" | "OPENAI_TIMEOUT_MS" | "MEMORY_WINDOW">,
     client: "bot" | "sdk-default" = "bot",
+    /** Streams every call (stream_options.include_usage, tool calls assembled from their deltas), as a bare streaming loop does. */
+    private readonly streamed = false,
   ) {
     this.client =
       client === "bot" ? loadedBot().createOpenAIClient({ baseURL, timeoutMs: config.OPENAI_TIMEOUT_MS }) : new OpenAI({ apiKey: "not-needed", baseURL });
@@ -38,8 +40,7 @@ export class FloorAgent {
     const messages: Message[] = [{ role: "system", content: this.system }, ...history, { role: "user", content: question }];
     for (;;) {
       // the bot's key order (src/agent/providers/openai/request.ts), so the bodies are the same bytes
-      const response = await this.client.chat.completions.create({ messages, tools: this.tools, model: this.config.OPENAI_MODEL, stream: false });
-      const message = response.choices[0]!.message;
+      const message = this.streamed ? await this.streamedMessage(messages) : await this.wholeMessage(messages);
       const calls = message.tool_calls ?? [];
       if (calls.length === 0) {
         if (message.content !== ANSWER) throw new Error(`the floor got an unexpected answer: ${message.content}`);
@@ -53,6 +54,38 @@ export class FloorAgent {
         messages.push({ role: "tool", tool_call_id: call.id, content: runTool(call.function.name, JSON.parse(call.function.arguments)) });
       }
     }
+  }
+  private async wholeMessage(messages: Message[]): Promise<OpenAI.Chat.Completions.ChatCompletionMessage> {
+    const response = await this.client.chat.completions.create({ messages, tools: this.tools, model: this.config.OPENAI_MODEL, stream: false });
+    return response.choices[0]!.message;
+  }
+
+  /** The streamed message put together: its text, and its tool calls from their deltas (by index). */
+  private async streamedMessage(messages: Message[]): Promise<OpenAI.Chat.Completions.ChatCompletionMessage> {
+    const stream = await this.client.chat.completions.create({
+      messages,
+      tools: this.tools,
+      model: this.config.OPENAI_MODEL,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let content = "";
+    const calls: OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall[] = [];
+    let usage: OpenAI.CompletionUsage | undefined;
+    for await (const chunk of stream) {
+      usage ??= chunk.usage ?? undefined;
+      const delta = chunk.choices[0]?.delta;
+      if (!delta) continue;
+      if (delta.content) content += delta.content;
+      for (const part of delta.tool_calls ?? []) {
+        const call = (calls[part.index] ??= { id: "", type: "function", function: { name: "", arguments: "" } });
+        if (part.id) call.id = part.id;
+        if (part.function?.name) call.function.name += part.function.name;
+        if (part.function?.arguments) call.function.arguments += part.function.arguments;
+      }
+    }
+    if (!usage) throw new Error("the streaming floor's stream ended without usage");
+    return { role: "assistant", content: calls.length > 0 ? null : content, refusal: null, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
   }
 }
 
