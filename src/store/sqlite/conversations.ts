@@ -10,7 +10,7 @@ type MessageRow = Parameters<typeof messageFromRow>[0];
 /** A window row with what the summary's read of dropped messages needs too (see WindowCache.dropped). */
 type WindowRow = MessageRow & { id: number; createdAt: number; sourceId: string | null };
 
-const cachedFromRow = ({ id, createdAt, sourceId, ...row }: WindowRow): CachedMessage => ({ ...messageFromRow(row), id, createdAt, sourceId });
+const cachedFromRow = ({ id, createdAt, sourceId, ...row }: WindowRow): CachedMessage => ({ message: messageFromRow(row), id, createdAt, sourceId });
 
 /**
  * Per-conversation windowed memory: the last k exchanges (user message + final answer),
@@ -121,8 +121,8 @@ export class SqliteConversations implements ConversationStore {
     const answeredId = this.insertMessage.run(conversationId, turnId, answered.role, answered.author, answered.text, null, null, now).lastInsertRowid;
     this.cache.appended(
       conversationId,
-      { ...messageFromRow(asked), id: Number(askedId), createdAt: now, sourceId },
-      { ...messageFromRow(answered), id: Number(answeredId), createdAt: now, sourceId: null },
+      { message: messageFromRow(asked), id: Number(askedId), createdAt: now, sourceId },
+      { message: messageFromRow(answered), id: Number(answeredId), createdAt: now, sourceId: null },
     );
   }
 

@@ -11,8 +11,20 @@ const MAX_CHARS = 2_000_000;
  */
 const EXTRA_ROWS = 24;
 
-/** A message as the window and the summary's read of what left it both need it. */
-export type CachedMessage = StoredMessage & DroppedMessage;
+/** A window's message as the turn reads it, with what the summary's read of what left the window needs too. */
+export interface CachedMessage {
+  message: StoredMessage;
+  id: number;
+  createdAt: number;
+  sourceId: string | null;
+}
+
+/** The first `count` rows' messages (the same objects every read: callers must not change them). */
+const messagesOf = (rows: readonly CachedMessage[], count: number): StoredMessage[] => {
+  const messages = new Array<StoredMessage>(Math.min(count, rows.length));
+  for (let i = 0; i < messages.length; i++) messages[i] = rows[i]!.message;
+  return messages;
+};
 
 interface CachedWindow {
   /** The window_start the rows were read after (a "memory clear" moves it). */
@@ -26,7 +38,7 @@ interface CachedWindow {
   chars: number;
 }
 
-const charsOf = (rows: readonly StoredMessage[]) => rows.reduce((sum, row) => sum + row.text.length, 0);
+const charsOf = (rows: readonly CachedMessage[]) => rows.reduce((sum, row) => sum + row.message.text.length, 0);
 
 /**
  * The newest rows of recently used conversations' memory windows, so a turn reads its window
@@ -55,7 +67,7 @@ export class WindowCache {
       // Most recently used last, so the bound drops the least recently used first.
       this.entries.delete(conversationId);
       this.entries.set(conversationId, cached);
-      return cached.rows.length > count ? cached.rows.slice(0, count) : cached.rows;
+      return messagesOf(cached.rows, count);
     }
     const limit = count + EXTRA_ROWS;
     const rows = read(limit);
@@ -64,7 +76,7 @@ export class WindowCache {
     this.entries.set(conversationId, entry);
     this.chars += entry.chars;
     this.bound();
-    return rows.length > count ? rows.slice(0, count) : rows;
+    return messagesOf(rows, count);
   }
 
   /**
@@ -81,7 +93,8 @@ export class WindowCache {
     if (!cached.complete && (rows.length === 0 || rows[rows.length - 1]!.id > from)) return undefined;
     const found: DroppedMessage[] = [];
     for (let i = rows.length - 1; i >= keep && found.length < limit; i--) {
-      if (rows[i]!.id > from) found.push(rows[i]!);
+      const { message, id, createdAt, sourceId } = rows[i]!;
+      if (id > from) found.push({ id, role: message.role, author: message.author, text: message.text, createdAt, sourceId });
     }
     return found;
   }
