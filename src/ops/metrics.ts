@@ -77,7 +77,12 @@ export class BotMetrics implements TurnObserver {
   private readonly refused = new Counter("bot_turns_refused_total", "Turns refused before running, by platform and reason.");
   private readonly turnSeconds = new Histogram("bot_turn_duration_seconds", "Time from the start of a turn to its reply.", TURN_BUCKETS);
   private readonly toolCalls = new Counter("bot_tool_calls_total", "Tool calls by tool and result.");
-  private readonly toolSeconds = new Histogram("bot_tool_duration_seconds", "Time a tool call took.", TOOL_BUCKETS);
+  private readonly toolSeconds = new Histogram("bot_tool_duration_seconds", "Time a tool call ran, without any wait for approval.", TOOL_BUCKETS);
+  private readonly approvalSeconds = new Histogram(
+    "bot_tool_approval_wait_seconds",
+    "Time a tool call waited for a person's approval before it ran.",
+    TURN_BUCKETS,
+  );
   private readonly tokens = new Counter("bot_tokens_total", "Model tokens used, by platform.");
   private gauges?: GaugeSource;
 
@@ -97,10 +102,11 @@ export class BotMetrics implements TurnObserver {
     this.refused.inc(info);
   }
 
-  toolFinished(info: { tool: string; ok: boolean; durationMs: number }): void {
+  toolFinished(info: { tool: string; ok: boolean; durationMs: number; approvalWaitMs?: number }): void {
     const tool = this.options.isKnownTool?.(info.tool) === false ? "unknown" : displayToolName(info.tool);
     this.toolCalls.inc({ tool, result: info.ok ? "ok" : "error" });
     this.toolSeconds.observe({ tool }, info.durationMs / 1000);
+    if (info.approvalWaitMs !== undefined) this.approvalSeconds.observe({ tool }, info.approvalWaitMs / 1000);
   }
 
   /** Prometheus text exposition format 0.0.4. */
@@ -111,6 +117,7 @@ export class BotMetrics implements TurnObserver {
       ...this.turnSeconds.render(),
       ...this.toolCalls.render(),
       ...this.toolSeconds.render(),
+      ...this.approvalSeconds.render(),
       ...this.tokens.render(),
     ];
     if (this.gauges) {

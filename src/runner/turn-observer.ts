@@ -2,5 +2,6 @@
 export interface TurnObserver {
   turnFinished?(info: { platform: string; status: string; outcome: string; durationMs: number; tokens: number }): void;
   turnRefused?(info: { platform: string; outcome: string }): void;
-  toolFinished?(info: { tool: string; ok: boolean; durationMs: number }): void;
+  /** `durationMs`: the time the tool ran, without `approvalWaitMs`, the wait for a person's approval before it. */
+  toolFinished?(info: { tool: string; ok: boolean; durationMs: number; approvalWaitMs?: number }): void;
 }
