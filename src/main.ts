@@ -4,7 +4,7 @@ import { ConfigError, loadConfig, loadDotEnv, type Config } from "./config/env.j
 import { misspelledVariables } from "./config/misspelled-variables.js";
 import { providersInUse } from "./config/models.js";
 import { createLogger } from "./log.js";
-import { createHealthHandler, startHealthServer } from "./ops/health.js";
+import { createHealthHandler, HEALTH_PATHS, startHealthServer } from "./ops/health.js";
 import { BotMetrics } from "./ops/metrics.js";
 import type { PlatformAdapter } from "./contract/platform.js";
 import { choosePlatforms, createPlatform, servicesFor, type SharedServices } from "./start-platforms.js";
@@ -57,6 +57,8 @@ async function main(): Promise<void> {
   const adapters: PlatformAdapter[] = [];
   let healthServer: Server | undefined;
   let stopping: Promise<void> | undefined;
+  // Ready (/readyz) once every platform started, until shutdown begins.
+  let started = false;
   const shutdown = (why: string, graceMs = config.SHUTDOWN_GRACE_MS) =>
     (stopping ??= (async () => {
       logger.info({ why }, "shutting down");
@@ -71,14 +73,14 @@ async function main(): Promise<void> {
 
   const shared: SharedServices = { streams: { input: process.stdin, output: process.stdout } };
   if (config.HEALTH_PORT !== undefined) {
-    const handler = createHealthHandler({ store: app.store, metrics, platforms: () => adapters });
+    const handler = createHealthHandler({ store: app.store, metrics, platforms: () => adapters, accepting: () => started && !stopping });
     const host = chosen.find((platform) => platform.httpPort?.(config) === config.HEALTH_PORT);
     if (host) {
-      shared.sharedRoutes = { paths: ["/healthz", "/metrics"], handler };
+      shared.sharedRoutes = { paths: HEALTH_PATHS, handler };
       logger.info({ port: config.HEALTH_PORT, sharedWith: host.name }, "health and metrics served on the platform's HTTP server");
     } else {
-      healthServer = await startHealthServer(config.HEALTH_PORT, handler);
-      logger.info({ port: config.HEALTH_PORT }, "health and metrics endpoint listening");
+      healthServer = await startHealthServer(config.HEALTH_PORT, handler, config.HEALTH_HOST);
+      logger.info({ port: config.HEALTH_PORT, host: config.HEALTH_HOST }, "health and metrics endpoint listening");
     }
   }
 
@@ -89,6 +91,7 @@ async function main(): Promise<void> {
   process.once("SIGINT", () => void shutdown("SIGINT", interactive ? 0 : config.SHUTDOWN_GRACE_MS).then(() => process.exit(interactive ? 130 : 0)));
   process.once("SIGTERM", () => void shutdown("SIGTERM").then(() => process.exit(interactive ? 143 : 0)));
   for (const adapter of adapters) await adapter.start();
+  started = true;
 
   const finished = adapters.flatMap((adapter) => (adapter.finished ? [adapter.finished] : []));
   if (finished.length > 0) {

@@ -159,6 +159,11 @@ const coreConfigSchema = z.object({
     .min(1, { message: "a port number" })
     .max(65535, { message: "a port number" })
     .optional(),
+  /**
+   * Address the health server of its own binds: loopback unless asked, since /metrics and /healthz
+   * describe the bot to anyone who can reach them. A container sets 0.0.0.0 (its port is published on the host's loopback).
+   */
+  HEALTH_HOST: z.string().trim().min(1).default("127.0.0.1"),
   DATABASE_PATH: z.string().trim().min(1).default("./data/bot.sqlite"),
   /** PostgreSQL instead of the SQLite file, for several processes on several hosts: postgres://user:password@host:5432/db. */
   DATABASE_URL: z
