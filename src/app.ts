@@ -112,7 +112,9 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     memorySummary: config.MEMORY_SUMMARY,
   });
   const approvals = new ApprovalDesk({ store: store.approvals, logger, by: config.APPROVAL_BY, timeoutMs: config.APPROVAL_TIMEOUT_MS, instance: lease.run.id });
-  const catalog = await openModelCatalog(models, config.MODEL_PROVIDER, providerConnections(config));
+  const observer = options.observer;
+  const modelCalls = observer?.modelCallFinished ? { modelCallFinished: observer.modelCallFinished.bind(observer) } : undefined;
+  const catalog = await openModelCatalog(models, config.MODEL_PROVIDER, providerConnections(config), modelCalls);
   const agent = new Agent(catalog, {
     model: models[0]!,
     retry: { maxRetries: config.OPENAI_MAX_RETRIES, maxDelayMs: config.OPENAI_MAX_RETRY_DELAY_MS },

@@ -72,9 +72,16 @@ export function createHealthHandler(sources: HealthSources) {
       return true;
     }
     if (path === "/metrics") {
-      const body = sources.metrics.render();
-      res.writeHead(200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" });
-      res.end(body);
+      void sources.metrics.render().then(
+        (body) => {
+          res.writeHead(200, { "content-type": sources.metrics.contentType });
+          res.end(body);
+        },
+        () => {
+          res.writeHead(500, { "content-type": "text/plain" });
+          res.end("could not collect the metrics\n");
+        },
+      );
       return true;
     }
     void healthReport(withStart).then((report) => {

@@ -88,7 +88,7 @@ describe("approval before a tool runs, in the core", () => {
     expect(step!.ran).toBeLessThan(300);
     const shown = sink.steps.find((event) => event.type === "tool_finished");
     expect(shown).toMatchObject({ durationMs: step!.ran, approvalWaitMs: step!.waited });
-    const scraped = metrics.render();
+    const scraped = await metrics.render();
     const sum = (name: string) => Number(new RegExp(`^${name}_sum\\{tool="wipe"\\} (\\S+)$`, "m").exec(scraped)?.[1]);
     expect(sum("bot_tool_duration_seconds")).toBeLessThan(0.3);
     expect(sum("bot_tool_approval_wait_seconds")).toBeGreaterThanOrEqual(0.3);
