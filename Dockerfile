@@ -41,7 +41,10 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY migrations ./migrations
-RUN mkdir -p /data && chown node:node /data
+COPY bin ./bin
+# `docker compose exec bot agent-bot doctor` (and backup, migrate, usage, ...): the built tools.
+RUN ln -s /app/bin/agent-bot.mjs /usr/local/bin/agent-bot \
+ && mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
 # PORT: Slack's HTTP events; HEALTH_PORT: the health routes and /metrics
@@ -53,5 +56,5 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
 # As `npm start`: a young generation of at most 2 x 8 MB instead of V8's 2 x 16 MB, and an old
 # generation that grows by 20% past what survived its last collection, not up to 4x (docs/production.md, Footprint).
 # --conditions=agent-bot-built: `agent-bot/plugin` is dist/plugin-api.js here (package.json "exports"),
-# and the operators' tools run built too: `docker compose exec bot node --conditions=agent-bot-built dist/doctor-cli.js`.
+# as for the operators' tools, which run built too (`agent-bot doctor`).
 CMD ["node", "--conditions=agent-bot-built", "--max-semi-space-size=8", "--heap-growing-percent=20", "dist/main.js"]

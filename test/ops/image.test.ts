@@ -28,6 +28,8 @@ describe("the image (Dockerfile) and docker-compose.yml", () => {
     // Neither the TypeScript sources nor the compiler are in the image; it runs the built bot.
     expect(runtime).not.toMatch(/^COPY (src|tsconfig)/m);
     expect(runtime).toMatch(/^CMD \["node", "--conditions=agent-bot-built", .*"dist\/main\.js"\]$/m);
+    // agent-bot (package.json "bin") is on the PATH, for `docker compose exec bot agent-bot doctor`.
+    expect(runtime).toMatch(/ln -s \/app\/bin\/agent-bot\.mjs \/usr\/local\/bin\/agent-bot/);
   });
 
   it("checks /livez, and carries the OCI labels", () => {
