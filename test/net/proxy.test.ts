@@ -6,6 +6,7 @@ import { proxyFor, useProxy } from "../../src/net/proxy.js";
 import { answer, FakeHttpServer } from "../fakes/fake-http-server.js";
 import { reply } from "../fakes/fake-openai.js";
 import { FakeHttpProxy } from "../fakes/http-proxy.js";
+import { SlackHarness } from "../support/slack-harness.js";
 import { RecordingSink, request, startTestApp, type TestApp } from "../support/test-app.js";
 
 const port = (url: string) => Number(new URL(url).port);
@@ -14,7 +15,10 @@ describe("the bot's own HTTP behind a proxy (HTTPS_PROXY, HTTP_PROXY, NO_PROXY)"
   let proxy: FakeHttpProxy | undefined;
   let t: TestApp | undefined;
   let service: FakeHttpServer | undefined;
+  let slack: SlackHarness | undefined;
   afterEach(async () => {
+    await slack?.close();
+    slack = undefined;
     await t?.close();
     await service?.close();
     await proxy?.close();
@@ -61,6 +65,21 @@ describe("the bot's own HTTP behind a proxy (HTTPS_PROXY, HTTP_PROXY, NO_PROXY)"
     expect(await t.app.runner.submit(request("hi"), new RecordingSink())).toMatchObject({ status: "answered", text: "Hello directly." });
     expect(t.model.chatRequests).toHaveLength(1);
     expect(proxy.seen).toEqual([]);
+  });
+
+  it("sends Slack's Web API calls through it: the answer is posted by way of the proxy", async () => {
+    proxy = await FakeHttpProxy.start();
+    slack = await SlackHarness.start({ env: { HTTP_PROXY: proxy.url } });
+    slack.slack.addUser({ id: "U1", name: "alice" });
+    slack.model.script(reply.text("Hello, Slack, through the proxy."));
+    const ts = slack.slack.nextTs();
+    await slack.mention({ user: "U1", channel: "C1", ts, text: "hi" });
+
+    const answer = await slack.slack.waitFor(() => slack!.slack.thread("C1", ts)[0], { what: "the answer" });
+    expect(answer.text).toBe("Hello, Slack, through the proxy.");
+    expect(proxy.seen).toEqual(
+      expect.arrayContaining([`POST ${slack.slack.apiUrl}auth.test`, `POST ${slack.slack.apiUrl}chat.postMessage`, `POST ${slack.model.url}/chat/completions`]),
+    );
   });
 
   it("sends the knowledge tools' fetches through it, a form POST too", async () => {
