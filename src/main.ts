@@ -5,7 +5,6 @@ import { misspelledVariables } from "./config/misspelled-variables.js";
 import { providersInUse } from "./config/models.js";
 import { createLogger } from "./log.js";
 import { createHealthHandler, HEALTH_PATHS, startHealthServer } from "./ops/health.js";
-import { BotMetrics } from "./ops/metrics.js";
 import type { PlatformAdapter } from "./contract/platform.js";
 import { choosePlatforms, createPlatform, servicesFor, type SharedServices } from "./start-platforms.js";
 import { closeCpuPool } from "./tools/cpu/cpu-pool.js";
@@ -45,10 +44,12 @@ async function main(): Promise<void> {
   const conversational = chosen.every((platform) => platform.fallback);
   const logger = createLogger(config.LOG_LEVEL ?? (conversational ? "warn" : "info"), 2, config.LOG_FORMAT ?? (conversational ? "text" : "json"));
   for (const warning of misspelledVariables()) logger.warn(warning);
-  // Called only once turns run, when `app` exists.
-  const metrics = new BotMetrics({ isKnownTool: (name) => app.registry.has(name) });
+  // Only where they are served (HEALTH_PORT): prom-client costs about 40 ms at start, and each turn a few µs.
+  // isKnownTool is called only once turns run, when `app` exists.
+  const metrics =
+    config.HEALTH_PORT === undefined ? undefined : new (await import("./ops/metrics.js")).BotMetrics({ isKnownTool: (name) => app.registry.has(name) });
   const app = await createApp(config, logger, { observer: metrics });
-  metrics.bindGauges({
+  metrics?.bindGauges({
     inFlightTurns: () => app.runner.inFlight,
     activeConversationQueues: () => app.runner.activeConversations,
   });
@@ -72,7 +73,7 @@ async function main(): Promise<void> {
     })());
 
   const shared: SharedServices = { streams: { input: process.stdin, output: process.stdout } };
-  if (config.HEALTH_PORT !== undefined) {
+  if (config.HEALTH_PORT !== undefined && metrics) {
     const handler = createHealthHandler({ store: app.store, metrics, platforms: () => adapters, accepting: () => started && !stopping });
     const host = chosen.find((platform) => platform.httpPort?.(config) === config.HEALTH_PORT);
     if (host) {
