@@ -31,6 +31,7 @@ import { builtinTools } from "./tools/builtin/index.js";
 import { ToolRegistry } from "./tools/registry.js";
 import { createScheduling } from "./scheduler/scheduling.js";
 import type { Scheduler } from "./scheduler/scheduler.js";
+import { useProxy } from "./net/proxy.js";
 
 /** The core, built once per process: the composition root. Platforms never see it, only `links`. */
 export interface App {
@@ -70,6 +71,8 @@ export interface AppOptions {
 const MAX_ANSWER_MESSAGES = 5;
 
 export async function createApp(config: Config, logger: Logger, options: AppOptions = {}): Promise<App> {
+  // Before any client is made: every request of the bot's own goes through the proxy configured, if any.
+  useProxy(config);
   const store = options.store ?? (await openStore(storeSettingsOf(config, logger)));
   const notices = new RestartNotices(store.instances, logger);
   const lease = new InstanceLease(store, config.INSTANCE_ID ?? (config.SHARDS ? `shard-${config.SHARDS}` : "main"), config.INSTANCE_LEASE_MS, logger, () =>
@@ -112,7 +115,9 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     memorySummary: config.MEMORY_SUMMARY,
   });
   const approvals = new ApprovalDesk({ store: store.approvals, logger, by: config.APPROVAL_BY, timeoutMs: config.APPROVAL_TIMEOUT_MS, instance: lease.run.id });
-  const catalog = await openModelCatalog(models, config.MODEL_PROVIDER, providerConnections(config));
+  const observer = options.observer;
+  const modelCalls = observer?.modelCallFinished ? { modelCallFinished: observer.modelCallFinished.bind(observer) } : undefined;
+  const catalog = await openModelCatalog(models, config.MODEL_PROVIDER, providerConnections(config), modelCalls);
   const agent = new Agent(catalog, {
     model: models[0]!,
     retry: { maxRetries: config.OPENAI_MAX_RETRIES, maxDelayMs: config.OPENAI_MAX_RETRY_DELAY_MS },

@@ -17,6 +17,8 @@ const SECRET_PATHS = [
   "config.SLACK_SIGNING_SECRET",
   "config.DATABASE_URL",
   "config.DATABASE_LISTEN_URL",
+  "config.HTTPS_PROXY",
+  "config.HTTP_PROXY",
   "connectionString",
   "*.connectionString",
 ];

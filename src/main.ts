@@ -4,8 +4,7 @@ import { ConfigError, loadConfig, loadDotEnv, type Config } from "./config/env.j
 import { misspelledVariables } from "./config/misspelled-variables.js";
 import { providersInUse } from "./config/models.js";
 import { createLogger } from "./log.js";
-import { createHealthHandler, startHealthServer } from "./ops/health.js";
-import { BotMetrics } from "./ops/metrics.js";
+import { createHealthHandler, HEALTH_PATHS, startHealthServer } from "./ops/health.js";
 import type { PlatformAdapter } from "./contract/platform.js";
 import { choosePlatforms, createPlatform, servicesFor, type SharedServices } from "./start-platforms.js";
 import { closeCpuPool } from "./tools/cpu/cpu-pool.js";
@@ -45,10 +44,12 @@ async function main(): Promise<void> {
   const conversational = chosen.every((platform) => platform.fallback);
   const logger = createLogger(config.LOG_LEVEL ?? (conversational ? "warn" : "info"), 2, config.LOG_FORMAT ?? (conversational ? "text" : "json"));
   for (const warning of misspelledVariables()) logger.warn(warning);
-  // Called only once turns run, when `app` exists.
-  const metrics = new BotMetrics({ isKnownTool: (name) => app.registry.has(name) });
+  // Only where they are served (HEALTH_PORT): prom-client costs about 40 ms at start, and each turn a few µs.
+  // isKnownTool is called only once turns run, when `app` exists.
+  const metrics =
+    config.HEALTH_PORT === undefined ? undefined : new (await import("./ops/metrics.js")).BotMetrics({ isKnownTool: (name) => app.registry.has(name) });
   const app = await createApp(config, logger, { observer: metrics });
-  metrics.bindGauges({
+  metrics?.bindGauges({
     inFlightTurns: () => app.runner.inFlight,
     activeConversationQueues: () => app.runner.activeConversations,
   });
@@ -57,6 +58,8 @@ async function main(): Promise<void> {
   const adapters: PlatformAdapter[] = [];
   let healthServer: Server | undefined;
   let stopping: Promise<void> | undefined;
+  // Ready (/readyz) once every platform started, until shutdown begins.
+  let started = false;
   const shutdown = (why: string, graceMs = config.SHUTDOWN_GRACE_MS) =>
     (stopping ??= (async () => {
       logger.info({ why }, "shutting down");
@@ -70,15 +73,15 @@ async function main(): Promise<void> {
     })());
 
   const shared: SharedServices = { streams: { input: process.stdin, output: process.stdout } };
-  if (config.HEALTH_PORT !== undefined) {
-    const handler = createHealthHandler({ store: app.store, metrics, platforms: () => adapters });
+  if (config.HEALTH_PORT !== undefined && metrics) {
+    const handler = createHealthHandler({ store: app.store, metrics, platforms: () => adapters, accepting: () => started && !stopping });
     const host = chosen.find((platform) => platform.httpPort?.(config) === config.HEALTH_PORT);
     if (host) {
-      shared.sharedRoutes = { paths: ["/healthz", "/metrics"], handler };
+      shared.sharedRoutes = { paths: HEALTH_PATHS, handler };
       logger.info({ port: config.HEALTH_PORT, sharedWith: host.name }, "health and metrics served on the platform's HTTP server");
     } else {
-      healthServer = await startHealthServer(config.HEALTH_PORT, handler);
-      logger.info({ port: config.HEALTH_PORT }, "health and metrics endpoint listening");
+      healthServer = await startHealthServer(config.HEALTH_PORT, handler, config.HEALTH_HOST);
+      logger.info({ port: config.HEALTH_PORT, host: config.HEALTH_HOST }, "health and metrics endpoint listening");
     }
   }
 
@@ -89,6 +92,7 @@ async function main(): Promise<void> {
   process.once("SIGINT", () => void shutdown("SIGINT", interactive ? 0 : config.SHUTDOWN_GRACE_MS).then(() => process.exit(interactive ? 130 : 0)));
   process.once("SIGTERM", () => void shutdown("SIGTERM").then(() => process.exit(interactive ? 143 : 0)));
   for (const adapter of adapters) await adapter.start();
+  started = true;
 
   const finished = adapters.flatMap((adapter) => (adapter.finished ? [adapter.finished] : []));
   if (finished.length > 0) {

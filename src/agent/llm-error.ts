@@ -12,7 +12,11 @@ const USER_MESSAGES: Record<ModelFailure, string> = {
   interrupted: "The language model stopped answering part-way through. Please try again in a moment.",
 };
 
-/** A model call that failed for good (after ModelCaller's retries): carries a message fit for users. */
+/**
+ * A model call that failed for good (after ModelCaller's retries): carries a message fit for users.
+ * Its own message names the failure only; the provider's words stay in `cause`, which the log
+ * (pino's `err`) and the audit (errorDetail) each append once. Repeating them here printed them twice.
+ */
 export class LlmError extends Error {
   override readonly name = "LlmError";
   constructor(
@@ -20,7 +24,7 @@ export class LlmError extends Error {
     readonly userMessage: string,
     options: { cause: unknown },
   ) {
-    super(`model call failed (${failure}): ${(options.cause as Error)?.message ?? String(options.cause)}`, options);
+    super(`model call failed (${failure})`, options);
   }
 }
 

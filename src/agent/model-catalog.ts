@@ -1,5 +1,6 @@
 import type { Model, ModelProvider } from "./model.js";
 import { parseModelRef, type ProviderName } from "./model-ref.js";
+import { observedModel, type ModelCallObserver } from "./model-observer.js";
 
 /** The configured providers' models by the names turns use ("gpt-4o-mini", "anthropic:claude-sonnet-4-5"). */
 export class ModelCatalog {
@@ -8,6 +9,8 @@ export class ModelCatalog {
   constructor(
     private readonly providers: ReadonlyMap<ProviderName, ModelProvider>,
     readonly defaultProvider: ProviderName,
+    /** Told of every request to every model of the catalog (the bot's metrics). */
+    private readonly observer?: ModelCallObserver,
   ) {}
 
   model(ref: string): Model {
@@ -16,7 +19,7 @@ export class ModelCatalog {
       const { provider, name } = parseModelRef(ref, this.defaultProvider);
       const source = this.providers.get(provider);
       if (!source) throw new Error(`the model ${ref} needs the ${provider} provider, which is not configured`);
-      model = source.model(name);
+      model = this.observer ? observedModel(source.model(name), ref, this.observer) : source.model(name);
       this.models.set(ref, model);
     }
     return model;

@@ -53,7 +53,9 @@ export interface InvokerDeps {
  */
 export async function invokeTool(call: ToolCallRequest, deps: InvokerDeps): Promise<ToolCallResult> {
   const seq = deps.nextSeq();
-  const started = performance.now();
+  // Restarted once a person approved: the step's duration is the tool's, the wait is approvalWaitMs.
+  let started = performance.now();
+  let approvalWaitMs: number | undefined;
   const shown = displayToolName(call.tool);
   // First, before anything serialises or walks the arguments: past this depth JSON.stringify overflows the stack.
   const tooDeep = nestedDeeperThan(call.args, MAX_JSON_DEPTH);
@@ -71,7 +73,7 @@ export async function invokeTool(call: ToolCallRequest, deps: InvokerDeps): Prom
   const fail = (reason: string): ToolCallResult => {
     startStep();
     const error = capObservation(reason);
-    deps.onStep({ type: "tool_failed", seq, tool: shown, args, error, durationMs: elapsed(started) });
+    deps.onStep({ type: "tool_failed", seq, tool: shown, args, error, durationMs: elapsed(started), ...waited(approvalWaitMs) });
     return { ok: false, observation: `Error: ${error}`, returnDirect: false };
   };
 
@@ -86,6 +88,8 @@ export async function invokeTool(call: ToolCallRequest, deps: InvokerDeps): Prom
   if (needsApproval) {
     const verdict = await askApproval(deps, tool.name, args);
     if (!verdict.approved) return { ok: false, observation: notApproved(tool.name, verdict.reason), returnDirect: false };
+    approvalWaitMs = elapsed(started);
+    started = performance.now();
     startStep();
   }
 
@@ -103,7 +107,7 @@ export async function invokeTool(call: ToolCallRequest, deps: InvokerDeps): Prom
   try {
     const value = await toolDeadline.until(tool.run(parsed.value, ctx));
     const output = capObservation(stringify(value));
-    deps.onStep({ type: "tool_finished", seq, tool: tool.name, args, output, durationMs: elapsed(started) });
+    deps.onStep({ type: "tool_finished", seq, tool: tool.name, args, output, durationMs: elapsed(started), ...waited(approvalWaitMs) });
     return { ok: true, observation: output, returnDirect: tool.returnDirect };
   } catch (error) {
     if (deps.signal.aborted) throw new TurnCancelled("the turn was cancelled", { cause: error });
@@ -166,4 +170,6 @@ function capObservation(text: string): string {
 }
 
 const elapsed = (start: number) => Math.round(performance.now() - start);
+/** The event's approvalWaitMs field, present only for a call that waited for one. */
+const waited = (approvalWaitMs: number | undefined) => (approvalWaitMs === undefined ? {} : { approvalWaitMs });
 const formatSeconds = (ms: number) => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`);

@@ -3,7 +3,7 @@ import { MODEL_PROVIDERS } from "../agent/model-ref.js";
 import { platformConfigSchemas, platformDefinitions, type PlatformConfig } from "../platforms/index.js";
 import { isTimeZone } from "../scheduler/when.js";
 import { processEnvironment } from "./environment.js";
-import { bool, budgetAmount, idList, nonNegativeInt, optionalText, optionalUrl, positiveInt, tokenBudget, urlTemplate } from "./fields.js";
+import { bool, budgetAmount, idList, nonNegativeInt, optionalText, optionalUrl, positiveInt, proxyUrl, tokenBudget, urlTemplate } from "./fields.js";
 
 /** The core's variables; each platform adds its own (see src/platforms/<name>/config.ts). */
 const coreConfigSchema = z.object({
@@ -161,6 +161,20 @@ const coreConfigSchema = z.object({
     .min(1, { message: "a port number" })
     .max(65535, { message: "a port number" })
     .optional(),
+  /**
+   * Address the health server of its own binds: loopback unless asked, since /metrics and /healthz
+   * describe the bot to anyone who can reach them. A container sets 0.0.0.0 (its port is published on the host's loopback).
+   */
+  HEALTH_HOST: z.string().trim().min(1).default("127.0.0.1"),
+  /**
+   * The proxy the bot's own HTTP requests go through (the model, Slack's Web API, the knowledge
+   * tools), for https:// and http:// addresses; the lower-case spellings are read too. May hold a
+   * password, so never shown.
+   */
+  HTTPS_PROXY: proxyUrl,
+  HTTP_PROXY: proxyUrl,
+  /** Hosts reached without the proxy: names (each with its subdomains), host:port, or *. */
+  NO_PROXY: optionalText,
   DATABASE_PATH: z.string().trim().min(1).default("./data/bot.sqlite"),
   /** PostgreSQL instead of the SQLite file, for several processes on several hosts: postgres://user:password@host:5432/db. */
   DATABASE_URL: z
@@ -250,6 +264,9 @@ export const knownVariables = (): string[] => Object.keys(configSchema.shape);
 type CoreConfig = z.output<typeof coreConfigSchema>;
 export type Config = CoreConfig & PlatformConfig;
 
+/** Variables also read in lower case, as other programs spell them. */
+export const LOWER_CASE_VARIABLES: ReadonlySet<string> = new Set(["HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY"]);
+
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
 }
@@ -262,14 +279,18 @@ export class ConfigError extends Error {
 export function loadConfig(env: NodeJS.ProcessEnv = processEnvironment()): Config {
   // An empty value ("HEALTH_PORT=" in a copied .env.example) means "not set", as for unset variables.
   const known = Object.fromEntries(
-    Object.keys(configSchema.shape).flatMap((key) => (env[key] === undefined || env[key]!.trim() === "" ? [] : [[key, env[key]]])),
+    Object.keys(configSchema.shape).flatMap((key) => {
+      // https_proxy and the rest are as often set in lower case (curl reads only that), which wins, as in undici.
+      const value = LOWER_CASE_VARIABLES.has(key) ? (env[key.toLowerCase()] ?? env[key]) : env[key];
+      return value === undefined || value.trim() === "" ? [] : [[key, value]];
+    }),
   );
   const parsed = configSchema.safeParse(known);
   if (parsed.success) return parsed.data;
   const lines = parsed.error.issues.map((issue) => {
     const name = String(issue.path[0] ?? "configuration");
     // DATABASE_URL may hold a password.
-    const secret = /(_KEY|_TOKEN|_SECRET)$/.test(name) || (name.startsWith("DATABASE_") && name.endsWith("_URL"));
+    const secret = /(_KEY|_TOKEN|_SECRET|_PROXY)$/.test(name) || (name.startsWith("DATABASE_") && name.endsWith("_URL"));
     const got = secret ? undefined : env[name];
     const expected = issue.message.replace(/^Invalid (input|option): expected /i, "");
     return `${name} must be ${expected}${got === undefined ? "" : ` (got "${got}")`}`;

@@ -36,6 +36,14 @@ export const optionalUrl = z
   .pipe(z.url({ message: "a URL such as http://127.0.0.1:11434/v1" }).optional())
   .optional();
 
+/** A proxy's address: http:// or https://, with a port and perhaps a user and password. */
+export const proxyUrl = z
+  .string()
+  .trim()
+  .transform((s) => (s === "" ? undefined : s))
+  .pipe(z.url({ protocol: /^https?$/, message: "a URL such as http://proxy.example.com:3128" }).optional())
+  .optional();
+
 /** A slash command name; the leading "/" is optional in the environment. */
 export const slashCommand = (fallback: string) =>
   z

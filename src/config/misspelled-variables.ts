@@ -1,4 +1,4 @@
-import { knownVariables } from "./env.js";
+import { knownVariables, LOWER_CASE_VARIABLES } from "./env.js";
 import { processEnvironment } from "./environment.js";
 
 /**
@@ -19,7 +19,8 @@ export function misspelledVariables(env: NodeJS.ProcessEnv = processEnvironment(
   const warnings: string[] = [];
   for (const name of Object.keys(env).sort()) {
     const upper = name.toUpperCase();
-    if (names.has(name) || READ_BY_SDKS.has(upper) || ![...prefixes].some((prefix) => upper.startsWith(prefix))) continue;
+    const lowerCaseSpelling = name === name.toLowerCase() && LOWER_CASE_VARIABLES.has(upper);
+    if (names.has(name) || lowerCaseSpelling || READ_BY_SDKS.has(upper) || ![...prefixes].some((prefix) => upper.startsWith(prefix))) continue;
     const meant = closest(upper, known);
     if (meant) warnings.push(`${name} is not a variable of the bot and is ignored; did you mean ${meant}?`);
   }

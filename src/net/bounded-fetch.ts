@@ -5,6 +5,7 @@
  */
 
 import { deadline } from "../signals.js";
+import { netFetch } from "./proxied-fetch.js";
 
 /** Why a fetch failed; callers turn it into words for their audience (the model, the log). */
 export type FetchFailure =
@@ -82,7 +83,7 @@ async function fetchFollowingAllowed(request: BoundedRequest, signal: AbortSigna
   let url = request.url;
   if (!allows(url)) throw new BoundedFetchError("not_allowed", `${url.origin} is not an allowed address`);
   for (let hop = 0; ; hop++) {
-    const response = await fetch(url, {
+    const response = await netFetch(url, {
       method: request.method ?? "GET",
       body: request.form,
       headers: request.headers,

@@ -22,9 +22,17 @@ import { build, version as esbuildVersion } from "esbuild";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
-// The bot and its worker threads (the calculator's, the SQLite checkpoints'). The command-line tools (doctor, backup, ...) run
-// once and briefly, so they stay on tsx: `npm run doctor` works the same in a checkout and an image.
-const ENTRY_POINTS = ["src/main.ts", "src/tools/cpu/cpu-worker.ts", "src/store/sqlite/wal-checkpoint-worker.mjs"];
+// The bot and its worker threads (the calculator's, the SQLite checkpoints'); the operators' command-line tools, which
+// `npm run` starts under tsx in a checkout and the image, which has neither tsx nor esbuild, runs as `node dist/doctor-cli.js`;
+// and the plugin API, which `agent-bot/plugin` names under the image's condition (package.json "exports"), sharing
+// the bot's own chunks.
+const ENTRY_POINTS = [
+  "src/main.ts",
+  "src/tools/cpu/cpu-worker.ts",
+  "src/store/sqlite/wal-checkpoint-worker.mjs",
+  "src/tools/plugin-api.ts",
+  ...["doctor", "backup", "migrate", "usage", "register-discord", "rotate-secrets"].map((tool) => `src/ops/${tool}-cli.ts`),
+];
 
 // The benchmark builds its own copy elsewhere with one more entry point (`--outdir DIR --entry FILE`),
 // so what it measures is this same JavaScript, not the TypeScript compiled on the fly by tsx.

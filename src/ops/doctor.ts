@@ -12,6 +12,7 @@ import { redactUrl } from "../store/redact-url.js";
 import type { Store } from "../store/store.js";
 import { checkMcpServers, checkPlugins } from "./doctor-extensions.js";
 import { attempt, type Verdict, withTimeout } from "./verdict.js";
+import { useProxy } from "../net/proxy.js";
 
 /** `npm run doctor`: checks what the bot needs, one verdict per item, without starting the bot. */
 
@@ -38,6 +39,8 @@ export async function runDoctor(env: NodeJS.ProcessEnv = processEnvironment(), o
   // request failed"); the verdicts already say what failed, so the doctor's output is its lines only.
   const restoreConsole = muteConsole();
   try {
+    // The model is checked the way the bot reaches it: through the proxy, if one is set.
+    useProxy(config);
     const verdicts: Verdict[] = [{ item: "configuration", status: "pass", detail: "every variable is valid" }];
     verdicts.push(...configurationWarnings(env));
     verdicts.push(await checkDatabase(config, timeoutMs));

@@ -14,7 +14,15 @@ export interface HealthSources {
   metrics: BotMetrics;
   platforms: () => PlatformHealth[];
   startedAt?: number;
+  /**
+   * Whether the bot takes work: false until every platform was started (the list is empty, or
+   * partial, before) and again once shutdown began. Only /readyz reads it. Always, when unset.
+   */
+  accepting?(): boolean;
 }
+
+/** The routes the handler answers, for a platform's HTTP server that shares them. */
+export const HEALTH_PATHS = ["/livez", "/readyz", "/healthz", "/metrics"];
 
 export interface HealthReport {
   status: "ok" | "degraded";
@@ -47,21 +55,42 @@ async function healthReport(sources: HealthSources): Promise<HealthReport> {
 }
 
 /**
- * Answers GET /healthz and GET /metrics; returns false for any other request so the handler can
- * share a server with others (Slack's HTTP receiver).
+ * Answers GET /livez (the process answers: nothing else is checked, so a slow database never gets
+ * it restarted), /readyz (it takes work: started, platforms connected, database reachable; 503
+ * otherwise), /healthz (the same checks, and the report, whether or not it has started) and
+ * /metrics; returns false for any other request so the handler can share a server with others
+ * (Slack's HTTP receiver).
  */
 export function createHealthHandler(sources: HealthSources) {
   const withStart = { ...sources, startedAt: sources.startedAt ?? Date.now() };
   return (req: IncomingMessage, res: ServerResponse): boolean => {
-    const path = (req.url ?? "").split("?")[0];
-    if (req.method !== "GET" || (path !== "/healthz" && path !== "/metrics")) return false;
+    const path = (req.url ?? "").split("?")[0] ?? "";
+    if (req.method !== "GET" || !HEALTH_PATHS.includes(path)) return false;
+    if (path === "/livez") {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.end("ok\n");
+      return true;
+    }
     if (path === "/metrics") {
-      const body = sources.metrics.render();
-      res.writeHead(200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" });
-      res.end(body);
+      void sources.metrics.render().then(
+        (body) => {
+          res.writeHead(200, { "content-type": sources.metrics.contentType });
+          res.end(body);
+        },
+        () => {
+          res.writeHead(500, { "content-type": "text/plain" });
+          res.end("could not collect the metrics\n");
+        },
+      );
       return true;
     }
     void healthReport(withStart).then((report) => {
+      if (path === "/readyz") {
+        const ready = report.status === "ok" && (sources.accepting?.() ?? true);
+        res.writeHead(ready ? 200 : 503, { "content-type": "application/json" });
+        res.end(JSON.stringify({ ready, database: report.database, platforms: report.platforms }));
+        return;
+      }
       res.writeHead(report.status === "ok" ? 200 : 503, { "content-type": "application/json" });
       res.end(JSON.stringify(report));
     });
@@ -69,8 +98,8 @@ export function createHealthHandler(sources: HealthSources) {
   };
 }
 
-/** A server of its own for /healthz and /metrics (HEALTH_PORT). */
-export async function startHealthServer(port: number, handler: ReturnType<typeof createHealthHandler>, host = "0.0.0.0"): Promise<Server> {
+/** A server of its own for the health routes and /metrics (HEALTH_PORT), on loopback unless told otherwise (HEALTH_HOST). */
+export async function startHealthServer(port: number, handler: ReturnType<typeof createHealthHandler>, host = "127.0.0.1"): Promise<Server> {
   const server = createServer(SERVER_LIMITS, (req, res) => {
     if (!handler(req, res)) {
       res.writeHead(404, { "content-type": "text/plain" });

@@ -1,62 +1,15 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { ModelCallInfo } from "../agent/model-observer.js";
 import type { TurnObserver } from "../runner/turn-observer.js";
 import { displayToolName } from "../text.js";
-
-type Labels = Record<string, string>;
+import { botVersion } from "./bot-version.js";
 
 const TURN_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 const TOOL_BUCKETS = [0.005, 0.025, 0.1, 0.25, 1, 2.5, 5, 15, 30];
-
-class Counter {
-  private readonly values = new Map<string, { labels: Labels; value: number }>();
-  constructor(
-    readonly name: string,
-    readonly help: string,
-  ) {}
-
-  inc(labels: Labels, by = 1): void {
-    const key = labelKey(labels);
-    const entry = this.values.get(key) ?? { labels, value: 0 };
-    entry.value += by;
-    this.values.set(key, entry);
-  }
-
-  render(): string[] {
-    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`];
-    for (const { labels, value } of this.values.values()) lines.push(`${this.name}${formatLabels(labels)} ${value}`);
-    return lines;
-  }
-}
-
-class Histogram {
-  private readonly series = new Map<string, { labels: Labels; counts: number[]; sum: number; count: number }>();
-  constructor(
-    readonly name: string,
-    readonly help: string,
-    private readonly buckets: number[],
-  ) {}
-
-  observe(labels: Labels, value: number): void {
-    const key = labelKey(labels);
-    const entry = this.series.get(key) ?? { labels, counts: this.buckets.map(() => 0), sum: 0, count: 0 };
-    this.buckets.forEach((bound, i) => {
-      if (value <= bound) entry.counts[i]!++;
-    });
-    entry.sum += value;
-    entry.count++;
-    this.series.set(key, entry);
-  }
-
-  render(): string[] {
-    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
-    for (const { labels, counts, sum, count } of this.series.values()) {
-      this.buckets.forEach((bound, i) => lines.push(`${this.name}_bucket${formatLabels({ ...labels, le: String(bound) })} ${counts[i]}`));
-      lines.push(`${this.name}_bucket${formatLabels({ ...labels, le: "+Inf" })} ${count}`);
-      lines.push(`${this.name}_sum${formatLabels(labels)} ${round(sum)}`);
-      lines.push(`${this.name}_count${formatLabels(labels)} ${count}`);
-    }
-    return lines;
-  }
-}
+/** A model request: from a quick classification to a long answer, up to the clients' two-minute limit. */
+const MODEL_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120];
+/** Time to first token: what a user waits before the answer starts to appear. */
+const FIRST_TOKEN_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30];
 
 export interface BotMetricsOptions {
   /**
@@ -71,17 +24,123 @@ export interface GaugeSource {
   activeConversationQueues(): number;
 }
 
-/** The bot's Prometheus metrics, fed by the runner as a TurnObserver. Label sets stay small: platform, outcome, tool. */
-export class BotMetrics implements TurnObserver {
-  private readonly turns = new Counter("bot_turns_total", "Turns that ran, by platform, status and outcome.");
-  private readonly refused = new Counter("bot_turns_refused_total", "Turns refused before running, by platform and reason.");
-  private readonly turnSeconds = new Histogram("bot_turn_duration_seconds", "Time from the start of a turn to its reply.", TURN_BUCKETS);
-  private readonly toolCalls = new Counter("bot_tool_calls_total", "Tool calls by tool and result.");
-  private readonly toolSeconds = new Histogram("bot_tool_duration_seconds", "Time a tool call took.", TOOL_BUCKETS);
-  private readonly tokens = new Counter("bot_tokens_total", "Model tokens used, by platform.");
-  private gauges?: GaugeSource;
+/** A model's series, looked up once per call by its name (the catalog's few), not by hashing labels. */
+interface ModelSeries {
+  ok: Counter.Internal;
+  error: Counter.Internal;
+  seconds: Histogram.Internal<string>;
+  firstToken: Histogram.Internal<string>;
+  prompt: Counter.Internal;
+  completion: Counter.Internal;
+}
 
-  constructor(private readonly options: BotMetricsOptions = {}) {}
+/**
+ * The bot's Prometheus metrics (prom-client), fed by the runner as a TurnObserver and by the model
+ * catalog for each request. Label sets stay small: platform, outcome, tool, model, direction.
+ * Every observation is a counter or histogram update, once per turn, tool call or model request;
+ * nothing is done per streamed chunk. The process's standard metrics (prom-client's defaults: CPU,
+ * memory, event-loop lag, GC, handles, start time, Node's version) are collected from the first
+ * scrape on: a bot nobody scrapes runs no event-loop monitor.
+ */
+export class BotMetrics implements TurnObserver {
+  private readonly registry = new Registry();
+  private readonly turns = new Counter({
+    name: "bot_turns_total",
+    help: "Turns that ran, by platform, status and outcome.",
+    labelNames: ["platform", "status", "outcome"],
+    registers: [this.registry],
+  });
+  private readonly refused = new Counter({
+    name: "bot_turns_refused_total",
+    help: "Turns refused before running, by platform and reason.",
+    labelNames: ["platform", "outcome"],
+    registers: [this.registry],
+  });
+  private readonly turnSeconds = new Histogram({
+    name: "bot_turn_duration_seconds",
+    help: "Time from the start of a turn to its reply.",
+    labelNames: ["platform"],
+    buckets: TURN_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly toolCalls = new Counter({
+    name: "bot_tool_calls_total",
+    help: "Tool calls by tool and result.",
+    labelNames: ["tool", "result"],
+    registers: [this.registry],
+  });
+  private readonly toolSeconds = new Histogram({
+    name: "bot_tool_duration_seconds",
+    help: "Time a tool call ran, without any wait for approval.",
+    labelNames: ["tool"],
+    buckets: TOOL_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly approvalSeconds = new Histogram({
+    name: "bot_tool_approval_wait_seconds",
+    help: "Time a tool call waited for a person's approval before it ran.",
+    labelNames: ["tool"],
+    buckets: TURN_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly tokens = new Counter({
+    name: "bot_tokens_total",
+    help: "Model tokens used by turns, by platform.",
+    labelNames: ["platform"],
+    registers: [this.registry],
+  });
+  private readonly modelCalls = new Counter({
+    name: "bot_model_calls_total",
+    help: "Requests to a model (each retry counts), by model and result.",
+    labelNames: ["model", "result"],
+    registers: [this.registry],
+  });
+  private readonly modelSeconds = new Histogram({
+    name: "bot_model_call_duration_seconds",
+    help: "Time from sending a request to a model to its whole answer (or its failure).",
+    labelNames: ["model"],
+    buckets: MODEL_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly firstTokenSeconds = new Histogram({
+    name: "bot_model_time_to_first_token_seconds",
+    help: "Time from sending a streamed request to the first text or tool call of its answer.",
+    labelNames: ["model"],
+    buckets: FIRST_TOKEN_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly modelTokens = new Counter({
+    name: "bot_model_tokens_total",
+    help: "Model tokens by model and direction (prompt: sent, completion: received), every request counted (summaries too).",
+    labelNames: ["model", "direction"],
+    registers: [this.registry],
+  });
+  private readonly models = new Map<string, ModelSeries>();
+  private gauges?: GaugeSource;
+  private defaultsCollected = false;
+
+  constructor(private readonly options: BotMetricsOptions = {}) {
+    const metrics = this;
+    new Gauge({
+      name: "bot_turns_in_flight",
+      help: "Turns running now.",
+      registers: [this.registry],
+      collect() {
+        if (metrics.gauges) this.set(metrics.gauges.inFlightTurns());
+      },
+    });
+    new Gauge({
+      name: "bot_conversation_queues",
+      help: "Conversations with turns waiting or running.",
+      registers: [this.registry],
+      collect() {
+        if (metrics.gauges) this.set(metrics.gauges.activeConversationQueues());
+      },
+    });
+    new Gauge({ name: "bot_build_info", help: "The bot's version (always 1).", labelNames: ["version"], registers: [this.registry] })
+      .labels({ version: botVersion() })
+      .set(1);
+  }
 
   bindGauges(source: GaugeSource): void {
     this.gauges = source;
@@ -97,55 +156,48 @@ export class BotMetrics implements TurnObserver {
     this.refused.inc(info);
   }
 
-  toolFinished(info: { tool: string; ok: boolean; durationMs: number }): void {
+  toolFinished(info: { tool: string; ok: boolean; durationMs: number; approvalWaitMs?: number }): void {
     const tool = this.options.isKnownTool?.(info.tool) === false ? "unknown" : displayToolName(info.tool);
     this.toolCalls.inc({ tool, result: info.ok ? "ok" : "error" });
     this.toolSeconds.observe({ tool }, info.durationMs / 1000);
+    if (info.approvalWaitMs !== undefined) this.approvalSeconds.observe({ tool }, info.approvalWaitMs / 1000);
+  }
+
+  modelCallFinished(info: ModelCallInfo): void {
+    const series = this.models.get(info.model) ?? this.seriesOf(info.model);
+    (info.ok ? series.ok : series.error).inc();
+    series.seconds.observe(info.durationMs / 1000);
+    if (info.firstTokenMs !== undefined) series.firstToken.observe(info.firstTokenMs / 1000);
+    if (info.usage) {
+      if (info.usage.promptTokens > 0) series.prompt.inc(info.usage.promptTokens);
+      if (info.usage.completionTokens > 0) series.completion.inc(info.usage.completionTokens);
+    }
   }
 
   /** Prometheus text exposition format 0.0.4. */
-  render(): string {
-    const lines = [
-      ...this.turns.render(),
-      ...this.refused.render(),
-      ...this.turnSeconds.render(),
-      ...this.toolCalls.render(),
-      ...this.toolSeconds.render(),
-      ...this.tokens.render(),
-    ];
-    if (this.gauges) {
-      lines.push("# HELP bot_turns_in_flight Turns running now.", "# TYPE bot_turns_in_flight gauge");
-      lines.push(`bot_turns_in_flight ${this.gauges.inFlightTurns()}`);
-      lines.push("# HELP bot_conversation_queues Conversations with turns waiting or running.", "# TYPE bot_conversation_queues gauge");
-      lines.push(`bot_conversation_queues ${this.gauges.activeConversationQueues()}`);
+  async render(): Promise<string> {
+    if (!this.defaultsCollected) {
+      this.defaultsCollected = true;
+      collectDefaultMetrics({ register: this.registry });
     }
-    lines.push(...memoryGauges());
-    return `${lines.join("\n")}\n`;
+    return this.registry.metrics();
+  }
+
+  /** The content type of render()'s text. */
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  private seriesOf(model: string): ModelSeries {
+    const series: ModelSeries = {
+      ok: this.modelCalls.labels({ model, result: "ok" }),
+      error: this.modelCalls.labels({ model, result: "error" }),
+      seconds: this.modelSeconds.labels({ model }),
+      firstToken: this.firstTokenSeconds.labels({ model }),
+      prompt: this.modelTokens.labels({ model, direction: "prompt" }),
+      completion: this.modelTokens.labels({ model, direction: "completion" }),
+    };
+    this.models.set(model, series);
+    return series;
   }
 }
-
-/**
- * The process's memory under the names Prometheus's own Node clients use, so existing dashboards
- * read them: resident memory (what a small VPS runs out of), and V8's heap, reserved and live.
- * Read at each scrape only.
- */
-function memoryGauges(): string[] {
-  const memory = process.memoryUsage();
-  const gauge = (name: string, help: string, value: number) => [`# HELP ${name} ${help}`, `# TYPE ${name} gauge`, `${name} ${value}`];
-  return [
-    ...gauge("process_resident_memory_bytes", "Resident memory size in bytes.", memory.rss),
-    ...gauge("nodejs_heap_size_total_bytes", "V8 heap reserved, in bytes.", memory.heapTotal),
-    ...gauge("nodejs_heap_size_used_bytes", "V8 heap in use, in bytes.", memory.heapUsed),
-    ...gauge("nodejs_external_memory_bytes", "Memory of C++ objects bound to JavaScript objects (buffers among them), in bytes.", memory.external),
-  ];
-}
-
-const labelKey = (labels: Labels) => JSON.stringify(Object.entries(labels).sort(([a], [b]) => a.localeCompare(b)));
-
-function formatLabels(labels: Labels): string {
-  const entries = Object.entries(labels);
-  if (entries.length === 0) return "";
-  return `{${entries.map(([key, value]) => `${key}="${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`).join(",")}}`;
-}
-
-const round = (value: number) => Math.round(value * 1e6) / 1e6;

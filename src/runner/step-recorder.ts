@@ -26,7 +26,13 @@ export class StepRecorder {
       step.output = event.type === "tool_finished" ? event.output : undefined;
       step.error = event.type === "tool_failed" ? event.error : undefined;
       step.durationMs = event.durationMs;
-      this.observer?.toolFinished?.({ tool: event.tool, ok: event.type === "tool_finished", durationMs: event.durationMs });
+      step.approvalWaitMs = event.approvalWaitMs;
+      this.observer?.toolFinished?.({
+        tool: event.tool,
+        ok: event.type === "tool_finished",
+        durationMs: event.durationMs,
+        approvalWaitMs: event.approvalWaitMs,
+      });
     }
     try {
       this.view.step(event);

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
  * The nearest folder at or above `dir` with a package.json: the project's root, whether this
  * module runs as src/store/migration-files.ts or bundled into a file of dist/.
  */
-function packageRoot(dir: string): string {
+export function packageRoot(dir: string): string {
   for (let current = dir; ; current = dirname(current)) {
     if (existsSync(join(current, "package.json"))) return current;
     if (dirname(current) === current) throw new Error(`no package.json in ${dir} or above it`);

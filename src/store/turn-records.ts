@@ -77,6 +77,8 @@ export interface StepRecord {
   output?: string;
   error?: string;
   durationMs?: number;
+  /** How long the call waited for a person's approval before it ran (not part of durationMs). */
+  approvalWaitMs?: number;
 }
 
 /** Everything that closes a turn, written as one unit of work. */
@@ -112,6 +114,7 @@ export interface StepRow {
   error: string | null;
   startedAt: number;
   durationMs: number | null;
+  approvalWaitMs: number | null;
 }
 
 /**
@@ -134,6 +137,7 @@ export function stepRows(steps: Iterable<StepRecord>): StepRow[] {
     error: capped(step.error),
     startedAt: step.startedAt,
     durationMs: step.durationMs ?? null,
+    approvalWaitMs: step.approvalWaitMs ?? null,
   }));
 }
 

@@ -75,7 +75,9 @@ describe("the benchmark, run small", () => {
       "discord-footprint",
       "budgets",
       "history",
+      "metrics",
     ]);
+    expect(positive(report.figures.metrics_cpu_us_per_turn)).toBe(true);
     // part 7 streamed through the bot and the bare loop, and timed the first text on both platforms
     for (const key of ["stream_chunk_cpu_us", "stream_chunk_cpu_us_floor", "first_text_ms_discord", "first_text_ms_slack"]) {
       expect(positive(report[key]), `${key} = ${report[key]}`).toBe(true);

@@ -5,6 +5,7 @@ import { discordFootprintPart } from "./parts/discord-footprint.js";
 import { endToEndPart } from "./parts/end-to-end.js";
 import { historyPart } from "./parts/history.js";
 import { memoryFootprintPart } from "./parts/memory-footprint.js";
+import { metricsCostPart } from "./parts/metrics-cost.js";
 import { reactParserPart } from "./parts/react-parser.js";
 import { postgresPart } from "./parts/postgres.js";
 import { storeScalePart } from "./parts/store-scale.js";
@@ -28,6 +29,7 @@ export const benchParts: BenchPart[] = [
   discordFootprintPart,
   budgetCheckPart,
   historyPart,
+  metricsCostPart,
   streamedTurnPart,
 ];
 

@@ -1,4 +1,6 @@
 import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { loadConfig } from "../../src/config/env.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHealthHandler, serverPort, startHealthServer } from "../../src/ops/health.js";
 import { BotMetrics } from "../../src/ops/metrics.js";
@@ -51,5 +53,47 @@ describe("the health and metrics endpoint", () => {
     expect(await degraded.json()).toMatchObject({ status: "degraded", platforms: { discord: { connected: false } } });
 
     expect((await fetch(`${base}/other`)).status).toBe(404);
+  });
+
+  it("/livez answers while the process runs; /readyz only once it takes work, with its platforms and database up", async () => {
+    t = await startTestApp();
+    let accepting = false;
+    let slackConnected = true;
+    let databaseUp = true;
+    const store = { ping: () => (databaseUp ? Promise.resolve() : Promise.reject(new Error("down"))) };
+    const platforms = () => [{ name: "slack", health: () => ({ connected: slackConnected }) }];
+    server = await startHealthServer(0, createHealthHandler({ store, metrics: new BotMetrics(), platforms, accepting: () => accepting }), "127.0.0.1");
+    const get = (path: string) => fetch(`http://127.0.0.1:${serverPort(server)}${path}`);
+
+    // still starting: alive, not ready
+    expect((await get("/livez")).status).toBe(200);
+    const starting = await get("/readyz");
+    expect(starting.status).toBe(503);
+    expect(await starting.json()).toMatchObject({ ready: false });
+
+    accepting = true;
+    const ready = await get("/readyz");
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ ready: true, database: "ok", platforms: { slack: { connected: true } } });
+
+    slackConnected = false;
+    expect((await get("/readyz")).status).toBe(503);
+    slackConnected = true;
+    databaseUp = false;
+    const noDatabase = await get("/readyz");
+    expect(noDatabase.status).toBe(503);
+    expect(await noDatabase.json()).toMatchObject({ ready: false, database: "unreachable" });
+    // alive all along: a database outage is no reason to restart the process
+    expect(await (await get("/livez")).text()).toBe("ok\n");
+  });
+
+  it("binds loopback unless HEALTH_HOST says otherwise", async () => {
+    t = await startTestApp();
+    const config = loadConfig({ OPENAI_API_KEY: "k" });
+    expect(config.HEALTH_HOST).toBe("127.0.0.1");
+    expect(loadConfig({ OPENAI_API_KEY: "k", HEALTH_HOST: "0.0.0.0" }).HEALTH_HOST).toBe("0.0.0.0");
+    const handler = createHealthHandler({ store: t.app.store, metrics: new BotMetrics(), platforms: () => [] });
+    server = await startHealthServer(0, handler);
+    expect((server.address() as AddressInfo).address).toBe("127.0.0.1");
   });
 });

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { ApprovalOutcome, ApprovalPress, ApprovalPrompt } from "../../src/contract/approvals.js";
 import { parseCommandText } from "../../src/runner/commands/command-text.js";
+import { BotMetrics } from "../../src/ops/metrics.js";
 import { defineTool } from "../../src/tools/define-tool.js";
 import { reply, type RecordedRequest } from "../fakes/fake-openai.js";
 import { dbOf, RecordingSink, request, startTestApp, type TestApp } from "../support/test-app.js";
@@ -46,8 +47,8 @@ describe("approval before a tool runs, in the core", () => {
     await t.close();
   });
 
-  const start = async (env: Record<string, string> = {}) => {
-    t = await startTestApp({ DEFAULT_TOOLS: "wipe", ...env }, { extraTools: [wipe] });
+  const start = async (env: Record<string, string> = {}, observer?: BotMetrics) => {
+    t = await startTestApp({ DEFAULT_TOOLS: "wipe", ...env }, { extraTools: [wipe], observer });
     await t.app.commands.execute(parseCommandText("tools require-approval wipe")!, request(""), admin);
     t.model.script(reply.toolCalls({ name: "wipe", args: { disk: "d1" } }), (req) => ({ kind: "message", content: `after: ${lastMessage(req)}` }));
   };
@@ -66,6 +67,31 @@ describe("approval before a tool runs, in the core", () => {
     expect(await press(sink.prompts[0]!.id, "approve")).toMatchObject({ kind: "decided", text: expect.stringMatching(/^✅ Approved by `u1`/) });
     expect(await turn).toMatchObject({ status: "answered", text: "after: wiped d1" });
     expect(wiped).toEqual(["d1"]);
+  });
+
+  it("a step's duration is the tool's own time; the wait for approval is recorded apart", async () => {
+    const metrics = new BotMetrics();
+    await start({}, metrics);
+    const sink = new ApprovingSink();
+    const turn = t.app.runner.submit(request("wipe d1"), sink);
+    await sink.asked;
+    // The person takes a while: at least 300 ms pass (a bounded poll, not a fixed sleep).
+    const askedAt = performance.now();
+    for (let i = 0; i < 200 && performance.now() - askedAt < 300; i++) await sleep(10);
+    await press(sink.prompts[0]!.id, "approve");
+    expect(await turn).toMatchObject({ status: "answered", text: "after: wiped d1" });
+
+    const [step] = dbOf(t.app).prepare("SELECT duration_ms AS ran, approval_wait_ms AS waited FROM turn_steps").all() as { ran: number; waited: number }[];
+    expect(step!.waited).toBeGreaterThanOrEqual(300);
+    // The tool itself returns at once: its duration holds none of the wait.
+    expect(step!.ran).toBeLessThan(step!.waited);
+    expect(step!.ran).toBeLessThan(300);
+    const shown = sink.steps.find((event) => event.type === "tool_finished");
+    expect(shown).toMatchObject({ durationMs: step!.ran, approvalWaitMs: step!.waited });
+    const scraped = await metrics.render();
+    const sum = (name: string) => Number(new RegExp(`^${name}_sum\\{tool="wipe"\\} (\\S+)$`, "m").exec(scraped)?.[1]);
+    expect(sum("bot_tool_duration_seconds")).toBeLessThan(0.3);
+    expect(sum("bot_tool_approval_wait_seconds")).toBeGreaterThanOrEqual(0.3);
   });
 
   it("APPROVAL_BY=admin: the asker may not decide, an admin may", async () => {

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { hostname } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
 import { reply } from "../fakes/fake-openai.js";
+import { captureLogs } from "../support/log-capture.js";
 import { RecordingSink, request, startTestApp, type TestApp } from "../support/test-app.js";
 
 const stepsOf = (t: TestApp, turnId: string) =>
@@ -54,6 +55,21 @@ describe("the audit trail of a turn", () => {
     expect(turnRow(t, result.turnId)).toMatchObject({ status: "failed", outcome: "llm_server_error" });
     expect(stepsOf(t, result.turnId)).toMatchObject([{ seq: 1, tool: "circumference", output: "12.5663706144", error: null }]);
     expect(await t.app.store.conversations.window(request(""), 5, 10_000)).toEqual([]);
+  });
+
+  it("says a model failure's words once, in the log line and in the turn's row", async () => {
+    const logs = captureLogs("info");
+    t = await startTestApp({ OPENAI_MAX_RETRIES: "0" }, {}, logs.logger);
+    t.model.script(reply.status(500, "The fake model failed on purpose"));
+    const result = await t.app.runner.submit(request("hello?"), new RecordingSink());
+
+    const once = (text: string) => text.split("The fake model failed on purpose").length - 1;
+    const logged = logs.lines.find((line) => line.msg === "turn failed");
+    expect(logged?.err.message).toContain("The fake model failed on purpose");
+    expect(once(logged?.err.message)).toBe(1);
+    const stored = t.store.db.prepare("SELECT error FROM turns WHERE id = ?").pluck().get(result.turnId) as string;
+    expect(stored).toContain("model call failed (server_error)");
+    expect(once(stored)).toBe(1);
   });
 
   it("marks a turn left running by a stopped process as interrupted on the next start", async () => {

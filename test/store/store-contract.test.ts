@@ -92,7 +92,7 @@ for (const engine of engines) {
         turnId,
         end: { status: "answered", outcome: "answer", iterations: 2, usage: { promptTokens: 40, completionTokens: 2, totalTokens: 42 } },
         steps: [
-          { seq: 1, tool: "calculator", input: { expression: "6*7" }, startedAt: 1, output: "42", durationMs: 3 },
+          { seq: 1, tool: "calculator", input: { expression: "6*7" }, startedAt: 1, output: "42", durationMs: 3, approvalWaitMs: 3_694 },
           { seq: 2, tool: "x".repeat(500), input: "y".repeat(20_000), startedAt: 2, error: "boom", durationMs: 1 },
         ],
         workspace: ref,
@@ -103,6 +103,12 @@ for (const engine of engines) {
       expect(turn).toEqual({ status: "answered", outcome: "answer", iterations: 2, tokens: 42 });
       const steps = await shared.rows(`SELECT seq, tool, input, output, error FROM turn_steps WHERE turn_id = '${turnId}' ORDER BY seq`);
       expect(steps[0]).toEqual({ seq: 1, tool: "calculator", input: '{"expression":"6*7"}', output: "42", error: null });
+      // the tool's own time and the wait for approval before it, apart; a step that needed none has no wait
+      const times = await shared.rows(`SELECT duration_ms AS ran, approval_wait_ms AS waited FROM turn_steps WHERE turn_id = '${turnId}' ORDER BY seq`);
+      expect(times.map(({ ran, waited }) => [Number(ran), waited === null ? null : Number(waited)])).toEqual([
+        [3, 3_694],
+        [1, null],
+      ]);
       // capped, whatever the caller passes
       expect(String(steps[1]!.tool).length).toBeLessThan(500);
       expect(String(steps[1]!.input).length).toBeLessThan(10_000);

@@ -1,5 +1,6 @@
 import { ModelCatalog } from "../model-catalog.js";
 import type { ModelProvider } from "../model.js";
+import type { ModelCallObserver } from "../model-observer.js";
 import { parseModelRef, type ProviderName } from "../model-ref.js";
 import type { AnthropicConnection } from "./anthropic/client.js";
 import type { ModelConnection } from "./openai/client.js";
@@ -15,11 +16,16 @@ export interface ProviderConnections {
  * choices). A provider's SDK is imported only when one of them names it, as a platform's is
  * only when that platform starts.
  */
-export async function openModelCatalog(refs: readonly string[], defaultProvider: ProviderName, connections: ProviderConnections): Promise<ModelCatalog> {
+export async function openModelCatalog(
+  refs: readonly string[],
+  defaultProvider: ProviderName,
+  connections: ProviderConnections,
+  observer?: ModelCallObserver,
+): Promise<ModelCatalog> {
   const needed = new Set<ProviderName>([defaultProvider, ...refs.map((ref) => parseModelRef(ref, defaultProvider).provider)]);
   const providers = new Map<ProviderName, ModelProvider>();
   for (const name of needed) providers.set(name, await loadProvider(name, connections));
-  return new ModelCatalog(providers, defaultProvider);
+  return new ModelCatalog(providers, defaultProvider, observer);
 }
 
 async function loadProvider(name: ProviderName, connections: ProviderConnections): Promise<ModelProvider> {

@@ -81,7 +81,12 @@ const TABLES: TableCopy[] = [
     orderBy: "id",
     identity: true,
   },
-  { name: "turn_steps", columns: ["id", "turn_id", "seq", "tool", "input", "output", "error", "started_at", "duration_ms"], orderBy: "id", identity: true },
+  {
+    name: "turn_steps",
+    columns: ["id", "turn_id", "seq", "tool", "input", "output", "error", "started_at", "duration_ms", "approval_wait_ms"],
+    orderBy: "id",
+    identity: true,
+  },
   {
     name: "tool_settings",
     columns: ["platform", "workspace_id", "tool", "enabled", "changed_by", "changed_at"],

@@ -48,8 +48,8 @@ const FINISH = `
   WITH open AS (
     SELECT 1 FROM turns WHERE id = $1 AND (status = 'running' OR outcome = 'interrupted') FOR UPDATE
   ), steps AS (
-    INSERT INTO turn_steps (turn_id, seq, tool, input, output, error, started_at, duration_ms)
-    SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[])
+    INSERT INTO turn_steps (turn_id, seq, tool, input, output, error, started_at, duration_ms, approval_wait_ms)
+    SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[], $30::bigint[])
     WHERE EXISTS (SELECT 1 FROM open)
   ), thread AS (
     INSERT INTO conversations (platform, workspace_id, channel_id, thread_id, created_at, seed_turn_id)
@@ -148,6 +148,7 @@ export class PostgresTurnLog implements TurnLog, TokenUsage {
       thread?.channelId ?? null,
       thread ? (thread.threadId ?? "") : null,
       messages.map((message) => message.sourceId),
+      steps.map((step) => step.approvalWaitMs),
     ]);
   }
 

@@ -47,8 +47,8 @@ export class SqliteTurnLog implements TurnLog, TokenUsage {
          error = @error
        WHERE id = @id`,
     );
-    this.insertStep = db.prepare<[string, number, string, string, string | null, string | null, number, number | null]>(
-      `INSERT INTO turn_steps (turn_id, seq, tool, input, output, error, started_at, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    this.insertStep = db.prepare<[string, number, string, string, string | null, string | null, number, number | null, number | null]>(
+      `INSERT INTO turn_steps (turn_id, seq, tool, input, output, error, started_at, duration_ms, approval_wait_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.addTokens = db.prepare<[string, string, string, number]>(
       `INSERT INTO token_usage_daily (platform, workspace_id, day, tokens) VALUES (?, ?, ?, ?)
@@ -79,7 +79,7 @@ export class SqliteTurnLog implements TurnLog, TokenUsage {
     const writeClosing = (closing: TurnClosing) => {
       const { turnId, end, exchange } = closing;
       for (const step of stepRows(closing.steps)) {
-        this.insertStep.run(turnId, step.seq, step.tool, step.input, step.output, step.error, step.startedAt, step.durationMs);
+        this.insertStep.run(turnId, step.seq, step.tool, step.input, step.output, step.error, step.startedAt, step.durationMs, step.approvalWaitMs);
       }
       if (exchange) {
         conversations.appendExchange(exchange.conversationId, turnId, exchange.question, exchange.answer);

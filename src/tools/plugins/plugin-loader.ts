@@ -11,11 +11,16 @@ const PLUGIN_FILE = /^[^._].*\.(js|mjs|ts|mts)$/;
 /**
  * Plugins may be TypeScript, and they import `agent-bot/plugin`, a .ts file of src/. Run from
  * source (tsx, vitest), the bot's own loader handles both; the built bot (dist/) has none, so
- * there plugins go through tsx's, which is loaded only when a folder of plugins exists.
+ * there plugins go through tsx's, which is loaded only when a folder of plugins exists. The image
+ * has no tsx (a devDependency): there Node itself runs them (it strips TypeScript's types since
+ * 22.18), and `agent-bot/plugin` is dist/plugin-api.js (the "agent-bot-built" condition it runs with).
  */
 const importPlugin: (url: string) => Promise<Record<string, unknown>> = import.meta.url.endsWith(".ts")
   ? (url) => import(url)
-  : async (url) => (await import("tsx/esm/api")).tsImport(url, import.meta.url);
+  : async (url) => {
+      const tsx = await import("tsx/esm/api").catch(() => undefined);
+      return tsx ? tsx.tsImport(url, import.meta.url) : import(url);
+    };
 const LOAD_TIMEOUT_MS = 10_000;
 
 interface PluginProblem {

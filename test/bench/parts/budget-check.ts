@@ -20,7 +20,7 @@ const GOAL_CHECK_US = 30;
  */
 export const budgetCheckPart: BenchPart = {
   id: "budgets",
-  title: "9. Budget check before each model call (SQLite): CPU per call",
+  title: "10. Budget check before each model call (SQLite): CPU per call",
   async run({ quick }) {
     const dir = mkdtempSync(join(tmpdir(), "agent-bot-bench-budgets-"));
     const store = SqliteStore.open(join(dir, "bot.sqlite"));

@@ -103,7 +103,7 @@ async function timeSearches(index: HistoryIndex, size: Size): Promise<{ p50Ms: n
  */
 export const historyPart: BenchPart = {
   id: "history",
-  title: "9. Channel history: indexing and search (SQLite FTS5, PostgreSQL tsvector)",
+  title: "11. Channel history: indexing and search (SQLite FTS5, PostgreSQL tsvector)",
   async run(options) {
     const size = options.quick ? SIZES.quick : SIZES.full;
     const label = size.messages.toLocaleString("en");

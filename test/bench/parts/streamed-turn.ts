@@ -22,7 +22,7 @@ const GOAL_RATIO = 1.05;
 type TurnFn = (conversation: string) => Promise<void>;
 
 /**
- * Part 12 (issue 30): the default path, streamed. The same turn as part 1 (a question, two tool
+ * Part 13 (issue 30): the default path, streamed. The same turn as part 1 (a question, two tool
  * calls, an answer) with STREAM_ANSWERS on, through the runner and the presenter (on a platform
  * that takes every write at once), every model call streamed (tool calls in argument deltas), against a
  * bare `openai` loop that streams both calls the same way (the SDK as it comes; tool calls
@@ -30,7 +30,7 @@ type TurnFn = (conversation: string) => Promise<void>;
  */
 export const streamedTurnPart: BenchPart = {
   id: "streamed",
-  title: "12. A streamed turn (both calls streamed) against a bare openai streaming loop",
+  title: "13. A streamed turn (both calls streamed) against a bare openai streaming loop",
   async run(options) {
     const size = options.quick ? SIZES.quick : SIZES.full;
     const model = await startModelProcess();

@@ -51,6 +51,11 @@ describe("npm start with Slack configured", () => {
     await slack.waitFor(() => slack.thread("C1", ts)[0], { what: "the answer" });
     expect(slack.thread("C1", ts)[0]!.text).toBe("Hello from the started bot.");
 
+    // the health routes share Slack's server when HEALTH_PORT is PORT
+    expect((await fetch(`http://127.0.0.1:${port}/livez`)).status).toBe(200);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ ready: true, database: "ok", platforms: { slack: { connected: true } } });
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: "ok", database: "ok", platforms: { slack: { connected: true } } });

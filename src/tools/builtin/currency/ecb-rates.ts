@@ -1,4 +1,5 @@
 import { XMLParser } from "fast-xml-parser";
+import { netFetch } from "../../../net/proxied-fetch.js";
 import type { RateTable } from "../../../store/currency-rates.js";
 
 const MAX_BYTES = 256 * 1024;
@@ -35,7 +36,7 @@ export function parseEcbDailyXml(xml: string): RateTable {
 }
 
 export async function fetchEcbRates(url: string, signal: AbortSignal): Promise<RateTable> {
-  const response = await fetch(url, { signal, headers: { "user-agent": "agent-bot currency tool" } });
+  const response = await netFetch(url, { signal, headers: { "user-agent": "agent-bot currency tool" } });
   if (!response.ok) throw new Error(`the rate feed answered HTTP ${response.status}`);
   const length = Number(response.headers.get("content-length") ?? 0);
   if (length > MAX_BYTES) throw new Error("the rate feed is unexpectedly large");
