@@ -17,6 +17,7 @@ import { HistoryRecorder, type ForgetHook } from "./runner/history-recorder.js";
 import { InstanceLease } from "./runner/instance-lease.js";
 import { StorePruner } from "./store/pruner.js";
 import { MessageIntake } from "./runner/intake.js";
+import { FeedbackDesk } from "./runner/feedback-desk.js";
 import { PlatformLinks } from "./runner/platform-link.js";
 import { RestartNotices } from "./runner/restart-notices.js";
 import { ConversationSummarizer } from "./runner/memory-summary/summarizer.js";
@@ -199,7 +200,8 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     streamEditIntervalMs: config.STREAM_ANSWERS ? config.STREAM_EDIT_INTERVAL_MS : undefined,
     history,
   });
-  const links = new PlatformLinks({ intake, commands, access, approvals, models, notices, alerts, outlets: scheduling.poster });
+  const feedback = new FeedbackDesk(store.feedback, logger);
+  const links = new PlatformLinks({ intake, commands, access, approvals, feedback, models, notices, alerts, outlets: scheduling.poster });
   scheduling.scheduler.start();
   let closing: Promise<void> | undefined;
   const close = () =>

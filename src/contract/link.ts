@@ -7,6 +7,7 @@ import type { BotCommand, CommandGroup } from "../runner/commands/catalog.js";
 import type { CommandResult } from "../runner/commands/bot-commands.js";
 import type { ToolState } from "../runner/tool-access.js";
 import type { ApprovalAnswer, ApprovalPress } from "./approvals.js";
+import type { FeedbackAnswer, FeedbackPress } from "./feedback.js";
 import type { IncomingCommand, IncomingMessage, Location, SharedContentSource } from "./inbound.js";
 import type { ChatSurface, PostedMessage } from "./surface.js";
 import type { TurnReply } from "./turn-view.js";
@@ -75,4 +76,6 @@ export interface PlatformLink extends PlatformInbox {
    * may; the platform shows the answer: in place of the request's controls, or to the presser alone.
    */
   decideApproval(press: ApprovalPress): Promise<ApprovalAnswer>;
+  /** A press on an answer's 👍 or 👎 (see PostOptions.feedback); the answer is for the presser alone. Never rejects. */
+  recordFeedback(press: FeedbackPress): Promise<FeedbackAnswer>;
 }

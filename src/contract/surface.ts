@@ -42,6 +42,11 @@ export interface PostOptions {
    * surface throws RateLimitedError at once instead of waiting (newer text goes in a later write).
    */
   interim?: boolean;
+  /**
+   * The message ends the answer of this turn: surfaces that offer feedback (`offersFeedback`) put
+   * 👍 / 👎 controls carrying the turn's id under it; a press comes back as a FeedbackPress.
+   */
+  feedback?: string;
 }
 
 /**
@@ -94,8 +99,11 @@ export interface NativeStream {
   append(markdown: string): Promise<void>;
   /** Shows a tool step in the stream; only streams that show tasks have it. */
   task?(task: StreamTask): Promise<void>;
-  /** Ends the stream, with `markdown` appended last in the same call; what was appended stays as the message. */
-  stop(markdown?: string): Promise<void>;
+  /**
+   * Ends the stream, with `markdown` appended last in the same call; what was appended stays as
+   * the message. `feedback`: the turn whose 👍 / 👎 go under it (see PostOptions.feedback).
+   */
+  stop(markdown?: string, options?: { feedback?: string }): Promise<void>;
 }
 
 /** The message a turn is about, for reactions, typing and threads. */
@@ -128,6 +136,8 @@ export interface ChatSurface {
    * platforms: half the API calls); the terminal prints every start at once.
    */
   readonly holdsQuickSteps: boolean;
+  /** Posts and edits with `feedback` put 👍 / 👎 under the message (Slack's feedback buttons, Discord's components). */
+  readonly offersFeedback?: boolean;
   /** Markdown (what the model and the core write) to the platform's markup, mass mentions defused. */
   render(markdown: string): string;
   /** Posts to one place show in the order they were made (see samePlace). */

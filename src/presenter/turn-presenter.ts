@@ -231,13 +231,16 @@ export class TurnPresenter implements TurnView {
     }
     const text = reply.status === "failed" ? `⚠️ ${reply.text}` : reply.text;
     const shown = !hasVisibleText(text) ? PRESENTER_TEXT.emptyAnswer : cleanAnswer(text);
-    if (this.answer && (await this.answer.finish(this.streamedEnd(reply, shown)))) return;
+    // 👍 / 👎 go under answers only: not under a failure or a refusal.
+    const feedback = reply.status === "answered" && this.surface.offersFeedback ? reply.turnId : undefined;
+    if (this.answer && (await this.answer.finish(this.streamedEnd(reply, shown), feedback))) return;
     const writer = new AnswerWriter({
       surface: this.surface,
       destination: await this.answerDestination(),
       placeholder: this.question.placeholder,
       notify: this.question.askerId,
       maxMessages: this.options.maxAnswerMessages,
+      feedback,
       deadline: this.deadline,
     });
     try {

@@ -5,6 +5,7 @@ import type { ToolAccess } from "./tool-access.js";
 import type { ApprovalDesk } from "./approvals/approval-desk.js";
 import type { BotCommands } from "./commands/bot-commands.js";
 import type { BudgetAlerts } from "./budgets/budget-alerts.js";
+import type { FeedbackDesk } from "./feedback-desk.js";
 import { parseCommandText } from "./commands/command-text.js";
 import { commandHelp } from "./commands/help.js";
 import { conversationOf, type MessageIntake } from "./intake.js";
@@ -20,6 +21,7 @@ export interface PlatformLinksOptions {
   commands: BotCommands;
   access: ToolAccess;
   approvals: ApprovalDesk;
+  feedback: FeedbackDesk;
   models: readonly string[];
   /** Where a connected platform's restart notices are posted from. */
   notices?: RestartNotices;
@@ -32,7 +34,7 @@ export class PlatformLinks {
   constructor(private readonly options: PlatformLinksOptions) {}
 
   connect(connection: PlatformConnection): PlatformLink {
-    const { intake, commands, access, approvals, models } = this.options;
+    const { intake, commands, access, approvals, feedback, models } = this.options;
     const inbox = intake.connect(connection.surface, { allowDms: connection.allowDms, content: connection.content, messageLink: connection.messageLink });
     this.options.notices?.connect(connection.surface);
     this.options.outlets?.attach(connection.surface, inbox);
@@ -48,6 +50,7 @@ export class PlatformLinks {
       toolStates: (from) => access.states(from),
       models: () => models,
       decideApproval: (press) => approvals.decide(press),
+      recordFeedback: (press) => feedback.record(press),
       runCommand: async (command, from) => {
         if (command.kind === "help") return { ok: true, text: help() };
         const where = { ...conversationOf(from, false), parentChannelId: from.parentChannelId };

@@ -122,6 +122,31 @@ export class SlackHarness {
       responseUrl: this.slack.responseUrl(),
       ...from,
     });
+    await this.sendAction(payload);
+  }
+
+  /**
+   * A user presses 👍 ("up") or 👎 ("down") of the feedback buttons a message shows now (Slack's
+   * feedback_buttons element: the payload carries the pressed button's value). Resolves once acknowledged.
+   */
+  async pressFeedback(userId: string, shown: FakeMessage, vote: "up" | "down", from: SlackFrom = {}): Promise<void> {
+    const element = shown.blocks.flatMap((block) => block.elements ?? []).find((candidate: any) => candidate.type === "feedback_buttons");
+    if (!element) throw new Error(`no feedback buttons on the message ${shown.ts}`);
+    const payload = blockActions({
+      userId,
+      channel: shown.channel,
+      message: { ts: shown.ts, threadTs: shown.threadTs, text: shown.text, blocks: shown.blocks },
+      actionId: element.action_id,
+      actionType: "feedback_buttons",
+      value: (vote === "up" ? element.positive_button : element.negative_button).value,
+      responseUrl: this.slack.responseUrl(),
+      ...from,
+    });
+    await this.sendAction(payload);
+  }
+
+  /** An interaction payload, as a signed request or an `interactive` Socket Mode envelope; resolves once acknowledged. */
+  private async sendAction(payload: Record<string, unknown>): Promise<void> {
     if (this.options.mode === "socket") {
       await this.slack.sendEnvelope(payload, "interactive");
       return;

@@ -3,6 +3,7 @@ import type { Logger } from "../../log.js";
 import type { Actor } from "../../contract/inbound.js";
 import type { PlatformAdapter, PlatformServices } from "../../contract/platform.js";
 import { registerApprovalActions } from "./approval-actions.js";
+import { registerFeedbackActions } from "./feedback-actions.js";
 import { SlackConnection, type SlackConnectionOptions, type SlackMode } from "./bolt-app.js";
 import { isDistribution, type SlackConfig } from "./config.js";
 import { slackContent } from "./content.js";
@@ -88,6 +89,7 @@ export class SlackAdapter implements PlatformAdapter {
     this.registerEvents();
     registerSlashCommands(this.connection.bolt, { config, logger: this.logger, sessionOf: this.sessionOf });
     registerApprovalActions(this.connection.bolt, { logger: this.logger, sessionOf: this.sessionOf });
+    registerFeedbackActions(this.connection.bolt, { logger: this.logger, sessionOf: this.sessionOf });
   }
 
   /** The session a request's workspace is served by; undefined when Bolt authorized it with no token. */

@@ -176,8 +176,11 @@ export class SlackApi {
     return this.call("chat.appendStream", { channel }, () => this.client.chat.appendStream({ channel, ts, chunks }), false);
   }
 
-  async stopStream(channel: string, ts: string, chunks: StreamChunk[]): Promise<SlackResult<unknown>> {
-    return this.call("chat.stopStream", { channel }, () => this.client.chat.stopStream({ channel, ts, ...(chunks.length > 0 ? { chunks } : {}) }));
+  /** `blocks` go at the end of the finished message (an answer's feedback buttons). */
+  async stopStream(channel: string, ts: string, chunks: StreamChunk[], blocks?: types.KnownBlock[]): Promise<SlackResult<unknown>> {
+    return this.call("chat.stopStream", { channel }, () =>
+      this.client.chat.stopStream({ channel, ts, ...(chunks.length > 0 ? { chunks } : {}), ...(blocks ? { blocks } : {}) }),
+    );
   }
 
   /** The status under the bot's name in a DM or assistant thread ("" clears it). */

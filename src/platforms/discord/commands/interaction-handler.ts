@@ -5,6 +5,7 @@ import type { PlatformLink } from "../../../contract/link.js";
 import { ASK, COMMANDS, GROUPS, type OptionValues } from "../../../runner/commands/catalog.js";
 import { NO_PINGS } from "../allowed-mentions.js";
 import { readApprovalButton } from "../approval-buttons.js";
+import { readFeedbackButton } from "../feedback-buttons.js";
 import { describeDiscordError } from "../errors.js";
 import { discordOrder, DM_WORKSPACE, PLATFORM } from "../inbound.js";
 import { memberRoleIds, roleOf } from "../permissions.js";
@@ -46,12 +47,21 @@ export class InteractionHandler {
    * buttons in the interaction's own response (UPDATE_MESSAGE); anything else goes to the presser alone.
    */
   private async press(interaction: ButtonInteraction): Promise<void> {
+    const feedback = readFeedbackButton(interaction.customId);
+    if (feedback) return this.vote(interaction, feedback);
     const button = readApprovalButton(interaction.customId);
     if (!button) return;
     const { workspaceId, actor } = this.from(interaction);
     const answer = await this.link.decideApproval({ platform: PLATFORM, workspaceId, ...button, actor });
     if (answer.kind === "decided") await interaction.update({ content: answer.text, components: [], allowedMentions: NO_PINGS });
     else await replyEphemeral(interaction, answer.text);
+  }
+
+  /** 👍 or 👎 under an answer: recorded by the core, and the presser alone is told it was counted. */
+  private async vote(interaction: ButtonInteraction, button: { turnId: string; vote: "up" | "down" }): Promise<void> {
+    const { workspaceId } = this.from(interaction);
+    const answer = await this.link.recordFeedback({ platform: PLATFORM, workspaceId, ...button, userId: interaction.user.id });
+    await replyEphemeral(interaction, answer.text);
   }
 
   /** `/ask question:`: acknowledged at once (Discord allows 3 seconds); the answer replaces "thinking…". */
@@ -64,7 +74,7 @@ export class InteractionHandler {
       id: reply.id,
       // The interaction's token, which edits the reply, lasts 15 minutes.
       editableUntil: interaction.createdTimestamp + INTERACTION_TOKEN_MS,
-      edit: (content, allowedMentions) => interaction.editReply({ content, allowedMentions }),
+      edit: (content, allowedMentions, components) => interaction.editReply({ content, allowedMentions, ...(components ? { components } : {}) }),
       remove: () => interaction.deleteReply(),
     };
     const from = this.from(interaction);
