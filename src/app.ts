@@ -16,6 +16,7 @@ import { BudgetCommands } from "./runner/commands/budget-commands.js";
 import { HistoryRecorder, type ForgetHook } from "./runner/history-recorder.js";
 import { InstanceLease } from "./runner/instance-lease.js";
 import { StorePruner } from "./store/pruner.js";
+import { WorkspacePurge } from "./store/workspace-purge.js";
 import { MessageIntake } from "./runner/intake.js";
 import { FeedbackDesk } from "./runner/feedback-desk.js";
 import { PlatformLinks } from "./runner/platform-link.js";
@@ -53,6 +54,8 @@ export interface App {
   lease: InstanceLease;
   /** Writes to the history index, off the turns' path. */
   history: HistoryRecorder;
+  /** Departed workspaces (uninstalls): their data purged after UNINSTALL_PURGE_DAYS (issue 27). */
+  purge: WorkspacePurge;
   /** Gives up the lease (turns still running are marked interrupted) and closes the store; once is enough. */
   close(): Promise<void>;
 }
@@ -89,6 +92,8 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     logger,
   });
   pruner.start();
+  const purge = new WorkspacePurge(store.departures, { purgeDays: config.UNINSTALL_PURGE_DAYS, logger });
+  purge.start();
 
   const scheduling = createScheduling(config, store, logger, lease.run.id);
   const registry = new ToolRegistry([
@@ -207,6 +212,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
   const close = () =>
     (closing ??= (async () => {
       await pruner.stop();
+      await purge.stop();
       await scheduling.scheduler.stop();
       await summaries.stop();
       await history.idle();
@@ -227,6 +233,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     links,
     lease,
     history,
+    purge,
     close,
     scheduler: scheduling.scheduler,
   };

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { PassThrough } from "node:stream";
 import type { App, AppOptions } from "../../src/app.js";
 import type { Logger } from "../../src/log.js";
@@ -11,6 +12,18 @@ import { SignedSlackSender } from "../fakes/slack/signed-requests.js";
 import { startTestApp, type TestApp } from "./test-app.js";
 
 const SIGNING_SECRET = "test-signing-secret";
+
+/** The OAuth client the fake Slack knows, for distribution mode. */
+export const OAUTH_CLIENT = { id: "fake-client-id", secret: "fake-client-secret" };
+
+/** Distribution mode's variables: no bot token, the OAuth client, a fresh SECRETS_KEY. */
+export const distributionEnv = (): Record<string, string> => ({
+  SLACK_BOT_TOKEN: "",
+  SLACK_CLIENT_ID: OAUTH_CLIENT.id,
+  SLACK_CLIENT_SECRET: OAUTH_CLIENT.secret,
+  SLACK_STATE_SECRET: "state-secret-for-the-tests",
+  SECRETS_KEY: randomBytes(32).toString("base64"),
+});
 
 export interface SlackHarnessOptions {
   env?: Record<string, string>;

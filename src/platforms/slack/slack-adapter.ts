@@ -38,7 +38,10 @@ export class SlackAdapter implements PlatformAdapter {
     const distribution = isDistribution(config);
     if (distribution && !services.installations)
       throw new Error("Slack's distribution mode needs SECRETS_KEY: installations' tokens are stored encrypted with it.");
-    this.installations = services.installations && new SlackInstallationStore(services.installations);
+    const workspaces = services.workspaces;
+    this.workspaces = workspaces;
+    this.installations =
+      services.installations && new SlackInstallationStore(services.installations, async (workspaceId) => workspaces?.returned(PLATFORM, workspaceId));
     this.connection = new SlackConnection(config, services.logger, { sharedRoutes: services.sharedRoutes, ...options }, this.installations);
     const admins = new Set([...config.SLACK_ADMIN_USER_IDS, ...services.adminUserIds]);
     const names = commandNames(config);
@@ -96,6 +99,7 @@ export class SlackAdapter implements PlatformAdapter {
   private readonly sessionOf: (context: SlackContext) => WorkspaceSession | undefined;
   private readonly sessions?: WorkspaceSessions;
   private readonly installations?: SlackInstallationStore;
+  private readonly workspaces?: PlatformServices<SlackConfig>["workspaces"];
 
   get mode(): SlackMode {
     return this.connection.mode;
@@ -175,6 +179,14 @@ export class SlackAdapter implements PlatformAdapter {
     await this.installations.deleteInstallation(where as Parameters<SlackInstallationStore["deleteInstallation"]>[0]);
     this.sessions.drop(key);
     this.logger.info({ installation: key, event: why }, "the app was uninstalled from a Slack workspace; its tokens are deleted");
+    // What the bot keeps is the organisation's on Enterprise Grid: one workspace of it leaving
+    // (not the org-wide install) leaves the others using it, so nothing of it is purged.
+    if (place.enterpriseId && !isEnterpriseInstall) return;
+    try {
+      await this.workspaces?.left(PLATFORM, workspaceOf(place), why);
+    } catch (error) {
+      this.logger.warn({ err: error, installation: key }, "could not record that the app left a Slack workspace; its data is not purged");
+    }
   }
 }
 

@@ -12,6 +12,7 @@ import { SqliteTurnLog } from "./turn-log.js";
 import { SqliteTurnQueue } from "./turn-queue.js";
 import { SqliteUsageReports } from "./usage-reports.js";
 import { SqliteFeedback } from "./feedback.js";
+import { SqliteDepartures } from "./departures.js";
 import { SqliteRetention } from "./retention.js";
 import { SqliteSchedules } from "./schedules.js";
 import { SqliteSummaries } from "./summaries.js";
@@ -46,6 +47,7 @@ export class SqliteStore implements Store {
   readonly channelSettings;
   readonly usageReports: SqliteUsageReports;
   readonly feedback: SqliteFeedback;
+  readonly departures: SqliteDepartures;
   readonly installations: SqliteInstallations;
   readonly retention: SqliteRetention;
   readonly schedules: SqliteSchedules;
@@ -77,6 +79,7 @@ export class SqliteStore implements Store {
     this.approvals = new SqliteApprovals(db);
     this.usageReports = new SqliteUsageReports(db);
     this.feedback = new SqliteFeedback(db);
+    this.departures = new SqliteDepartures(db);
     this.installations = new SqliteInstallations(db);
     this.retention = new SqliteRetention(db);
     this.schedules = new SqliteSchedules(db);
