@@ -16,6 +16,23 @@ export interface PostedMessage {
 }
 
 /**
+ * A command's reply that is the only place its answer may go (Discord's app installed to a user,
+ * used in a server or DM the bot is not in: it can answer through the interaction alone). The
+ * answer's first part replaces the reply and further parts are follow-ups of it, at most
+ * `maxFollowUps`, past which the whole answer comes as a file (a follow-up too). Tool steps are
+ * listed in the answer, as no thread can be opened.
+ */
+export interface ConfinedReply extends PostedMessage {
+  readonly confined: {
+    readonly maxFollowUps: number;
+    followUp(text: string, options: PostOptions): Promise<PostedMessage>;
+    followUpFile(file: { name: string; text: string; note: string }): Promise<void>;
+  };
+}
+
+export const isConfined = (message: PostedMessage | undefined): message is ConfinedReply => message !== undefined && "confined" in message;
+
+/**
  * Messages in one place (a channel, or one thread in it) are read in the order they were posted;
  * messages in different places have no order between them (Discord's thread and its channel).
  * Surfaces keep the first (their posts to one place land in the order they are made); the
