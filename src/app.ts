@@ -19,6 +19,7 @@ import { StorePruner } from "./store/pruner.js";
 import { WorkspacePurge } from "./store/workspace-purge.js";
 import { MessageIntake } from "./runner/intake.js";
 import { FeedbackDesk } from "./runner/feedback-desk.js";
+import { HomeSummaries } from "./runner/home-summary.js";
 import { PlatformLinks } from "./runner/platform-link.js";
 import { RestartNotices } from "./runner/restart-notices.js";
 import { ConversationSummarizer } from "./runner/memory-summary/summarizer.js";
@@ -206,7 +207,8 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     history,
   });
   const feedback = new FeedbackDesk(store.feedback, logger);
-  const links = new PlatformLinks({ intake, commands, access, approvals, feedback, models, notices, alerts, outlets: scheduling.poster });
+  const home = new HomeSummaries({ budgets, usage: store.usageReports, settings: store.workspaceSettings });
+  const links = new PlatformLinks({ intake, commands, access, approvals, feedback, home, models, notices, alerts, outlets: scheduling.poster });
   scheduling.scheduler.start();
   let closing: Promise<void> | undefined;
   const close = () =>

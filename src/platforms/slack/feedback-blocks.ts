@@ -21,11 +21,8 @@ export function feedbackBlock(turnId: string): types.KnownBlock {
   };
 }
 
-/**
- * An answer's last message as blocks: its text (with blocks, `text` is only the notification) in
- * sections cut at line ends below Slack's cap, then the feedback buttons.
- */
-export function answerBlocks(mrkdwn: string, turnId: string): types.KnownBlock[] {
+/** Markdown already in mrkdwn as section blocks, cut at line ends below Slack's cap on a section's text. */
+export function sectionBlocks(mrkdwn: string): types.KnownBlock[] {
   const sections: types.KnownBlock[] = [];
   let rest = mrkdwn;
   while (rest !== "") {
@@ -34,7 +31,12 @@ export function answerBlocks(mrkdwn: string, turnId: string): types.KnownBlock[]
     sections.push({ type: "section", text: { type: "mrkdwn", text: rest.slice(0, cut) } });
     rest = rest.slice(cut).replace(/^\n/, "");
   }
-  return [...sections, feedbackBlock(turnId)];
+  return sections;
+}
+
+/** An answer's last message as blocks: its text (with blocks, `text` is only the notification) in sections, then the feedback buttons. */
+export function answerBlocks(mrkdwn: string, turnId: string): types.KnownBlock[] {
+  return [...sectionBlocks(mrkdwn), feedbackBlock(turnId)];
 }
 
 /** The turn and the vote a pressed feedback button carries; undefined for any other value. */

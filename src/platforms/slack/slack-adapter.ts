@@ -4,6 +4,8 @@ import type { Actor } from "../../contract/inbound.js";
 import type { PlatformAdapter, PlatformServices } from "../../contract/platform.js";
 import { registerApprovalActions } from "./approval-actions.js";
 import { registerFeedbackActions } from "./feedback-actions.js";
+import { registerAppHome } from "./app-home.js";
+import { AssistantThreads } from "./assistant-threads.js";
 import { SlackConnection, type SlackConnectionOptions, type SlackMode } from "./bolt-app.js";
 import { isDistribution, type SlackConfig } from "./config.js";
 import { slackContent } from "./content.js";
@@ -89,10 +91,13 @@ export class SlackAdapter implements PlatformAdapter {
       const only = session(config.SLACK_BOT_TOKEN!);
       this.sessionOf = () => only;
     }
+    this.assistant = new AssistantThreads({ logger: this.logger, sessionOf: this.sessionOf });
     this.registerEvents();
     registerSlashCommands(this.connection.bolt, { config, logger: this.logger, sessionOf: this.sessionOf });
     registerApprovalActions(this.connection.bolt, { logger: this.logger, sessionOf: this.sessionOf });
     registerFeedbackActions(this.connection.bolt, { logger: this.logger, sessionOf: this.sessionOf });
+    registerAppHome(this.connection.bolt, { logger: this.logger, sessionOf: this.sessionOf });
+    this.assistant.register(this.connection.bolt);
   }
 
   /** The session a request's workspace is served by; undefined when Bolt authorized it with no token. */
@@ -100,6 +105,7 @@ export class SlackAdapter implements PlatformAdapter {
   private readonly sessions?: WorkspaceSessions;
   private readonly installations?: SlackInstallationStore;
   private readonly workspaces?: PlatformServices<SlackConfig>["workspaces"];
+  private readonly assistant: AssistantThreads;
 
   get mode(): SlackMode {
     return this.connection.mode;
@@ -149,6 +155,7 @@ export class SlackAdapter implements PlatformAdapter {
         return;
       }
       if (!message) return;
+      if (message.isDm && message.threadId) this.assistant.titleFrom(session, message.channelId, message.threadId, message.text);
       const place = placeOf(envelope, (event as { team?: unknown } | undefined)?.team);
       void session.link.receive({
         ...message,
