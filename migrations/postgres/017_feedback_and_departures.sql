@@ -24,3 +24,6 @@ CREATE TABLE workspace_departures (
   reason       TEXT    NOT NULL,
   PRIMARY KEY (platform, workspace_id)
 );
+-- A purge deletes a workspace's turns after their messages: each deleted turn is checked against
+-- messages.turn_id (its foreign key), which without this index scans every message.
+CREATE INDEX messages_by_turn ON messages (turn_id);
