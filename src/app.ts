@@ -16,7 +16,10 @@ import { BudgetCommands } from "./runner/commands/budget-commands.js";
 import { HistoryRecorder, type ForgetHook } from "./runner/history-recorder.js";
 import { InstanceLease } from "./runner/instance-lease.js";
 import { StorePruner } from "./store/pruner.js";
+import { WorkspacePurge } from "./store/workspace-purge.js";
 import { MessageIntake } from "./runner/intake.js";
+import { FeedbackDesk } from "./runner/feedback-desk.js";
+import { HomeSummaries } from "./runner/home-summary.js";
 import { PlatformLinks } from "./runner/platform-link.js";
 import { RestartNotices } from "./runner/restart-notices.js";
 import { ConversationSummarizer } from "./runner/memory-summary/summarizer.js";
@@ -53,6 +56,8 @@ export interface App {
   lease: InstanceLease;
   /** Writes to the history index, off the turns' path. */
   history: HistoryRecorder;
+  /** Departed workspaces (uninstalls): their data purged after UNINSTALL_PURGE_DAYS (issue 27). */
+  purge: WorkspacePurge;
   /** Gives up the lease (turns still running are marked interrupted) and closes the store; once is enough. */
   close(): Promise<void>;
 }
@@ -91,6 +96,8 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     logger,
   });
   pruner.start();
+  const purge = new WorkspacePurge(store.departures, { purgeDays: config.UNINSTALL_PURGE_DAYS, logger });
+  purge.start();
 
   const scheduling = createScheduling(config, store, logger, lease.run.id);
   const registry = new ToolRegistry([
@@ -202,12 +209,15 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     streamEditIntervalMs: config.STREAM_ANSWERS ? config.STREAM_EDIT_INTERVAL_MS : undefined,
     history,
   });
-  const links = new PlatformLinks({ intake, commands, access, approvals, models, notices, alerts, outlets: scheduling.poster });
+  const feedback = new FeedbackDesk(store.feedback, logger);
+  const home = new HomeSummaries({ budgets, usage: store.usageReports, settings: store.workspaceSettings });
+  const links = new PlatformLinks({ intake, commands, access, approvals, feedback, home, models, notices, alerts, outlets: scheduling.poster });
   scheduling.scheduler.start();
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       await pruner.stop();
+      await purge.stop();
       await scheduling.scheduler.stop();
       await summaries.stop();
       await history.idle();
@@ -228,6 +238,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     links,
     lease,
     history,
+    purge,
     close,
     scheduler: scheduling.scheduler,
   };

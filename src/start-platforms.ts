@@ -22,6 +22,7 @@ export function servicesFor(app: App, shared: SharedServices): PlatformServices<
     logger: app.logger,
     adminUserIds: app.config.BOT_ADMIN_USER_IDS,
     connect: (connection) => app.links.connect(connection),
+    workspaces: app.purge,
     ...(app.config.SECRETS_KEY
       ? { installations: new SealedInstallations(app.store.installations, new SecretBox(app.config.SECRETS_KEY, app.config.SECRETS_KEY_PREVIOUS)) }
       : {}),

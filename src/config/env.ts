@@ -107,6 +107,8 @@ const coreConfigSchema = z.object({
   BOT_THREAD_RETENTION_DAYS: positiveInt(30),
   /** Indexed messages and stored exchanges older than this many days are pruned (issue 24 §3). */
   HISTORY_RETENTION_DAYS: positiveInt(90),
+  /** Days a workspace's data is kept after the app is uninstalled there, for a reinstall (issue 27); 0 purges it at once. */
+  UNINSTALL_PURGE_DAYS: nonNegativeInt(30),
   RATE_LIMIT_PER_USER: positiveInt(6),
   /** Tokens a workspace may spend per UTC day; empty, 0 or "unlimited" means no limit. */
   DAILY_TOKEN_BUDGET: tokenBudget,

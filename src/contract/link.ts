@@ -7,9 +7,16 @@ import type { BotCommand, CommandGroup } from "../runner/commands/catalog.js";
 import type { CommandResult } from "../runner/commands/bot-commands.js";
 import type { ToolState } from "../runner/tool-access.js";
 import type { ApprovalAnswer, ApprovalPress } from "./approvals.js";
+import type { FeedbackAnswer, FeedbackPress } from "./feedback.js";
 import type { IncomingCommand, IncomingMessage, Location, SharedContentSource } from "./inbound.js";
 import type { ChatSurface, PostedMessage } from "./surface.js";
 import type { TurnReply } from "./turn-view.js";
+
+/** A prompt offered to start a conversation with (Slack's assistant threads): its short title, and the message it sends. */
+export interface SuggestedPrompt {
+  title: string;
+  message: string;
+}
 
 /** What became of an incoming message. */
 export type Receipt = { status: "ignored"; reason: string } | { status: "duplicate" } | { status: "hinted" } | TurnReply;
@@ -75,4 +82,13 @@ export interface PlatformLink extends PlatformInbox {
    * may; the platform shows the answer: in place of the request's controls, or to the presser alone.
    */
   decideApproval(press: ApprovalPress): Promise<ApprovalAnswer>;
+  /** Up to four prompts to start a conversation with, from the tools enabled in the workspace (Slack's assistant threads). */
+  suggestedPrompts(from: IncomingCommand): Promise<SuggestedPrompt[]>;
+  /**
+   * A person's own page (Slack's App Home), in Markdown: their usage today and what their daily
+   * budgets leave; for admins, a summary of the workspace's settings and tools too.
+   */
+  home(from: IncomingCommand): Promise<{ usage: string; admin?: string }>;
+  /** A press on an answer's 👍 or 👎 (see PostOptions.feedback); the answer is for the presser alone. Never rejects. */
+  recordFeedback(press: FeedbackPress): Promise<FeedbackAnswer>;
 }

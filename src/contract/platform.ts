@@ -17,6 +17,16 @@ export interface InstallationVault {
   remove(platform: string, key: string): Promise<boolean>;
 }
 
+/**
+ * The app leaving a workspace and coming back (Slack's uninstall and reinstall): a departure stops
+ * the workspace's schedules at once and purges its data after UNINSTALL_PURGE_DAYS; a return
+ * before then keeps it. Both may reject (the database is down); the platform logs it.
+ */
+interface WorkspaceLifecycle {
+  left(platform: string, workspaceId: string, reason: string): Promise<void>;
+  returned(platform: string, workspaceId: string): Promise<void>;
+}
+
 /** The narrow services a platform gets from the process: its own config, the core's link, a logger. */
 export interface PlatformServices<C> {
   config: C;
@@ -27,6 +37,8 @@ export interface PlatformServices<C> {
   connect(connection: PlatformConnection): PlatformLink;
   /** Set when SECRETS_KEY is: where installations are kept (Slack's distribution mode needs it). */
   installations?: InstallationVault;
+  /** Where a platform says it was uninstalled from or installed in a workspace. */
+  workspaces?: WorkspaceLifecycle;
   /** Set when the platform's own HTTP server should also serve these routes (it listens on HEALTH_PORT). */
   sharedRoutes?: { paths: string[]; handler: HttpHandler };
   /** The process's standard streams (the terminal talks over them; tests pass their own). */

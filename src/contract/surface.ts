@@ -16,6 +16,23 @@ export interface PostedMessage {
 }
 
 /**
+ * A command's reply that is the only place its answer may go (Discord's app installed to a user,
+ * used in a server or DM the bot is not in: it can answer through the interaction alone). The
+ * answer's first part replaces the reply and further parts are follow-ups of it, at most
+ * `maxFollowUps`, past which the whole answer comes as a file (a follow-up too). Tool steps are
+ * listed in the answer, as no thread can be opened.
+ */
+export interface ConfinedReply extends PostedMessage {
+  readonly confined: {
+    readonly maxFollowUps: number;
+    followUp(text: string, options: PostOptions): Promise<PostedMessage>;
+    followUpFile(file: { name: string; text: string; note: string }): Promise<void>;
+  };
+}
+
+export const isConfined = (message: PostedMessage | undefined): message is ConfinedReply => message !== undefined && "confined" in message;
+
+/**
  * Messages in one place (a channel, or one thread in it) are read in the order they were posted;
  * messages in different places have no order between them (Discord's thread and its channel).
  * Surfaces keep the first (their posts to one place land in the order they are made); the
@@ -42,6 +59,11 @@ export interface PostOptions {
    * surface throws RateLimitedError at once instead of waiting (newer text goes in a later write).
    */
   interim?: boolean;
+  /**
+   * The message ends the answer of this turn: surfaces that offer feedback (`offersFeedback`) put
+   * 👍 / 👎 controls carrying the turn's id under it; a press comes back as a FeedbackPress.
+   */
+  feedback?: string;
 }
 
 /**
@@ -94,8 +116,11 @@ export interface NativeStream {
   append(markdown: string): Promise<void>;
   /** Shows a tool step in the stream; only streams that show tasks have it. */
   task?(task: StreamTask): Promise<void>;
-  /** Ends the stream, with `markdown` appended last in the same call; what was appended stays as the message. */
-  stop(markdown?: string): Promise<void>;
+  /**
+   * Ends the stream, with `markdown` appended last in the same call; what was appended stays as
+   * the message. `feedback`: the turn whose 👍 / 👎 go under it (see PostOptions.feedback).
+   */
+  stop(markdown?: string, options?: { feedback?: string }): Promise<void>;
 }
 
 /** The message a turn is about, for reactions, typing and threads. */
@@ -128,6 +153,8 @@ export interface ChatSurface {
    * platforms: half the API calls); the terminal prints every start at once.
    */
   readonly holdsQuickSteps: boolean;
+  /** Posts and edits with `feedback` put 👍 / 👎 under the message (Slack's feedback buttons, Discord's components). */
+  readonly offersFeedback?: boolean;
   /** Markdown (what the model and the core write) to the platform's markup, mass mentions defused. */
   render(markdown: string): string;
   /** Posts to one place show in the order they were made (see samePlace). */

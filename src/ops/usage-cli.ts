@@ -10,7 +10,7 @@ import { UsageExport } from "./usage-export.js";
 const { values } = parseCommandLine({
   command: "npm run usage",
   summary:
-    "Prints the turns, tokens and estimated cost (MODEL_PRICES) of every workspace with turns in the last 30 days: the last day and 30 days, in all and by user, channel and model.",
+    "Prints the turns, tokens and estimated cost (MODEL_PRICES) of every workspace with turns in the last 30 days: the last day and 30 days, in all and by user, channel and model, with the 👍/👎 on the answers by model and channel.",
   options: {
     csv: { type: "boolean", description: "the same figures as CSV, one line per period and group" },
     budgets: { type: "boolean", description: "each budget's use in its current day or month instead, with its limit and source" },

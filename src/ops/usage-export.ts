@@ -1,3 +1,4 @@
+import type { FeedbackRow } from "../store/feedback-repository.js";
 import type { Store } from "../store/store.js";
 import type { UsageFigures } from "../store/usage-report-repository.js";
 import { costOf, type ModelPrices, UsageReports } from "../runner/usage-report.js";
@@ -11,9 +12,11 @@ interface UsageLine extends UsageFigures {
   key: string;
   /** Estimated dollars (total and model lines, where MODEL_PRICES has prices). */
   cost?: number;
+  /** 👍 and 👎 on the answers (model and channel lines). */
+  votes?: { up: number; down: number };
 }
 
-const CSV_HEADER = ["period_days", "platform", "workspace", "group", "key", "turns", "tokens_in", "tokens_out", "cost_usd"];
+const CSV_HEADER = ["period_days", "platform", "workspace", "group", "key", "turns", "tokens_in", "tokens_out", "cost_usd", "thumbs_up", "thumbs_down"];
 
 /**
  * What /usage shows, for every workspace with turns in the last 30 days: `npm run usage` prints
@@ -45,8 +48,10 @@ export class UsageExport {
         const { summary } = period;
         lines.push({ ...base, group: "total", key: "", ...summary.total, cost: period.cost });
         for (const row of summary.byUser) lines.push({ ...base, group: "user", ...row });
-        for (const row of summary.byChannel) lines.push({ ...base, group: "channel", ...row });
-        for (const row of summary.byModel) lines.push({ ...base, group: "model", ...row, cost: costOf(row, this.prices) });
+        const { feedback } = summary;
+        for (const row of summary.byChannel) lines.push({ ...base, group: "channel", ...row, votes: votesOf(feedback.byChannel, row.key) });
+        for (const row of summary.byModel)
+          lines.push({ ...base, group: "model", ...row, cost: costOf(row, this.prices), votes: votesOf(feedback.byModel, row.key) });
         // By kind only where something besides people's turns spent tokens (summaries).
         if (summary.byKind.some((row) => row.key !== "turn")) for (const row of summary.byKind) lines.push({ ...base, group: "kind", ...row });
       }
@@ -61,6 +66,8 @@ export class UsageExport {
       line.promptTokens,
       line.completionTokens,
       line.cost?.toFixed(6) ?? "",
+      line.votes?.up ?? "",
+      line.votes?.down ?? "",
     ]);
     return [CSV_HEADER, ...cells].map((row) => row.map(csvCell).join(",")).join("\n");
   }
@@ -68,6 +75,12 @@ export class UsageExport {
   private workspaces() {
     return this.store.usageReports.activeWorkspaces(this.now() - 30 * 24 * 60 * 60 * 1000);
   }
+}
+
+/** The votes of one channel or model (none: 0 and 0). */
+function votesOf(rows: readonly FeedbackRow[], key: string): { up: number; down: number } {
+  const row = rows.find((candidate) => candidate.key === key);
+  return { up: row?.up ?? 0, down: row?.down ?? 0 };
 }
 
 /** A CSV field, quoted when it holds a comma, quote or line break (ids and model names rarely do). */

@@ -79,19 +79,20 @@ export class AnswerStream {
   }
 
   /**
-   * Ends the stream with `markdown` as the answer and the messages in its final layout. Resolves
+   * Ends the stream with `markdown` as the answer and the messages in its final layout, the turn's
+   * 👍 / 👎 (`feedback`) under the last one. Resolves
    * false when nothing was shown yet (the caller then posts the answer the ordinary way).
    */
-  async finish(markdown: string): Promise<boolean> {
+  async finish(markdown: string, feedback?: string): Promise<boolean> {
     this.closed = true;
     this.wakeNow();
     await this.pump;
     if (!this.visible && this.posted.nothingShown && !this.native.message) return false;
     try {
-      if (await this.native.finish(markdown)) return true;
+      if (await this.native.finish(markdown, feedback)) return true;
       this.posted.adopt(this.native.message, this.native.lastWriteAt);
       this.context.destination ??= await this.options.destination();
-      await this.posted.finish(markdown);
+      await this.posted.finish(markdown, feedback);
     } catch (error) {
       this.options.logger.warn({ err: error }, "could not show the end of a streamed answer");
     }

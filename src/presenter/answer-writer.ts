@@ -11,6 +11,8 @@ export interface AnswerWriterOptions {
   /** The asker: the first part may notify them, and nobody else. */
   notify: string;
   maxMessages: number;
+  /** The turn whose 👍 / 👎 go under the answer's last message (see PostOptions.feedback). */
+  feedback?: string;
   /** Rate limits are waited out (see waitingOutRateLimits) only while the wait ends before this (performance.now() time). */
   deadline?: () => number;
 }
@@ -46,10 +48,14 @@ export class AnswerWriter {
   constructor(private readonly options: AnswerWriterOptions) {}
 
   async write(markdown: string): Promise<void> {
-    const { surface, destination, placeholder, notify, maxMessages, deadline } = this.options;
+    const { surface, destination, placeholder, notify, maxMessages, deadline, feedback } = this.options;
     const layout = answerLayout(surface, markdown, maxMessages);
     for (const [index, part] of layout.parts.entries()) {
-      const options = index === 0 ? { kind: "answer" as const, notify } : { kind: "answer" as const };
+      const options = {
+        kind: "answer" as const,
+        ...(index === 0 ? { notify } : {}),
+        ...(feedback !== undefined && index === layout.parts.length - 1 ? { feedback } : {}),
+      };
       if (index === 0 && placeholder) await waitingOutRateLimits(() => surface.edit(placeholder, part, options), deadline);
       else await waitingOutRateLimits(() => surface.post(destination, part, options), deadline);
     }

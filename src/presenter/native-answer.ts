@@ -93,10 +93,11 @@ export class NativeAnswer {
   }
 
   /**
-   * Ends the stream with `markdown` as the whole answer. True when the stream holds it; false when
+   * Ends the stream with `markdown` as the whole answer (and the turn's 👍 / 👎 under it, given
+   * `feedback`). True when the stream holds it; false when
    * it is off, or it had to stop short (then the answer goes on in posted messages).
    */
-  async finish(markdown: string): Promise<boolean> {
+  async finish(markdown: string, feedback?: string): Promise<boolean> {
     if (this.state !== "on") return false;
     const stream = this.stream!;
     const { surface } = this.context;
@@ -109,11 +110,11 @@ export class NativeAnswer {
         await sleepUntil(rest !== "" && this.textWrites > 1 ? this.lastWriteAt + this.context.intervalMs : 0, this.blockedUntil);
         if (stream.message) {
           // The rest goes with the end, in one call.
-          await waitingOutRateLimits(() => stream.stop(rest));
+          await waitingOutRateLimits(() => stream.stop(rest, { feedback }));
         } else {
           // Nothing started the stream's message yet (no text, no task): the rest does.
           if (rest !== "") await waitingOutRateLimits(() => stream.append(rest));
-          await waitingOutRateLimits(() => stream.stop());
+          await waitingOutRateLimits(() => stream.stop(undefined, { feedback }));
         }
         this.appended = markdown;
         this.state = "off";

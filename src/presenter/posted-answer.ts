@@ -65,15 +65,20 @@ export class PostedAnswer {
     return undefined;
   }
 
-  /** Leaves the messages in the answer's final layout for `markdown`, the rest in a file where it is too long. */
-  async finish(markdown: string): Promise<void> {
+  /**
+   * Leaves the messages in the answer's final layout for `markdown`, the rest in a file where it is
+   * too long; the last message is written once more with the turn's 👍 / 👎 (`feedback`) where the
+   * surface offers them.
+   */
+  async finish(markdown: string, feedback?: string): Promise<void> {
     const { surface, maxMessages, logger, intervalMs } = this.context;
     const layout = answerLayout(surface, markdown, maxMessages);
     for (const [index, part] of layout.parts.entries()) {
       const shown = this.messages[index];
-      if (shown?.text === part && !this.expired(shown)) continue;
+      const tag = surface.offersFeedback && index === layout.parts.length - 1 ? feedback : undefined;
+      if (shown?.text === part && !this.expired(shown) && tag === undefined) continue;
       if (!shown || shown.text === undefined || this.expired(shown)) {
-        await this.place(index, part, false);
+        await this.place(index, part, false, tag);
         continue;
       }
       // The last edit keeps to the message's interval too (not to the channel's budget: it must happen),
@@ -82,7 +87,7 @@ export class PostedAnswer {
       await sleepUntil(shown.writes > 1 ? shown.lastWriteAt + intervalMs : 0, shown.blockedUntil);
       recordWrite(this.context);
       try {
-        await waitingOutRateLimits(() => surface.edit(shown.message, part, answerOptions(this.context, index)));
+        await waitingOutRateLimits(() => surface.edit(shown.message, part, { ...answerOptions(this.context, index), feedback: tag }));
         shown.text = part;
         shown.lastWriteAt = performance.now();
         shown.writes++;
@@ -90,7 +95,7 @@ export class PostedAnswer {
         logger.warn({ err: error }, "could not update the streamed answer's message; posting its final text anew");
         shown.text = undefined;
         shown.message = { id: shown.message.id, editableUntil: 0 };
-        await this.place(index, part, false);
+        await this.place(index, part, false, tag);
       }
     }
     // Messages the final answer does not need (it came out shorter than text shown before a retraction).
@@ -122,11 +127,11 @@ export class PostedAnswer {
   }
 
   /** Posts part `index` (or writes it into the placeholder), replacing a message that can no longer be edited. */
-  private async place(index: number, part: string, interim: boolean): Promise<void> {
+  private async place(index: number, part: string, interim: boolean, feedback?: string): Promise<void> {
     const { surface, logger } = this.context;
     const shown = this.messages[index];
     recordWrite(this.context);
-    const options = { ...answerOptions(this.context, index), interim };
+    const options = { ...answerOptions(this.context, index), interim, ...(feedback !== undefined ? { feedback } : {}) };
     if (shown && shown.text === undefined && !this.expired(shown)) {
       try {
         await waitingOutRateLimits(() => surface.edit(shown.message, part, options));

@@ -23,6 +23,13 @@ export function formatStepEnded(event: Ended): string {
   return `✅ ${head}${rendered} _(${event.durationMs} ms)_`;
 }
 
+/** Where no step can be posted (a confined answer): each ended step as one short line of a list above the answer. */
+export function formatStepLine(event: Ended): string {
+  const head = `${inlineCode(displayToolName(event.tool))} ${inlineCode(truncate(argsText(event.args), 80))}`;
+  if (event.type === "tool_failed") return `- ⚠️ ${head} failed: ${inlineCode(truncate(oneLine(event.error), 120))}`;
+  return `- ✅ ${head} → ${inlineCode(truncate(oneLine(event.output), 120))}`;
+}
+
 /** Arguments on one line, cut to a few hundred characters. */
 export function argsText(args: unknown): string {
   const text = typeof args === "string" ? args : (safeJson(args) ?? "");

@@ -10,8 +10,9 @@ import { AnswerWriter } from "./answer-writer.js";
 import { approvalOutcomeText, approvalRequestText } from "./approval-text.js";
 import type { ChannelBudget } from "./channel-budget.js";
 import { waitingOutRateLimits } from "./rate-limits.js";
-import { formatStepEnded, formatStepStarted, stepTask } from "./step-format.js";
-import { samePlace, type ChatSurface, type Destination, type PostedMessage } from "../contract/surface.js";
+import { confinedSurface } from "./confined-surface.js";
+import { formatStepEnded, formatStepLine, formatStepStarted, stepTask } from "./step-format.js";
+import { isConfined, samePlace, type ChatSurface, type Destination, type PostedMessage } from "../contract/surface.js";
 import { PRESENTER_TEXT } from "./texts.js";
 
 /** The message a turn answers, as the presenter needs it. */
@@ -68,9 +69,16 @@ export class TurnPresenter implements TurnView {
   /** Once the reply is being delivered: rate limits are waited out only while the wait ends before then (performance.now() time). */
   private deliverBy = Number.POSITIVE_INFINITY;
   private readonly deadline = () => this.deliverBy;
+  /** A confined answer (see ConfinedReply): its steps, listed above the answer instead of posted. */
+  private readonly confined: boolean;
+  private readonly stepLines = new Map<number, string>();
+  private readonly maxMessages: number;
 
   constructor(private readonly options: PresenterOptions) {
-    this.surface = options.surface;
+    const { placeholder } = options.question;
+    this.confined = isConfined(placeholder);
+    this.surface = isConfined(placeholder) ? confinedSurface(options.surface, placeholder) : options.surface;
+    this.maxMessages = isConfined(placeholder) ? placeholder.confined.maxFollowUps + 1 : options.maxAnswerMessages;
     this.question = options.question;
   }
 
@@ -97,6 +105,10 @@ export class TurnPresenter implements TurnView {
   }
 
   step(event: StepEvent): void {
+    if (this.confined) {
+      if (event.type !== "tool_started") this.stepLines.set(event.seq, formatStepLine(event));
+      return;
+    }
     if (this.options.streaming && this.surface.startStream) this.answerStream().task(stepTask(event));
     const delay = this.surface.holdsQuickSteps ? this.options.stepStartDelayMs : 0;
     if (event.type === "tool_started" && delay > 0) {
@@ -231,20 +243,30 @@ export class TurnPresenter implements TurnView {
     }
     const text = reply.status === "failed" ? `⚠️ ${reply.text}` : reply.text;
     const shown = !hasVisibleText(text) ? PRESENTER_TEXT.emptyAnswer : cleanAnswer(text);
-    if (this.answer && (await this.answer.finish(this.streamedEnd(reply, shown)))) return;
+    // 👍 / 👎 go under answers only: not under a failure or a refusal.
+    const feedback = reply.status === "answered" && this.surface.offersFeedback ? reply.turnId : undefined;
+    if (this.answer && (await this.answer.finish(this.withSteps(this.streamedEnd(reply, shown)), feedback))) return;
     const writer = new AnswerWriter({
       surface: this.surface,
       destination: await this.answerDestination(),
       placeholder: this.question.placeholder,
       notify: this.question.askerId,
-      maxMessages: this.options.maxAnswerMessages,
+      maxMessages: this.maxMessages,
+      feedback,
       deadline: this.deadline,
     });
     try {
-      await writer.write(shown);
+      await writer.write(this.withSteps(shown));
     } catch (error) {
       this.options.logger.warn({ err: error, turnId: reply.turnId, status: reply.status }, "could not post the answer; its asker did not see it");
     }
+  }
+
+  /** A confined answer starts with the list of its steps, in their order. */
+  private withSteps(markdown: string): string {
+    if (this.stepLines.size === 0) return markdown;
+    const lines = [...this.stepLines.entries()].sort(([a], [b]) => a - b).map(([, line]) => line);
+    return `${lines.join("\n")}\n\n${markdown}`;
   }
 
   /** A failed turn keeps the part of the answer that was shown, and says that it stopped there and why. */
@@ -260,7 +282,7 @@ export class TurnPresenter implements TurnView {
       destination: () => this.answerDestination(),
       placeholder: this.question.placeholder,
       notify: this.question.askerId,
-      maxMessages: this.options.maxAnswerMessages,
+      maxMessages: this.maxMessages,
       intervalMs: this.options.streaming!.intervalMs,
       budget: this.options.streaming!.budget,
       logger: this.options.logger,

@@ -9,6 +9,8 @@ export interface ToolState {
   name: string;
   description: string;
   origin: ToolOrigin;
+  /** A question a person might ask that uses it (see Tool.example). */
+  example?: string;
   enabled: boolean;
   /** "default" until an admin changed it in this workspace. */
   source: "default" | "admin";
@@ -85,6 +87,7 @@ export class ToolAccess {
         name: tool.name,
         description: tool.description,
         origin: tool.origin,
+        ...(tool.example ? { example: tool.example } : {}),
         enabled: override ? override.enabled : this.enabledByDefault(tool),
         source: override ? "admin" : "default",
         changedBy: override?.changedBy,

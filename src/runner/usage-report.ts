@@ -1,4 +1,5 @@
 import type { WorkspaceRef } from "../store/types.js";
+import type { FeedbackRow } from "../store/feedback-repository.js";
 import type { UsageFigures, UsageReportRepository, UsageRow, UsageSummary } from "../store/usage-report-repository.js";
 
 /** Dollars per million tokens in (prompt) and out (completion), by model (MODEL_PRICES). */
@@ -68,6 +69,7 @@ export class UsageReports {
         `By channel: ${summary.byChannel.map((row) => `<#${row.key}> ${figures(row)}`).join("; ")}`,
         `By model: ${summary.byModel.map((row) => `\`${row.key || "(unrecorded)"}\` ${figures(row)}${modelCost(row, this.prices)}`).join("; ")}`,
         ...(summary.byKind.some((row) => row.key !== "turn") ? [`By kind: ${summary.byKind.map((row) => `${row.key} ${figures(row)}`).join("; ")}`] : []),
+        ...feedbackLines(summary),
       ].join("\n");
     });
     const hint = Object.keys(this.prices).length === 0 ? "\n_(Set MODEL_PRICES for a cost estimate.)_" : "";
@@ -76,6 +78,16 @@ export class UsageReports {
 }
 
 const count = (n: number) => n.toLocaleString("en-US");
+const votes = (row: FeedbackRow) => `👍 ${count(row.up)} 👎 ${count(row.down)}`;
+
+/** The votes on the period's answers, by model and by channel; nothing where nobody voted. */
+function feedbackLines({ feedback }: UsageSummary): string[] {
+  if (feedback.byModel.length === 0) return [];
+  return [
+    `Feedback by model: ${feedback.byModel.map((row) => `\`${row.key || "(unrecorded)"}\` ${votes(row)}`).join("; ")}`,
+    `Feedback by channel: ${feedback.byChannel.map((row) => `<#${row.key}> ${votes(row)}`).join("; ")}`,
+  ];
+}
 const figures = (f: UsageFigures) => `${count(f.turns)} turn${f.turns === 1 ? "" : "s"}, ${count(f.promptTokens)} tokens in, ${count(f.completionTokens)} out`;
 /** Dollars: cents from $1 on, two significant digits below ($0.053), since small bills are the common case. */
 const dollars = (amount: number) => `$${amount >= 1 || amount === 0 ? amount.toFixed(2) : amount.toPrecision(2)}`;

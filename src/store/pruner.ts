@@ -2,7 +2,7 @@ import type { Logger } from "../log.js";
 import type { HistoryIndex } from "./history-index.js";
 import type { PruneCounts, Retention } from "./store.js";
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+export const DAY_MS = 24 * 60 * 60 * 1000;
 /**
  * Claims are kept well past any redelivery: Slack retries an event for about an hour, Discord
  * replays missed events when a session resumes within minutes, and a restart reads them again.
@@ -15,9 +15,10 @@ const ROUND_LIMIT = 500;
 /** Rounds per sweep at most; what is left goes in the next sweep. */
 const MAX_ROUNDS = 20;
 /** A pause between rounds, so turns' writes go between them. */
-const BETWEEN_ROUNDS_MS = 50;
-const FIRST_SWEEP_MS = 60_000;
-const SWEEP_EVERY_MS = 60 * 60 * 1000;
+export const BETWEEN_ROUNDS_MS = 50;
+/** The first sweep a minute after start, then hourly (the departed workspaces' purge keeps the same times). */
+export const FIRST_SWEEP_MS = 60_000;
+export const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 export interface PrunerOptions {
   /** BOT_THREAD_RETENTION_DAYS: bot threads without a turn for this long, and thread seeds never used, go. */

@@ -5,6 +5,13 @@ export const TASK_COLUMNS = (quote: (name: string) => string) =>
   `id, platform, workspace_id AS ${quote("workspaceId")}, channel_id AS ${quote("channelId")}, creator, when_text AS ${quote("whenText")}, cron,
    time_zone AS ${quote("timeZone")}, task, status, next_due AS ${quote("nextDue")}, failures, created_at AS ${quote("createdAt")}`;
 
+/**
+ * Tasks that may run: active, in a workspace the app has not left. An uninstalled workspace's
+ * tasks stop at once, in every process, and go on if it is reinstalled before its purge.
+ */
+export const RUNNABLE = `status = 'active' AND NOT EXISTS (SELECT 1 FROM workspace_departures d
+  WHERE d.platform = scheduled_tasks.platform AND d.workspace_id = scheduled_tasks.workspace_id)`;
+
 export const RUN_COLUMNS = (quote: (name: string) => string) =>
   `task_id AS ${quote("taskId")}, due_at AS ${quote("dueAt")}, status, instance, started_at AS ${quote("startedAt")},
    finished_at AS ${quote("finishedAt")}, tokens, link, detail`;

@@ -1,6 +1,8 @@
 import type { ApprovalRepository } from "./approval-repository.js";
 import type { BudgetRepository } from "./budget-repository.js";
 import type { ChannelSettingsRepository } from "./channel-settings-repository.js";
+import type { FeedbackRepository } from "./feedback-repository.js";
+import type { WorkspaceDepartures } from "./workspace-departures.js";
 import type { InstallationRepository } from "./installation-repository.js";
 import type { RateTable, CachedRates } from "./currency-rates.js";
 import type { ScheduleRepository } from "./schedule-repository.js";
@@ -38,6 +40,10 @@ export interface Store {
   readonly channelSettings: ChannelSettingsRepository;
   /** Turns and tokens by user, channel and model, for usage reports and the per-user budget. */
   readonly usageReports: UsageReportRepository;
+  /** 👍 / 👎 on answers, one vote per person per answer. */
+  readonly feedback: FeedbackRepository;
+  /** Workspaces the app was uninstalled from: schedules stopped, data purged after UNINSTALL_PURGE_DAYS. */
+  readonly departures: WorkspaceDepartures;
   /** The app's installations in platforms' workspaces (Slack's distribution mode), sealed. */
   readonly installations: InstallationRepository;
   /** Summaries of what left the conversations' memory windows, with their identifier indexes. */

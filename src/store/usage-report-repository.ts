@@ -1,3 +1,4 @@
+import type { FeedbackRow } from "./feedback-repository.js";
 import type { WorkspaceRef } from "./types.js";
 
 /** Turns and tokens of one group (a user, a channel, a model, or all). */
@@ -19,6 +20,8 @@ export interface UsageSummary {
   byModel: UsageRow[];
   /** By what the tokens were spent on: "turn" (people's questions) and "summary" (conversation summaries). */
   byKind: UsageRow[];
+  /** 👍 / 👎 on the answers of the period's turns, by model and by channel (most votes first). */
+  feedback: { byModel: FeedbackRow[]; byChannel: FeedbackRow[] };
 }
 
 /** Models are few (OPENAI_MODELS); a cap all the same. */

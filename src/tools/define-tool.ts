@@ -34,6 +34,8 @@ export interface Tool {
   readonly returnDirect: boolean;
   readonly timeoutMs?: number;
   readonly origin: ToolOrigin;
+  /** A question a person might ask that uses the tool: offered as a suggested prompt (Slack's assistant threads). */
+  readonly example?: string;
   /** Each call waits for a person's approval unless a workspace's admins say otherwise (MCP tools marked destructive). */
   readonly approvalByDefault?: boolean;
   /** Checks raw model arguments; returns the parsed value or a readable problem. */
@@ -47,6 +49,8 @@ export interface ToolSpec<Schema extends z.ZodObject> {
   parameters: Schema;
   returnDirect?: boolean;
   timeoutMs?: number;
+  /** A question a person might ask that uses the tool (a suggested prompt). */
+  example?: string;
   run(args: z.output<Schema>, ctx: ToolContext): unknown;
 }
 
@@ -81,6 +85,7 @@ export function defineTool<Schema extends z.ZodObject>(spec: ToolSpec<Schema>, o
     returnDirect: spec.returnDirect ?? false,
     timeoutMs: spec.timeoutMs,
     origin,
+    ...(spec.example ? { example: spec.example } : {}),
     parseArgs(raw) {
       const result = spec.parameters.safeParse(coerceSingleArgument(raw, spec.parameters));
       if (result.success) return { ok: true, value: result.data };

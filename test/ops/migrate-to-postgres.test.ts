@@ -47,6 +47,7 @@ async function fill(store: Store): Promise<void> {
         alsoIn: i === 0 ? thread : undefined,
       },
     });
+    if (i === 0) await store.feedback.vote({ platform: "slack", workspaceId: "T1", turnId, userId: "U2", vote: "up" });
   }
   await store.toolSettings.set(channel, "wikipedia", false, "U-admin");
   await store.workspaceSettings.set(channel, "ignoredUsers", ["U-troll"], "U-admin");
@@ -111,7 +112,7 @@ describe.skipIf(!availability.available)(
       const run = await migrate(dir, { DATABASE_PATH: path, DATABASE_URL: url.toString() });
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toMatch(
-        /^Copied .*bot\.sqlite into postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/agent_bot_copy_\w+: conversations 2, turns 2, messages 4, conversation_summaries 0, history_messages 0, turn_steps 1, tool_settings 1, bot_threads 1, processed_events 1, currency_rates 1, platform_installations 0, workspace_settings 2, settings_changes 5, token_usage_daily 1, approvals 1, tool_approval_settings 1, channel_settings 1, scheduled_tasks 1, scheduled_runs 1\.\n$/,
+        /^Copied .*bot\.sqlite into postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/agent_bot_copy_\w+: conversations 2, turns 2, messages 4, conversation_summaries 0, history_messages 0, turn_feedback 1, turn_steps 1, tool_settings 1, bot_threads 1, processed_events 1, currency_rates 1, platform_installations 0, workspace_settings 2, settings_changes 5, token_usage_daily 1, approvals 1, tool_approval_settings 1, channel_settings 1, scheduled_tasks 1, scheduled_runs 1\.\n$/,
       );
       expect(run.stdout + run.stderr).not.toContain("never-print-me");
 
@@ -138,6 +139,7 @@ describe.skipIf(!availability.available)(
         expect(await store.schedules.get("task-1")).toMatchObject({ nextDue: 4_000, cron: "0 9 * * 1-5", status: "active" });
         expect(await store.schedules.history("task-1", 10)).toMatchObject([{ dueAt: 3_000, status: "ok", tokens: 42 }]);
         expect(await store.approvals.get("approval-1")).toMatchObject({ status: "approved", decidedBy: "U-admin", args: { file: "a" } });
+        expect(await queryRows(database.url, "SELECT user_id, vote, changes FROM turn_feedback")).toEqual([{ user_id: "U2", vote: "up", changes: 0 }]);
         expect(await queryRows(database.url, "SELECT tool, input, output FROM turn_steps")).toEqual([
           { tool: "calculator", input: '{"expression":"6*7"}', output: "42" },
         ]);

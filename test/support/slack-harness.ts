@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { PassThrough } from "node:stream";
 import type { App, AppOptions } from "../../src/app.js";
 import type { Logger } from "../../src/log.js";
@@ -11,6 +12,18 @@ import { SignedSlackSender } from "../fakes/slack/signed-requests.js";
 import { startTestApp, type TestApp } from "./test-app.js";
 
 const SIGNING_SECRET = "test-signing-secret";
+
+/** The OAuth client the fake Slack knows, for distribution mode. */
+export const OAUTH_CLIENT = { id: "fake-client-id", secret: "fake-client-secret" };
+
+/** Distribution mode's variables: no bot token, the OAuth client, a fresh SECRETS_KEY. */
+export const distributionEnv = (): Record<string, string> => ({
+  SLACK_BOT_TOKEN: "",
+  SLACK_CLIENT_ID: OAUTH_CLIENT.id,
+  SLACK_CLIENT_SECRET: OAUTH_CLIENT.secret,
+  SLACK_STATE_SECRET: "state-secret-for-the-tests",
+  SECRETS_KEY: randomBytes(32).toString("base64"),
+});
 
 export interface SlackHarnessOptions {
   env?: Record<string, string>;
@@ -122,6 +135,31 @@ export class SlackHarness {
       responseUrl: this.slack.responseUrl(),
       ...from,
     });
+    await this.sendAction(payload);
+  }
+
+  /**
+   * A user presses 👍 ("up") or 👎 ("down") of the feedback buttons a message shows now (Slack's
+   * feedback_buttons element: the payload carries the pressed button's value). Resolves once acknowledged.
+   */
+  async pressFeedback(userId: string, shown: FakeMessage, vote: "up" | "down", from: SlackFrom = {}): Promise<void> {
+    const element = shown.blocks.flatMap((block) => block.elements ?? []).find((candidate: any) => candidate.type === "feedback_buttons");
+    if (!element) throw new Error(`no feedback buttons on the message ${shown.ts}`);
+    const payload = blockActions({
+      userId,
+      channel: shown.channel,
+      message: { ts: shown.ts, threadTs: shown.threadTs, text: shown.text, blocks: shown.blocks },
+      actionId: element.action_id,
+      actionType: "feedback_buttons",
+      value: (vote === "up" ? element.positive_button : element.negative_button).value,
+      responseUrl: this.slack.responseUrl(),
+      ...from,
+    });
+    await this.sendAction(payload);
+  }
+
+  /** An interaction payload, as a signed request or an `interactive` Socket Mode envelope; resolves once acknowledged. */
+  private async sendAction(payload: Record<string, unknown>): Promise<void> {
     if (this.options.mode === "socket") {
       await this.slack.sendEnvelope(payload, "interactive");
       return;

@@ -12,6 +12,7 @@ import { RateLimitedError, type ApprovalControls, type ChatSurface, type Destina
 import type { Location } from "../../contract/inbound.js";
 import { NO_PINGS, pingOnly } from "./allowed-mentions.js";
 import { approvalButtons } from "./approval-buttons.js";
+import { feedbackButtons } from "./feedback-buttons.js";
 import { describeDiscordError, permissionHint } from "./errors.js";
 import { keepTyping } from "./typing.js";
 import type { Logger } from "../../log.js";
@@ -21,12 +22,16 @@ export const DISCORD_MESSAGE_LIMIT = 2_000;
 
 /** A message the Discord surface posted: it knows how to edit itself (a channel message, or a slash command's reply). */
 export interface DiscordPosted extends PostedMessage {
-  /** `removeComponents` takes its buttons away too (a request for approval that ended). */
-  edit(content: string, mentions: MessageMentionOptions, removeComponents?: boolean): Promise<unknown>;
+  /** `components` replaces its buttons (none: they stay as they are; an empty list takes them away). */
+  edit(content: string, mentions: MessageMentionOptions, components?: Components): Promise<unknown>;
   remove?(): Promise<unknown>;
 }
 
+type Components = ReturnType<typeof approvalButtons>[];
+
 const mentionsFor = (options: PostOptions): MessageMentionOptions => (options.notify ? pingOnly(options.notify) : NO_PINGS);
+/** The end of an answer carries its 👍 / 👎. */
+const componentsFor = (options: PostOptions): Components | undefined => (options.feedback !== undefined ? [feedbackButtons(options.feedback)] : undefined);
 
 /** Discord as the presenter sees it. Every write sets allowed mentions: only the asker may be pinged. */
 export class DiscordSurface implements ChatSurface {
@@ -34,6 +39,7 @@ export class DiscordSurface implements ChatSurface {
   readonly messageLimit = DISCORD_MESSAGE_LIMIT;
   readonly answerInThread = false;
   readonly holdsQuickSteps = true;
+  readonly offersFeedback = true;
 
   /** A request for approval: message components (Approve and Deny buttons) under its text. */
   readonly approvals: ApprovalControls = {
@@ -46,7 +52,7 @@ export class DiscordSurface implements ChatSurface {
       return postedMessage(message);
     },
     settle: async (message, text) => {
-      await discordCall(() => (message as DiscordPosted).edit(text, NO_PINGS, true));
+      await discordCall(() => (message as DiscordPosted).edit(text, NO_PINGS, []));
     },
   };
 
@@ -63,7 +69,10 @@ export class DiscordSurface implements ChatSurface {
   async post(to: Destination, text: string, options: PostOptions): Promise<DiscordPosted> {
     const channel = await this.sendable(to.location.channelId);
     const reply = to.replyTo ? { reply: { messageReference: to.replyTo, failIfNotExists: false } } : {};
-    const message = await discordCall<Message>(() => channel.send({ content: text, allowedMentions: mentionsFor(options), ...reply }));
+    const components = componentsFor(options);
+    const message = await discordCall<Message>(() =>
+      channel.send({ content: text, allowedMentions: mentionsFor(options), ...(components ? { components } : {}), ...reply }),
+    );
     return postedMessage(message);
   }
 
@@ -73,7 +82,7 @@ export class DiscordSurface implements ChatSurface {
   }
 
   async edit(message: PostedMessage, text: string, options: PostOptions): Promise<void> {
-    await discordCall(() => (message as DiscordPosted).edit(text, mentionsFor(options)));
+    await discordCall(() => (message as DiscordPosted).edit(text, mentionsFor(options), componentsFor(options)));
   }
 
   async remove(message: PostedMessage): Promise<void> {
@@ -116,7 +125,7 @@ export class DiscordSurface implements ChatSurface {
 function postedMessage(message: Message): DiscordPosted {
   return {
     id: message.id,
-    edit: (content, allowedMentions, removeComponents) => message.edit({ content, allowedMentions, ...(removeComponents ? { components: [] } : {}) }),
+    edit: (content, allowedMentions, components) => message.edit({ content, allowedMentions, ...(components ? { components } : {}) }),
     remove: () => message.delete(),
   };
 }

@@ -1,5 +1,5 @@
 import type { App as BoltApp } from "@slack/bolt";
-import { z } from "zod";
+import { blockPressSchema } from "./block-press.js";
 import type { Logger } from "../../log.js";
 import { APPROVE_ACTION, DENY_ACTION, settledBlocks } from "./approval-blocks.js";
 import { PLATFORM, placeOf, workspaceOf } from "./inbound.js";
@@ -12,16 +12,6 @@ export interface ApprovalActionDeps {
   sessionOf(context: SlackContext): WorkspaceSession | undefined;
 }
 
-/** The fields of a `block_actions` payload a press needs; anything else passes through. */
-const pressSchema = z.object({
-  user: z.object({ id: z.string() }),
-  team: z.object({ id: z.string() }).nullish(),
-  enterprise: z.object({ id: z.string() }).nullish(),
-  channel: z.object({ id: z.string() }).optional(),
-  message: z.object({ ts: z.string(), thread_ts: z.string().optional() }).optional(),
-  actions: z.array(z.object({ action_id: z.string(), value: z.string().optional() })).min(1),
-});
-
 /**
  * Approve and Deny (Block Kit buttons), over HTTP or Socket Mode: acknowledged at once, decided by
  * the core. A decision replaces the buttons (chat.update); a refusal or an expired request is told
@@ -33,7 +23,7 @@ export function registerApprovalActions(bolt: BoltApp, { logger, sessionOf }: Ap
     const session = sessionOf(context);
     if (!session) return logger.warn("a press on an approval button came without a bot token; ignored");
     const { link, api, actorOf } = session;
-    const parsed = pressSchema.safeParse(body);
+    const parsed = blockPressSchema.safeParse(body);
     if (!parsed.success) return logger.warn("a press on an approval button came in an unexpected shape");
     const press = parsed.data;
     const [action] = press.actions;

@@ -1,7 +1,7 @@
 import type { Installation, InstallationQuery, InstallationStore } from "@slack/bolt";
 import { z } from "zod";
 import type { InstallationVault } from "../../contract/platform.js";
-import { PLATFORM } from "./inbound.js";
+import { PLATFORM, workspaceOf } from "./inbound.js";
 
 /** What a stored installation must have for the bot to act in its workspace (the rest passes through). */
 const storedInstallationSchema = z
@@ -33,7 +33,11 @@ class NotInstalledError extends Error {
  * it for every event and stores it again when it refreshed an expiring token.
  */
 export class SlackInstallationStore implements InstallationStore {
-  constructor(private readonly vault: InstallationVault) {}
+  constructor(
+    private readonly vault: InstallationVault,
+    /** Told of every installation stored (an install, a reinstall, a refreshed token): the workspace is (still) here. */
+    private readonly onStored: (workspaceId: string) => Promise<void> = async () => {},
+  ) {}
 
   async storeInstallation<V extends "v1" | "v2">(installation: Installation<V, boolean>): Promise<void> {
     const key = installationKey({
@@ -49,6 +53,7 @@ export class SlackInstallationStore implements InstallationStore {
       data: JSON.stringify(installation),
       ...(expiresAt !== undefined ? { expiresAt: expiresAt * 1000 } : {}),
     });
+    await this.onStored(workspaceOf({ teamId: installation.team?.id, enterpriseId: installation.enterprise?.id }));
   }
 
   async fetchInstallation(query: InstallationQuery<boolean>): Promise<Installation<"v1" | "v2", boolean>> {

@@ -3,6 +3,9 @@ import type { Logger } from "../../log.js";
 import type { Actor } from "../../contract/inbound.js";
 import type { PlatformAdapter, PlatformServices } from "../../contract/platform.js";
 import { registerApprovalActions } from "./approval-actions.js";
+import { registerFeedbackActions } from "./feedback-actions.js";
+import { registerAppHome } from "./app-home.js";
+import { AssistantThreads } from "./assistant-threads.js";
 import { SlackConnection, type SlackConnectionOptions, type SlackMode } from "./bolt-app.js";
 import { isDistribution, type SlackConfig } from "./config.js";
 import { slackContent } from "./content.js";
@@ -37,7 +40,10 @@ export class SlackAdapter implements PlatformAdapter {
     const distribution = isDistribution(config);
     if (distribution && !services.installations)
       throw new Error("Slack's distribution mode needs SECRETS_KEY: installations' tokens are stored encrypted with it.");
-    this.installations = services.installations && new SlackInstallationStore(services.installations);
+    const workspaces = services.workspaces;
+    this.workspaces = workspaces;
+    this.installations =
+      services.installations && new SlackInstallationStore(services.installations, async (workspaceId) => workspaces?.returned(PLATFORM, workspaceId));
     this.connection = new SlackConnection(config, services.logger, { sharedRoutes: services.sharedRoutes, ...options }, this.installations);
     const admins = new Set([...config.SLACK_ADMIN_USER_IDS, ...services.adminUserIds]);
     const names = commandNames(config);
@@ -85,15 +91,21 @@ export class SlackAdapter implements PlatformAdapter {
       const only = session(config.SLACK_BOT_TOKEN!);
       this.sessionOf = () => only;
     }
+    this.assistant = new AssistantThreads({ logger: this.logger, sessionOf: this.sessionOf });
     this.registerEvents();
     registerSlashCommands(this.connection.bolt, { config, logger: this.logger, sessionOf: this.sessionOf });
     registerApprovalActions(this.connection.bolt, { logger: this.logger, sessionOf: this.sessionOf });
+    registerFeedbackActions(this.connection.bolt, { logger: this.logger, sessionOf: this.sessionOf });
+    registerAppHome(this.connection.bolt, { logger: this.logger, sessionOf: this.sessionOf });
+    this.assistant.register(this.connection.bolt);
   }
 
   /** The session a request's workspace is served by; undefined when Bolt authorized it with no token. */
   private readonly sessionOf: (context: SlackContext) => WorkspaceSession | undefined;
   private readonly sessions?: WorkspaceSessions;
   private readonly installations?: SlackInstallationStore;
+  private readonly workspaces?: PlatformServices<SlackConfig>["workspaces"];
+  private readonly assistant: AssistantThreads;
 
   get mode(): SlackMode {
     return this.connection.mode;
@@ -143,6 +155,7 @@ export class SlackAdapter implements PlatformAdapter {
         return;
       }
       if (!message) return;
+      if (message.isDm && message.threadId) this.assistant.titleFrom(session, message.channelId, message.threadId, message.text);
       const place = placeOf(envelope, (event as { team?: unknown } | undefined)?.team);
       void session.link.receive({
         ...message,
@@ -173,6 +186,14 @@ export class SlackAdapter implements PlatformAdapter {
     await this.installations.deleteInstallation(where as Parameters<SlackInstallationStore["deleteInstallation"]>[0]);
     this.sessions.drop(key);
     this.logger.info({ installation: key, event: why }, "the app was uninstalled from a Slack workspace; its tokens are deleted");
+    // What the bot keeps is the organisation's on Enterprise Grid: one workspace of it leaving
+    // (not the org-wide install) leaves the others using it, so nothing of it is purged.
+    if (place.enterpriseId && !isEnterpriseInstall) return;
+    try {
+      await this.workspaces?.left(PLATFORM, workspaceOf(place), why);
+    } catch (error) {
+      this.logger.warn({ err: error, installation: key }, "could not record that the app left a Slack workspace; its data is not purged");
+    }
   }
 }
 

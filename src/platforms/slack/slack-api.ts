@@ -44,6 +44,8 @@ const QUIET: Record<string, readonly string[]> = {
   "chat.appendStream": ["message_not_in_streaming_state"],
   "chat.stopStream": ["message_not_in_streaming_state"],
   "assistant.threads.setStatus": ["unknown_method", "missing_scope", "invalid_thread_ts", "feature_not_enabled", "not_allowed_token_type"],
+  "assistant.threads.setSuggestedPrompts": ["unknown_method", "missing_scope", "feature_not_enabled"],
+  "assistant.threads.setTitle": ["unknown_method", "missing_scope", "feature_not_enabled"],
 };
 
 const userInfoSchema = z.object({
@@ -176,8 +178,11 @@ export class SlackApi {
     return this.call("chat.appendStream", { channel }, () => this.client.chat.appendStream({ channel, ts, chunks }), false);
   }
 
-  async stopStream(channel: string, ts: string, chunks: StreamChunk[]): Promise<SlackResult<unknown>> {
-    return this.call("chat.stopStream", { channel }, () => this.client.chat.stopStream({ channel, ts, ...(chunks.length > 0 ? { chunks } : {}) }));
+  /** `blocks` go at the end of the finished message (an answer's feedback buttons). */
+  async stopStream(channel: string, ts: string, chunks: StreamChunk[], blocks?: types.KnownBlock[]): Promise<SlackResult<unknown>> {
+    return this.call("chat.stopStream", { channel }, () =>
+      this.client.chat.stopStream({ channel, ts, ...(chunks.length > 0 ? { chunks } : {}), ...(blocks ? { blocks } : {}) }),
+    );
   }
 
   /** The status under the bot's name in a DM or assistant thread ("" clears it). */
@@ -185,6 +190,25 @@ export class SlackApi {
     return this.call("assistant.threads.setStatus", { channel }, () =>
       this.client.assistant.threads.setStatus({ channel_id: channel, thread_ts: threadTs, status }),
     );
+  }
+
+  /** The prompts an assistant thread offers to start with (at most four). */
+  async setSuggestedPrompts(channel: string, threadTs: string, prompts: { title: string; message: string }[]): Promise<SlackResult<unknown>> {
+    return this.call("assistant.threads.setSuggestedPrompts", { channel }, () =>
+      this.client.assistant.threads.setSuggestedPrompts({ channel_id: channel, thread_ts: threadTs, prompts: prompts as [{ title: string; message: string }] }),
+    );
+  }
+
+  /** An assistant thread's title in the user's history of threads. */
+  async setThreadTitle(channel: string, threadTs: string, title: string): Promise<SlackResult<unknown>> {
+    return this.call("assistant.threads.setTitle", { channel }, () =>
+      this.client.assistant.threads.setTitle({ channel_id: channel, thread_ts: threadTs, title }),
+    );
+  }
+
+  /** A user's App Home tab (views.publish). */
+  async publishHome(userId: string, blocks: types.KnownBlock[]): Promise<SlackResult<unknown>> {
+    return this.call("views.publish", { user: userId }, () => this.client.views.publish({ user_id: userId, view: { type: "home", blocks } }));
   }
 
   /** The bot's own team (auth.test), asked once: native streams in channels name the recipient's team. */

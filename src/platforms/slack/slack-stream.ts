@@ -1,4 +1,5 @@
 import { RateLimitedError, StreamUnavailableError, type NativeStream, type PostedMessage, type StreamTask } from "../../contract/surface.js";
+import { feedbackBlock } from "./feedback-blocks.js";
 import { defuseMassMentions } from "./mrkdwn.js";
 import type { SlackApi, SlackResult, StreamChunk } from "./slack-api.js";
 
@@ -46,12 +47,16 @@ export class SlackStream implements NativeStream {
     await this.send([{ type: "task_update", ...task }]);
   }
 
-  /** Ends the stream with the held tail and `markdown` (the end of the text: nothing more can complete a mention). */
-  async stop(markdown = ""): Promise<void> {
+  /**
+   * Ends the stream with the held tail and `markdown` (the end of the text: nothing more can
+   * complete a mention), and the turn's feedback buttons under it when `feedback` names the turn.
+   */
+  async stop(markdown = "", options: { feedback?: string } = {}): Promise<void> {
     if (!this.message) return;
     const last = this.held + markdown;
     const rest: StreamChunk[] = last === "" ? [] : [{ type: "markdown_text", text: defuseMassMentions(last) }];
-    this.check(await this.api.stopStream(this.target.channel, this.message.id, rest));
+    const blocks = options.feedback !== undefined ? [feedbackBlock(options.feedback)] : undefined;
+    this.check(await this.api.stopStream(this.target.channel, this.message.id, rest, blocks));
     this.held = "";
   }
 

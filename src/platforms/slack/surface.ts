@@ -10,6 +10,7 @@ import {
 } from "../../contract/surface.js";
 import type { Location } from "../../contract/inbound.js";
 import { approvalBlocks, settledBlocks } from "./approval-blocks.js";
+import { answerBlocks } from "./feedback-blocks.js";
 import { markdownToMrkdwn } from "./mrkdwn.js";
 import type { SlackApi, SlackResult } from "./slack-api.js";
 import { SlackStream } from "./slack-stream.js";
@@ -48,6 +49,7 @@ export class SlackSurface implements ChatSurface {
   readonly messageLimit = SLACK_MESSAGE_LIMIT;
   readonly answerInThread = true;
   readonly holdsQuickSteps = true;
+  readonly offersFeedback = true;
   private readonly unusable = new Map<string, number>();
   /** Cleared when Slack refuses the thread status (no assistant feature): DMs get the reaction too. */
   private statusWorks = true;
@@ -85,7 +87,8 @@ export class SlackSurface implements ChatSurface {
     const channel = to.location.channelId;
     this.checkUsable(channel);
     const broadcast = options.kind === "answer" && options.notify !== undefined && this.options.broadcastAnswers;
-    const posted = this.expect(channel, await this.api.postMessage({ channel, text, threadTs: to.location.threadId, broadcast }), true);
+    const blocks = options.feedback !== undefined ? answerBlocks(text, options.feedback) : undefined;
+    const posted = this.expect(channel, await this.api.postMessage({ channel, text, threadTs: to.location.threadId, broadcast, blocks }), true);
     return { id: posted.ts, channel };
   }
 
@@ -97,7 +100,8 @@ export class SlackSurface implements ChatSurface {
   async edit(message: PostedMessage, text: string, options: PostOptions): Promise<void> {
     const { channel, id } = message as SlackPosted;
     this.checkUsable(channel);
-    const result = await this.api.updateMessage(channel, id, text, { waitOutRateLimits: options.interim !== true });
+    const blocks = options.feedback !== undefined ? answerBlocks(text, options.feedback) : undefined;
+    const result = await this.api.updateMessage(channel, id, text, { blocks, waitOutRateLimits: options.interim !== true });
     if (!result.ok && result.retryAfterSeconds !== undefined) throw new RateLimitedError(result.retryAfterSeconds * 1000, "Slack rate-limited chat.update");
     this.expect(channel, result);
   }
@@ -121,7 +125,7 @@ export class SlackSurface implements ChatSurface {
       },
       append: (markdown) => this.watching(() => stream.append(markdown)),
       task: (task) => this.watching(() => stream.task(task)),
-      stop: (markdown) => stream.stop(markdown),
+      stop: (markdown, stopOptions) => stream.stop(markdown, stopOptions),
     };
   }
 

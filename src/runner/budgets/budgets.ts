@@ -173,6 +173,13 @@ export class Budgets {
     ];
   }
 
+  /** One person's daily budgets here (their own, or every member's), each with what they spent of it today. */
+  async userDay(subject: BudgetSubject): Promise<{ budget: AppliedBudget; spent: number }[]> {
+    const applied = (await this.applicable(subject)).filter((budget) => budget.scope === "user" && budget.period === "day");
+    const spent = applied.length > 0 ? await this.options.repository.spent(applied) : [];
+    return applied.map((budget, i) => ({ budget, spent: spent[i] ?? 0 }));
+  }
+
   /**
    * For operators (`npm run usage -- --budgets`): each budget spent against in its current
    * window, every workspace, with its limit and source. Days and months in UTC here.

@@ -81,6 +81,7 @@ const TABLES: TableCopy[] = [
     orderBy: "id",
     identity: true,
   },
+  { name: "turn_feedback", columns: ["turn_id", "user_id", "platform", "workspace_id", "vote", "voted_at", "changes"], orderBy: "rowid" },
   {
     name: "turn_steps",
     columns: ["id", "turn_id", "seq", "tool", "input", "output", "error", "started_at", "duration_ms", "approval_wait_ms"],

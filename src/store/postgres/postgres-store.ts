@@ -17,6 +17,8 @@ import { PostgresChannelSettings, PostgresToolFlags, PostgresWorkspaceSettings }
 import { TOOL_ENABLED, TOOL_NEEDS_APPROVAL } from "../tool-flags.js";
 import { PostgresApprovals } from "./approvals.js";
 import { PostgresUsageReports } from "./usage-reports.js";
+import { PostgresFeedback } from "./feedback.js";
+import { PostgresDepartures } from "./departures.js";
 import { PostgresRetention } from "./retention.js";
 import { PostgresSchedules } from "./schedules.js";
 import { PostgresSummaries } from "./summaries.js";
@@ -57,6 +59,8 @@ export class PostgresStore implements Store {
   readonly toolApprovals: PostgresToolFlags<ApprovalSetting>;
   readonly channelSettings: PostgresChannelSettings;
   readonly usageReports: PostgresUsageReports;
+  readonly feedback: PostgresFeedback;
+  readonly departures: PostgresDepartures;
   readonly installations: PostgresInstallations;
   readonly retention: PostgresRetention;
   readonly schedules: PostgresSchedules;
@@ -85,6 +89,8 @@ export class PostgresStore implements Store {
     this.toolApprovals = new PostgresToolFlags(pool, TOOL_NEEDS_APPROVAL, new SettingsCache<ReadonlyMap<string, ApprovalSetting>>());
     this.channelSettings = new PostgresChannelSettings(pool, new SettingsCache<ChannelSettings>());
     this.usageReports = new PostgresUsageReports(pool);
+    this.feedback = new PostgresFeedback(pool);
+    this.departures = new PostgresDepartures(pool);
     this.installations = new PostgresInstallations(pool);
     this.retention = new PostgresRetention(pool);
     this.schedules = new PostgresSchedules(pool);

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { KEPT_RUNS, type RunClaim, type RunEnd, type ScheduledRun, type ScheduledTask, type ScheduleRepository } from "../schedule-repository.js";
-import { RUN_COLUMNS, runFromRow, statusAfterClaim, TASK_COLUMNS, taskFromRow, type RunRow, type TaskRow } from "../schedule-rows.js";
+import { RUN_COLUMNS, runFromRow, statusAfterClaim, RUNNABLE, TASK_COLUMNS, taskFromRow, type RunRow, type TaskRow } from "../schedule-rows.js";
 import type { WorkspaceRef } from "../types.js";
 
 const quoted = (name: string) => `"${name}"`;
@@ -64,13 +64,13 @@ export class PostgresSchedules implements ScheduleRepository {
   }
 
   async nextDueTime(): Promise<number | undefined> {
-    const { rows } = await this.pool.query<{ next: number | null }>(`SELECT MIN(next_due) AS next FROM scheduled_tasks WHERE status = 'active'`);
+    const { rows } = await this.pool.query<{ next: number | null }>(`SELECT MIN(next_due) AS next FROM scheduled_tasks WHERE ${RUNNABLE}`);
     return rows[0]?.next ?? undefined;
   }
 
   async due(now: number, limit: number): Promise<ScheduledTask[]> {
     const { rows } = await this.pool.query<TaskRow>(
-      `SELECT ${TASK_COLUMNS(quoted)} FROM scheduled_tasks WHERE status = 'active' AND next_due <= $1 ORDER BY next_due, id LIMIT $2`,
+      `SELECT ${TASK_COLUMNS(quoted)} FROM scheduled_tasks WHERE ${RUNNABLE} AND next_due <= $1 ORDER BY next_due, id LIMIT $2`,
       [now, limit],
     );
     return rows.map(taskFromRow);

@@ -1,5 +1,5 @@
 import { KEPT_RUNS, type RunClaim, type RunEnd, type ScheduledRun, type ScheduledTask, type ScheduleRepository } from "../schedule-repository.js";
-import { RUN_COLUMNS, runFromRow, statusAfterClaim, TASK_COLUMNS, taskFromRow, type RunRow, type TaskRow } from "../schedule-rows.js";
+import { RUN_COLUMNS, runFromRow, statusAfterClaim, RUNNABLE, TASK_COLUMNS, taskFromRow, type RunRow, type TaskRow } from "../schedule-rows.js";
 import type { WorkspaceRef } from "../types.js";
 import type { Db } from "./database.js";
 
@@ -51,13 +51,13 @@ export class SqliteSchedules implements ScheduleRepository {
   }
 
   async nextDueTime(): Promise<number | undefined> {
-    return this.db.prepare<[], number | null>(`SELECT MIN(next_due) FROM scheduled_tasks WHERE status = 'active'`).pluck().get() ?? undefined;
+    return this.db.prepare<[], number | null>(`SELECT MIN(next_due) FROM scheduled_tasks WHERE ${RUNNABLE}`).pluck().get() ?? undefined;
   }
 
   async due(now: number, limit: number): Promise<ScheduledTask[]> {
     return this.db
       .prepare<[number, number], TaskRow>(
-        `SELECT ${TASK_COLUMNS(plain)} FROM scheduled_tasks WHERE status = 'active' AND next_due <= ? ORDER BY next_due, id LIMIT ?`,
+        `SELECT ${TASK_COLUMNS(plain)} FROM scheduled_tasks WHERE ${RUNNABLE} AND next_due <= ? ORDER BY next_due, id LIMIT ?`,
       )
       .all(now, limit)
       .map(taskFromRow);

@@ -11,6 +11,8 @@ import { SqliteBotThreads, SqliteCurrencyRates, SqliteEventClaims } from "./smal
 import { SqliteTurnLog } from "./turn-log.js";
 import { SqliteTurnQueue } from "./turn-queue.js";
 import { SqliteUsageReports } from "./usage-reports.js";
+import { SqliteFeedback } from "./feedback.js";
+import { SqliteDepartures } from "./departures.js";
 import { SqliteRetention } from "./retention.js";
 import { SqliteSchedules } from "./schedules.js";
 import { SqliteSummaries } from "./summaries.js";
@@ -44,6 +46,8 @@ export class SqliteStore implements Store {
   readonly toolApprovals;
   readonly channelSettings;
   readonly usageReports: SqliteUsageReports;
+  readonly feedback: SqliteFeedback;
+  readonly departures: SqliteDepartures;
   readonly installations: SqliteInstallations;
   readonly retention: SqliteRetention;
   readonly schedules: SqliteSchedules;
@@ -74,6 +78,8 @@ export class SqliteStore implements Store {
     this.channelSettings = settings.channels;
     this.approvals = new SqliteApprovals(db);
     this.usageReports = new SqliteUsageReports(db);
+    this.feedback = new SqliteFeedback(db);
+    this.departures = new SqliteDepartures(db);
     this.installations = new SqliteInstallations(db);
     this.retention = new SqliteRetention(db);
     this.schedules = new SqliteSchedules(db);

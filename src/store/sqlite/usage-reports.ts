@@ -1,4 +1,5 @@
 import { MAX_MODELS, type UsageFigures, type UsageReportRepository, type UsageRow, type UsageSummary } from "../usage-report-repository.js";
+import type { FeedbackRow } from "../feedback-repository.js";
 import type { WorkspaceRef } from "../types.js";
 import type { Db } from "./database.js";
 
@@ -11,6 +12,12 @@ const grouped = (key: string, only = "") =>
 /** Summary calls (kind 'summary') are no person's: the users' figures count turns alone. */
 const PEOPLE_ONLY = "AND t.kind = 'turn'";
 
+/** Votes on the workspace's turns since then, grouped by `key` (the same keys as the figures'). */
+const votes = (key: string) =>
+  `SELECT ${key} AS key, SUM(f.vote = 'up') AS up, SUM(f.vote = 'down') AS down
+   FROM turn_feedback f JOIN turns t ON t.id = f.turn_id JOIN conversations c ON c.id = t.conversation_id
+   WHERE f.platform = ? AND f.workspace_id = ? AND t.started_at >= ? GROUP BY 1 ORDER BY COUNT(*) DESC, key LIMIT ?`;
+
 /** Usage reports and the per-user daily budget, from the turns table. */
 export class SqliteUsageReports implements UsageReportRepository {
   private readonly total;
@@ -18,6 +25,8 @@ export class SqliteUsageReports implements UsageReportRepository {
   private readonly byChannel;
   private readonly byModel;
   private readonly byKind;
+  private readonly votesByModel;
+  private readonly votesByChannel;
   private readonly userTokens;
   private readonly active;
 
@@ -29,6 +38,8 @@ export class SqliteUsageReports implements UsageReportRepository {
     this.byChannel = db.prepare<[...Args, number], UsageRow>(grouped("COALESCE(t.channel_id, c.channel_id)"));
     this.byModel = db.prepare<[...Args, number], UsageRow>(grouped("COALESCE(t.model, '')"));
     this.byKind = db.prepare<[...Args, number], UsageRow>(grouped("t.kind"));
+    this.votesByModel = db.prepare<[...Args, number], FeedbackRow>(votes("COALESCE(t.model, '')"));
+    this.votesByChannel = db.prepare<[...Args, number], FeedbackRow>(votes("COALESCE(t.channel_id, c.channel_id)"));
     this.userTokens = db
       .prepare<[string, number, string, string], number>(
         `SELECT COALESCE(SUM(t.total_tokens), 0) FROM turns t JOIN conversations c ON c.id = t.conversation_id
@@ -49,6 +60,7 @@ export class SqliteUsageReports implements UsageReportRepository {
       byChannel: this.byChannel.all(...args, top),
       byModel: this.byModel.all(...args, MAX_MODELS),
       byKind: this.byKind.all(...args, MAX_MODELS),
+      feedback: { byModel: this.votesByModel.all(...args, MAX_MODELS), byChannel: this.votesByChannel.all(...args, top) },
     };
   }
 

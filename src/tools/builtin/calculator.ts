@@ -12,6 +12,7 @@ export { MAX_EXPRESSION_LENGTH } from "./calculator-limits.js";
  */
 export const calculatorTool = defineTool({
   name: "calculator",
+  example: "What is 17.5% of 2,340?",
   description:
     "Evaluates a math expression and returns the exact result. Use it for any arithmetic. " +
     "Supports + - * / ^, parentheses, sqrt, sin/cos/tan (radians, or append 'deg'), log, exp, pi, e and units (e.g. '5 km to mi').",

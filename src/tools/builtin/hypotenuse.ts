@@ -27,6 +27,7 @@ function hypotenuse({ adjacent_side: a, opposite_side: o, angle }: RightTriangle
 
 export const hypotenuseTool = defineTool({
   name: "hypotenuse",
+  example: "How long is the diagonal of a 3 by 4 m room?",
   description:
     "Calculates the hypotenuse of a right triangle from any two of: adjacent_side, opposite_side, " +
     "and angle (in degrees, between the adjacent side and the hypotenuse).",

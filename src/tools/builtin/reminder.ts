@@ -11,6 +11,7 @@ export interface ReminderDesk {
 export function createReminderTool(desk: ReminderDesk) {
   return defineTool({
     name: "create_reminder",
+    example: "Remind me tomorrow at 9 to send the report.",
     description:
       'Sets a one-off reminder for the person asking, posted in this channel at that time ("remind me in two hours to check the deploy"). ' +
       'when: "in 20 minutes", "in 2 hours", "in 30 seconds" or "at 2026-12-24 18:00" (the workspace\'s time zone). Not for recurring tasks.',

@@ -30,6 +30,7 @@ function describe(hit: HistoryHit): string {
 export function createSearchHistoryTool(index: HistoryIndex) {
   return defineTool({
     name: "search_history",
+    example: "What did we say about the release here last week?",
     description:
       "Searches what was said earlier in this channel (all its threads): questions to the bot, its answers, and, where admins turned history on, every message. " +
       'Use it for questions about past discussion ("what did we decide about X", "who mentioned Y"). Returns author, time, an excerpt and a link for each match; ' +

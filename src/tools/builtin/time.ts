@@ -25,6 +25,7 @@ export function describeTime(now: Date, timeZone?: string): string {
 
 export const timeTool = defineTool({
   name: "get_time",
+  example: "What time is it in Tokyo?",
   description:
     'Tells the current date and time. Use it for "what time is it", "what day is today" and the like. ' +
     "Optionally takes an IANA time zone such as Europe/Paris; defaults to the server's time zone.",

@@ -68,6 +68,7 @@ function arxivSearchQuery(query: string): string {
 export function createArxivTool(options: ArxivOptions) {
   return defineTool({
     name: "arxiv",
+    example: "Find recent arXiv papers on retrieval-augmented generation.",
     description:
       "Searches arXiv for scientific papers (physics, mathematics, computer science, quantitative biology and finance, " +
       "statistics, electrical engineering, economics) and returns title, authors, date, an abstract excerpt and link. " +

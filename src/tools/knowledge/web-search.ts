@@ -15,6 +15,7 @@ export interface WebSearchOptions {
 export function createWebSearchTool(options: WebSearchOptions) {
   return defineTool({
     name: "web_search",
+    example: "Search the web for this week's news about Node.js.",
     description:
       "Searches the web and returns titles, short snippets and links of the top results. " +
       "Use it for current events and anything recent or not covered by an encyclopedia. Input: a search query.",

@@ -59,6 +59,7 @@ export function createWikipediaTool(options: WikipediaOptions) {
 
   return defineTool({
     name: "wikipedia",
+    example: "Summarise Wikipedia's article on the Rosetta Stone.",
     description:
       "Looks a topic up on Wikipedia and returns the introduction of the best-matching articles, with their links. " +
       "Use it for facts about people, places, organisations, historical events and concepts. " +

@@ -29,6 +29,8 @@ import { FakeFileHost } from "../file-host.js";
 interface CommandOption {
   name: string;
   value: string | number | boolean;
+  /** An attachment option (type 11): the file, as `attachment()` made it; `value` is its id. */
+  attachment?: Record<string, unknown>;
   /** For autocomplete: the option being typed. */
   focused?: boolean;
 }
@@ -198,6 +200,16 @@ export class FakeDiscord {
   async redeliver(payload: MessagePayload): Promise<void> {
     const channel = this.world.channels.get(payload.channel_id);
     await this.dispatch("MESSAGE_CREATE", { ...payload, ...(channel ? { channel_type: channel.type } : {}) });
+  }
+
+  /**
+   * A server the bot is not a member of, with a #general and the default world's users: there a
+   * user-installed app is reached through interactions alone (the gateway never tells the bot of it).
+   */
+  addServerWithoutBot(name: string): { guild: FakeGuild; general: ChannelPayload } {
+    const guild = this.world.addGuild(name, this.admin.id, snowflake(), false);
+    for (const user of [this.member, this.admin, this.moderator]) this.world.addMember(guild.id, user.id);
+    return { guild, general: this.world.addTextChannel(guild.id, "general") };
   }
 
   /**
@@ -408,6 +420,9 @@ export class FakeDiscord {
     const found = findRoute(call.method, call.path);
     if (!found) return { status: 404, body: { message: "404: Not Found", code: 0 } };
     if (!found.route.public && authorization !== `Bot ${this.token}`) return { status: 401, body: { message: "401: Unauthorized", code: 0 } };
+    // The bot's own calls into a server it is not in; interaction callbacks and webhooks still work there.
+    const channel = /^\/channels\/(\d+)/.exec(call.path)?.[1];
+    if (!found.route.public && channel && this.world.botLacks(channel)) return { status: 403, body: { message: "Missing Access", code: 50001 } };
     const failure = this.faults.takeFailure(call);
     if (failure) {
       return {

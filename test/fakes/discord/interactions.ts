@@ -1,5 +1,5 @@
 import type { InteractionInput } from "./fake-discord.js";
-import { ComponentKind, InteractionKind, member, type ChannelPayload, type MessagePayload } from "./payloads.js";
+import { ComponentKind, InteractionKind, member, type ChannelPayload, type MessagePayload, type UserPayload } from "./payloads.js";
 import type { InteractionRecord, World } from "./world.js";
 
 /**
@@ -17,11 +17,15 @@ export function interactionPayload(
 ): Record<string, unknown> {
   const guildId = record.guildId;
   const options = (input.options ?? []).map((o) => ({
-    type: optionType(o.value),
+    type: o.attachment ? 11 : optionType(o.value),
     name: o.name,
-    value: o.value,
+    value: o.attachment ? o.attachment.id : o.value,
     ...(o.focused ? { focused: true } : {}),
   }));
+  const attachments = (input.options ?? []).flatMap((o) => (o.attachment ? [[String(o.attachment.id), o.attachment] as const] : []));
+  // Installed to the user only (the bot is not in the server): Discord names the user as the
+  // authorizing owner (integration type 1) and gives the app no permissions of a member.
+  const userInstalled = guildId !== undefined && !world.guild(guildId).members.has(world.bot.id);
   const where = guildId
     ? {
         guild_id: guildId,
@@ -30,7 +34,7 @@ export function interactionPayload(
           ...member(world.guild(guildId).members.get(input.user.id) ?? [], input.user),
           permissions: world.permissionsOf(guildId, input.user.id).toString(),
         },
-        authorizing_integration_owners: { "0": guildId },
+        authorizing_integration_owners: userInstalled ? { "1": input.user.id } : { "0": guildId },
         context: 0,
       }
     : { user: input.user, authorizing_integration_owners: { "0": "0" }, context: 1 };
@@ -45,12 +49,13 @@ export function interactionPayload(
       name: input.name,
       type: 1,
       options: subcommandOptions(input, options),
-      ...(guildId ? { guild_id: guildId } : {}),
+      ...(attachments.length > 0 ? { resolved: { attachments: Object.fromEntries(attachments) } } : {}),
+      ...(guildId && !userInstalled ? { guild_id: guildId } : {}),
     },
     channel: { ...channel },
     channel_id: channel.id,
     ...where,
-    app_permissions: (guildId ? world.permissionsOf(guildId, world.bot.id) : 0n).toString(),
+    app_permissions: (guildId && !userInstalled ? world.permissionsOf(guildId, world.bot.id) : 0n).toString(),
     locale: "en-US",
     guild_locale: "en-US",
     entitlements: [],
@@ -83,6 +88,11 @@ export function componentPayload(
   customId: string,
 ): Record<string, unknown> {
   const guildId = record.guildId;
+  // Under an answer of the app installed to a user: that user (the one who asked) authorized it.
+  const installer =
+    guildId !== undefined && !world.guild(guildId).members.has(world.bot.id)
+      ? (((message as { interaction_metadata?: { user?: UserPayload } }).interaction_metadata?.user?.id ?? record.user.id) as string)
+      : undefined;
   const where = guildId
     ? {
         guild_id: guildId,
@@ -91,7 +101,7 @@ export function componentPayload(
           ...member(world.guild(guildId).members.get(record.user.id) ?? [], record.user),
           permissions: world.permissionsOf(guildId, record.user.id).toString(),
         },
-        authorizing_integration_owners: { "0": guildId },
+        authorizing_integration_owners: installer ? { "1": installer } : { "0": guildId },
         context: 0,
       }
     : { user: record.user, authorizing_integration_owners: { "0": "0" }, context: 1 };

@@ -77,7 +77,15 @@ const routes: Route[] = [
     ({ world, gateway, params, body }) => {
       const interaction = interactionByToken(world, params[1]!);
       if (!interaction.originalId) throw new ApiError(404, 10015, "Unknown Webhook");
-      const created = createBotMessage(world, interaction.channelId, body as OutgoingMessage, { webhook_id: world.application.id });
+      const created = createBotMessage(world, interaction.channelId, body as OutgoingMessage, {
+        webhook_id: world.application.id,
+        interaction_metadata: {
+          id: interaction.id,
+          type: 2,
+          user: interaction.user,
+          authorizing_integration_owners: { "0": interaction.guildId ?? "0" },
+        },
+      });
       if (!(created.flags & MessageFlag.Ephemeral)) announce(gateway, "MESSAGE_CREATE", created);
       return ok(created);
     },

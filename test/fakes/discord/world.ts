@@ -61,14 +61,17 @@ export class World {
     return created;
   }
 
-  /** A guild with an @everyone role (member permissions), the bot as a member, and no channels yet. */
-  addGuild(name: string, ownerId: string, id = snowflake()): FakeGuild {
+  /**
+   * A guild with an @everyone role (member permissions), the bot as a member unless `withBot` is
+   * false (a server where people use the app they installed for themselves), and no channels yet.
+   */
+  addGuild(name: string, ownerId: string, id = snowflake(), withBot = true): FakeGuild {
     const guild: FakeGuild = {
       id,
       name,
       ownerId,
       roles: [role(id, "@everyone", MEMBER_PERMISSIONS, 0)],
-      members: new Map([[this.bot.id, []]]),
+      members: new Map(withBot ? [[this.bot.id, []]] : []),
     };
     this.guilds.set(id, guild);
     return guild;
@@ -98,6 +101,12 @@ export class World {
     const channel = dmChannel(id, recipient);
     this.channels.set(channel.id, channel);
     return channel;
+  }
+
+  /** The bot is not a member of the channel's guild: its own REST calls there are refused (Missing Access). */
+  botLacks(channelId: string): boolean {
+    const guildId = this.channels.get(channelId)?.guild_id;
+    return guildId !== undefined && !this.guild(guildId).members.has(this.bot.id);
   }
 
   guild(id: string): FakeGuild {

@@ -96,6 +96,11 @@ export class FakeSlack {
   readonly users = new Map<string, FakeUser>();
   /** assistant.threads.setStatus calls that were accepted, in order. */
   readonly statuses: { channel: string; threadTs: string; status: string }[] = [];
+  /** Assistant threads' suggested prompts and titles (assistant.threads.setSuggestedPrompts / setTitle), by "channel/thread_ts". */
+  readonly suggestedPrompts = new Map<string, { title?: string; prompts: { title: string; message: string }[] }>();
+  readonly threadTitles = new Map<string, string>();
+  /** Each user's App Home view as last published (views.publish). */
+  readonly homes = new Map<string, { type: string; blocks: any[] }>();
   readonly botToken: string;
   readonly appToken: string;
   readonly botUserId: string;
@@ -349,6 +354,26 @@ export class FakeSlack {
         if (this.options.threadStatus === false) return { ok: false, error: "unknown_method" };
         this.statuses.push({ channel: String(params.channel_id), threadTs: String(params.thread_ts), status: String(params.status ?? "") });
         return { ok: true };
+      case "assistant.threads.setSuggestedPrompts": {
+        const prompts = typeof params.prompts === "string" ? JSON.parse(params.prompts) : params.prompts;
+        if (!params.channel_id || !params.thread_ts || !Array.isArray(prompts) || prompts.length === 0 || prompts.length > 4)
+          return { ok: false, error: "invalid_arguments" };
+        this.suggestedPrompts.set(`${params.channel_id}/${params.thread_ts}`, { title: params.title, prompts });
+        return { ok: true };
+      }
+      case "assistant.threads.setTitle":
+        if (!params.channel_id || !params.thread_ts || !params.title) return { ok: false, error: "invalid_arguments" };
+        this.threadTitles.set(`${params.channel_id}/${params.thread_ts}`, String(params.title));
+        return { ok: true };
+      case "views.publish": {
+        const view = typeof params.view === "string" ? JSON.parse(params.view) : params.view;
+        if (!params.user_id || view?.type !== "home" || !Array.isArray(view.blocks) || view.blocks.length > 100)
+          return { ok: false, error: "invalid_arguments" };
+        if (view.blocks.some((block: any) => block.type === "section" && String(block.text?.text ?? "").length > 3_000))
+          return { ok: false, error: "invalid_blocks" };
+        this.homes.set(String(params.user_id), view);
+        return { ok: true, view: { id: `V${params.user_id}`, ...view } };
+      }
       case "chat.postEphemeral": {
         if (!params.channel || !params.user) return { ok: false, error: "channel_not_found" };
         this.ephemerals.push({

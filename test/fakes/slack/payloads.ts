@@ -105,6 +105,8 @@ export interface BlockActionFields {
   message: { ts: string; threadTs?: string; text: string; blocks: any[] };
   actionId: string;
   value: string;
+  /** The element pressed: a button unless told (Slack's feedback buttons are "feedback_buttons"). */
+  actionType?: string;
   responseUrl: string;
   teamId?: string;
   enterpriseId?: string;
@@ -143,7 +145,7 @@ export function blockActions(fields: BlockActionFields): Record<string, unknown>
     response_url: fields.responseUrl,
     actions: [
       {
-        type: "button",
+        type: fields.actionType ?? "button",
         action_id: fields.actionId,
         block_id: block?.block_id ?? "block",
         text: { type: "plain_text", text: fields.actionId, emoji: true },

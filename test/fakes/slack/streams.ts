@@ -53,6 +53,14 @@ export function streamCall(method: string, params: Record<string, any>, slack: S
     }
   }
   message.streamed!.lastWriteAt = now;
-  if (method === "chat.stopStream") message.streamed!.open = false;
+  if (method === "chat.stopStream") {
+    message.streamed!.open = false;
+    // Blocks given with the end go under the streamed text (an answer's feedback buttons).
+    const blocks = typeof params.blocks === "string" ? JSON.parse(params.blocks) : params.blocks;
+    if (Array.isArray(blocks)) {
+      message.blocks = [...message.blocks, ...blocks];
+      message.postedBlocks = [...message.postedBlocks, ...blocks];
+    }
+  }
   return { ok: true, channel: message.channel, ts: message.ts };
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../../src/config/env.js";
 import type { SqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
@@ -7,20 +6,13 @@ import { fileAnswer } from "../../fakes/file-host.js";
 import { appMention, eventCallback } from "../../fakes/slack/payloads.js";
 import type { SlackCall } from "../../fakes/slack/fake-slack.js";
 import { captureLogs } from "../../support/log-capture.js";
-import { SlackHarness } from "../../support/slack-harness.js";
+import { distributionEnv, OAUTH_CLIENT, SlackHarness } from "../../support/slack-harness.js";
 
 /**
  * Distribution mode: "Add to Slack" for any number of workspaces in one process, the real Bolt
  * and its OAuth support against the fake Slack (oauth.v2.access, per-token auth.test).
  */
-const CLIENT = { id: "fake-client-id", secret: "fake-client-secret" };
-const distributionEnv = () => ({
-  SLACK_BOT_TOKEN: "",
-  SLACK_CLIENT_ID: CLIENT.id,
-  SLACK_CLIENT_SECRET: CLIENT.secret,
-  SLACK_STATE_SECRET: "state-secret-for-the-tests",
-  SECRETS_KEY: randomBytes(32).toString("base64"),
-});
+const CLIENT = OAUTH_CLIENT;
 
 describe("Slack distribution mode", () => {
   let h: SlackHarness;

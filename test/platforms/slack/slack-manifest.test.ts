@@ -23,8 +23,17 @@ describe("the Slack app manifest", () => {
     expect(manifest).toMatch(/^ {2}assistant_view:\n {4}assistant_description: \S/m);
   });
 
-  it("subscribes to mentions, channel, private channel and DM messages, over Socket Mode", () => {
-    expect(listUnder("bot_events")).toEqual(["app_mention", "message.channels", "message.groups", "message.im"]);
+  it("subscribes to mentions, channel, private channel and DM messages, App Home and assistant threads, over Socket Mode", () => {
+    expect(listUnder("bot_events")).toEqual([
+      "app_mention",
+      "message.channels",
+      "message.groups",
+      "message.im",
+      "app_home_opened",
+      "assistant_thread_started",
+      "assistant_thread_context_changed",
+    ]);
+    expect(manifest).toMatch(/^\s*home_tab_enabled: true$/m);
     expect(manifest).toMatch(/^\s*socket_mode_enabled: true$/m);
   });
 

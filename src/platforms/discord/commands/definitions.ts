@@ -8,8 +8,13 @@ import {
 } from "discord.js";
 import { ASK, COMMANDS, GROUPS, type CommandOption, type CommandSpec } from "../../../runner/commands/catalog.js";
 
+/** /ask's optional file: an image (or a text file) the question is about. */
+export const ASK_IMAGE = { name: "image", description: "An image (or a file) for the question." } as const;
+
 /**
- * The slash commands as registered with Discord, made from the core's command catalog. Groups
+ * The slash commands as registered with Discord, made from the core's command catalog. /ask may
+ * be installed to a server or to a user; the others (settings, admin commands) only to a server,
+ * so they stay in servers where the bot is a member. Groups
  * for admins (`/tools`, `/settings`) are shown only to members with Manage Server unless a server
  * admin grants them to others in Server Settings → Integrations; the core checks the role again on every call.
  */
@@ -17,9 +22,11 @@ export function commandDefinitions(): RESTPostAPIChatInputApplicationCommandsJSO
   const ask = new SlashCommandBuilder()
     .setName(ASK.name)
     .setDescription(ASK.description)
-    .setContexts(InteractionContextType.Guild, InteractionContextType.BotDM)
-    .setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
-    .addStringOption((option) => option.setName(ASK.option.name).setDescription(ASK.option.description).setRequired(true).setMaxLength(ASK.option.maxLength));
+    // Installed to a server, or to a person, who may then ask anywhere: in servers and DMs the bot is not in too.
+    .setContexts(InteractionContextType.Guild, InteractionContextType.BotDM, InteractionContextType.PrivateChannel)
+    .setIntegrationTypes(ApplicationIntegrationType.GuildInstall, ApplicationIntegrationType.UserInstall)
+    .addStringOption((option) => option.setName(ASK.option.name).setDescription(ASK.option.description).setRequired(true).setMaxLength(ASK.option.maxLength))
+    .addAttachmentOption((option) => option.setName(ASK_IMAGE.name).setDescription(ASK_IMAGE.description).setRequired(false));
   const groups = GROUPS.map((group) => {
     const builder = new SlashCommandBuilder()
       .setName(group.name)

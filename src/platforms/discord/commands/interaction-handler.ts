@@ -1,17 +1,24 @@
-import type { AutocompleteInteraction, ButtonInteraction, ChatInputCommandInteraction, Interaction } from "discord.js";
+import {
+  ApplicationIntegrationType,
+  type AutocompleteInteraction,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  type Interaction,
+} from "discord.js";
 import type { Logger } from "../../../log.js";
 import { commandQuestion, type IncomingCommand } from "../../../contract/inbound.js";
 import type { PlatformLink } from "../../../contract/link.js";
 import { ASK, COMMANDS, GROUPS, type OptionValues } from "../../../runner/commands/catalog.js";
 import { NO_PINGS } from "../allowed-mentions.js";
 import { readApprovalButton } from "../approval-buttons.js";
+import { readFeedbackButton } from "../feedback-buttons.js";
 import { describeDiscordError } from "../errors.js";
 import { discordOrder, DM_WORKSPACE, PLATFORM } from "../inbound.js";
 import { memberRoleIds, roleOf } from "../permissions.js";
-import { discordCall, type DiscordPosted } from "../surface.js";
+import { discordCall } from "../surface.js";
+import { commandReply, installedToUserOnly } from "./confined-reply.js";
+import { ASK_IMAGE } from "./definitions.js";
 import { replyEphemeral } from "./ephemeral.js";
-
-const INTERACTION_TOKEN_MS = 15 * 60 * 1000;
 
 /** Discord shows at most 25 autocomplete choices. */
 const MAX_CHOICES = 25;
@@ -46,6 +53,8 @@ export class InteractionHandler {
    * buttons in the interaction's own response (UPDATE_MESSAGE); anything else goes to the presser alone.
    */
   private async press(interaction: ButtonInteraction): Promise<void> {
+    const feedback = readFeedbackButton(interaction.customId);
+    if (feedback) return this.vote(interaction, feedback);
     const button = readApprovalButton(interaction.customId);
     if (!button) return;
     const { workspaceId, actor } = this.from(interaction);
@@ -54,23 +63,30 @@ export class InteractionHandler {
     else await replyEphemeral(interaction, answer.text);
   }
 
-  /** `/ask question:`: acknowledged at once (Discord allows 3 seconds); the answer replaces "thinking…". */
+  /** 👍 or 👎 under an answer: recorded by the core, and the presser alone is told it was counted. */
+  private async vote(interaction: ButtonInteraction, button: { turnId: string; vote: "up" | "down" }): Promise<void> {
+    const { workspaceId } = this.from(interaction);
+    const answer = await this.link.recordFeedback({ platform: PLATFORM, workspaceId, ...button, userId: interaction.user.id });
+    await replyEphemeral(interaction, answer.text);
+  }
+
+  /**
+   * `/ask question: [image:]`: acknowledged at once (Discord allows 3 seconds); the answer replaces
+   * "thinking…". Installed to the user where the bot is no member, the answer stays in the
+   * interaction (see commandReply), in a workspace of the user's own.
+   */
   private async ask(interaction: ChatInputCommandInteraction): Promise<void> {
     const question = interaction.options.getString(ASK.option.name, true).trim();
     if (question === "") return replyEphemeral(interaction, "Please type a question after `/ask`.");
+    const image = interaction.options.getAttachment(ASK_IMAGE.name, false);
+    const attachments = image ? [{ name: image.name, contentType: image.contentType ?? undefined, size: image.size, url: image.url }] : [];
     await interaction.deferReply();
     const reply = await discordCall(() => interaction.fetchReply());
-    const placeholder: DiscordPosted = {
-      id: reply.id,
-      // The interaction's token, which edits the reply, lasts 15 minutes.
-      editableUntil: interaction.createdTimestamp + INTERACTION_TOKEN_MS,
-      edit: (content, allowedMentions) => interaction.editReply({ content, allowedMentions }),
-      remove: () => interaction.deleteReply(),
-    };
     const from = this.from(interaction);
-    await this.link.receive(commandQuestion(from, { messageId: reply.id, eventId: interaction.id, order: discordOrder(interaction.id), text: question }), {
-      placeholder,
-    });
+    await this.link.receive(
+      commandQuestion(from, { messageId: reply.id, eventId: interaction.id, order: discordOrder(interaction.id), text: question, attachments }),
+      { placeholder: commandReply(interaction, reply.id, installedToUserOnly(interaction)) },
+    );
   }
 
   /** Tool names (with their state in the server) and model names, as the member types. */
@@ -128,9 +144,25 @@ export class InteractionHandler {
     return spec.build(values);
   }
 
+  /**
+   * Who asks, and where. Installed to the user where the bot is no member, it is a workspace of
+   * the user's own ("user:ID": their settings, memory and budget), where the server's roles mean nothing.
+   */
   private from(interaction: ChatInputCommandInteraction | AutocompleteInteraction | ButtonInteraction): IncomingCommand {
     const channel = interaction.channel;
     const inThread = channel?.isThread() ?? false;
+    if (installedToUserOnly(interaction)) {
+      const { id } = interaction.user;
+      // The person who installed the app (for a button, the asker of the answer it is under).
+      const owner = interaction.authorizingIntegrationOwners?.[ApplicationIntegrationType.UserInstall] ?? id;
+      return {
+        platform: PLATFORM,
+        workspaceId: `user:${owner}`,
+        channelId: interaction.channelId ?? "",
+        isDm: !interaction.inGuild(),
+        actor: { id, name: interaction.user.displayName, role: roleOf(id, null, this.adminUserIds), isBot: false },
+      };
+    }
     return {
       platform: PLATFORM,
       workspaceId: interaction.guildId ?? DM_WORKSPACE,

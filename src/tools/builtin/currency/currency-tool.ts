@@ -62,6 +62,7 @@ export function createCurrencyTool(options: CurrencyToolOptions) {
   const source = new EcbRateSource(options);
   return defineTool({
     name: "convert_currency",
+    example: "How much is 250 USD in euros?",
     description:
       "Converts an amount between currencies using the European Central Bank's daily reference rates. " +
       "Currencies are three-letter ISO codes (EUR, USD, GBP, JPY, ...).",
