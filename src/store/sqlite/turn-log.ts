@@ -4,20 +4,7 @@ import type { Conversation, WorkspaceRef } from "../types.js";
 import type { SqliteConversations } from "./conversations.js";
 import type { Db } from "./database.js";
 
-interface WaitingClosing {
-  closing: TurnClosing;
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
-
-/**
- * The audit trail and the daily token usage; a turn closes in one transaction. Turns that close
- * together share it (group commit): the closings asked for while the event loop runs its I/O
- * callbacks are written in one transaction once they have run (setImmediate), and each turn's
- * `finish` resolves when that commit is done, so its answer is still shown only once it is durable.
- * A lone turn commits alone, a tick later. If the shared transaction fails, each closing is
- * written on its own, so one bad closing fails only its turn.
- */
+/** The audit trail and the daily token usage; a turn closes in one transaction. */
 export class SqliteTurnLog implements TurnLog, TokenUsage {
   private readonly insertTurn;
   private readonly placeTurn;
@@ -28,9 +15,6 @@ export class SqliteTurnLog implements TurnLog, TokenUsage {
   /** Built once: better-sqlite3 makes four wrapper functions for every db.transaction() call. */
   private readonly startTurn: (turn: TurnStart) => Conversation;
   private readonly closeTurn: (closing: TurnClosing) => void;
-  private readonly closeTurns: (closings: readonly TurnClosing[]) => void;
-  /** Closings waiting for the next group commit. */
-  private waiting: WaitingClosing[] = [];
 
   constructor(
     db: Db,
@@ -76,7 +60,7 @@ export class SqliteTurnLog implements TurnLog, TokenUsage {
     // IMMEDIATE: it reads before it writes, and a transaction that holds a read snapshot when it
     // asks for the write lock fails at once (no busy wait) if a checkpoint or another process holds it.
     this.startTurn = (turn) => startTurn.immediate(turn);
-    const writeClosing = (closing: TurnClosing) => {
+    this.closeTurn = db.transaction((closing: TurnClosing) => {
       const { turnId, end, exchange } = closing;
       for (const step of stepRows(closing.steps)) {
         this.insertStep.run(turnId, step.seq, step.tool, step.input, step.output, step.error, step.startedAt, step.durationMs, step.approvalWaitMs);
@@ -98,10 +82,6 @@ export class SqliteTurnLog implements TurnLog, TokenUsage {
         totalTokens: tokens,
         error: end.error === undefined ? null : storable(end.error),
       });
-    };
-    this.closeTurn = db.transaction(writeClosing);
-    this.closeTurns = db.transaction((closings: readonly TurnClosing[]) => {
-      for (const closing of closings) writeClosing(closing);
     });
   }
 
@@ -109,39 +89,14 @@ export class SqliteTurnLog implements TurnLog, TokenUsage {
     return this.startTurn(turn);
   }
 
-  finish(closing: TurnClosing): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ closing, resolve, reject });
-      if (this.waiting.length === 1) setImmediate(() => this.commitWaiting());
-    });
-  }
-
-  private commitWaiting(): void {
-    const group = this.waiting;
-    this.waiting = [];
-    if (group.length > 1) {
-      try {
-        this.closeTurns(group.map((waiting) => waiting.closing));
-        this.conversations.cache.committed();
-        for (const waiting of group) waiting.resolve();
-        return;
-      } catch {
-        this.conversations.cache.rolledBack();
-      }
-    }
-    for (const waiting of group) this.commitOne(waiting);
-  }
-
-  private commitOne({ closing, resolve, reject }: WaitingClosing): void {
+  async finish(closing: TurnClosing): Promise<void> {
     try {
       this.closeTurn(closing);
     } catch (error) {
       this.conversations.cache.rolledBack();
-      reject(error);
-      return;
+      throw error;
     }
     this.conversations.cache.committed();
-    resolve();
   }
 
   async tokensToday(workspace: WorkspaceRef, time = Date.now()): Promise<number> {
