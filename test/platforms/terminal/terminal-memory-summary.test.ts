@@ -13,6 +13,7 @@ describe("the terminal: the summary of what left the memory window", () => {
     OPENAI_MAX_RETRIES: "0",
     DATABASE_PATH: join(scratch.dir, "data/bot.sqlite"),
     MEMORY_WINDOW: "1",
+    MEMORY_SUMMARY_BATCH: "1",
   });
 
   it("summarizes the session's earlier exchanges (on by default), says so once, and /memory show shows summary, index and window", async () => {
