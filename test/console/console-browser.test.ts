@@ -175,6 +175,27 @@ describe("the operator's console", () => {
     await page.goto(`/schedules?workspace=${h.workspace}`);
     expect(await page.textContent("main")).toContain("No scheduled task");
 
+    const interaction = await h.discord.dispatchCommand({
+      user: h.discord.admin,
+      name: "schedule",
+      subcommand: "add",
+      options: [
+        { name: "when", value: "every day at 9:00" },
+        { name: "task", value: "say good morning" },
+      ],
+    });
+    const added = await h.discord.waitFor((c) => c.path === `/interactions/${interaction.id}/${interaction.token}/callback`);
+    const id = /`([0-9a-f]{8})`/.exec(added.body.data.content)![1]!;
+    const status = () => h.rows<{ status: string }>(`SELECT status FROM scheduled_tasks WHERE id = ?`, id)[0]?.status;
+    await page.goto(`/schedules?workspace=${h.workspace}`);
+    const task = page.locator(`[data-task="${id}"]`);
+    await Promise.all([page.waitForLoadState(), task.locator("button", { hasText: "Pause" }).click()]);
+    expect(status()).toBe("paused");
+    expect(await page.textContent("[role=status]")).toContain(id);
+    await Promise.all([page.waitForLoadState(), page.locator(`[data-task="${id}"] button`, { hasText: "Resume" }).click()]);
+    expect(status()).toBe("active");
+    await h.screenshot(page, "schedules");
+
     const stranger = await h.anonymous();
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) statuses.push((await stranger.request.post("/login", { form: { token: `guess-${i}` }, maxRedirects: 0 })).status());
