@@ -16,6 +16,7 @@ import { BudgetCommands } from "./runner/commands/budget-commands.js";
 import { HistoryRecorder, type ForgetHook } from "./runner/history-recorder.js";
 import { InstanceLease } from "./runner/instance-lease.js";
 import { StorePruner } from "./store/pruner.js";
+import { MemberRoles } from "./runner/member-roles.js";
 import { MessageIntake } from "./runner/intake.js";
 import { PlatformLinks } from "./runner/platform-link.js";
 import { RestartNotices } from "./runner/restart-notices.js";
@@ -50,6 +51,8 @@ export interface App {
   budgets: Budgets;
   policies: ChannelPolicies;
   usage: UsageReports;
+  /** Members' roles as each connected platform sees them (the console's sign-in with a platform). */
+  memberRoles: MemberRoles;
   /** Runs scheduled tasks (issue 26). */
   scheduler: Scheduler;
   /** This process's lease in the database (its id names its turns). */
@@ -204,7 +207,8 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     streamEditIntervalMs: config.STREAM_ANSWERS ? config.STREAM_EDIT_INTERVAL_MS : undefined,
     history,
   });
-  const links = new PlatformLinks({ intake, commands, access, approvals, models, notices, alerts, outlets: scheduling.poster });
+  const memberRoles = new MemberRoles();
+  const links = new PlatformLinks({ intake, commands, access, approvals, models, notices, alerts, outlets: scheduling.poster, memberRoles });
   scheduling.scheduler.start();
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -235,5 +239,6 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     budgets,
     policies,
     usage,
+    memberRoles,
   };
 }

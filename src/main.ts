@@ -99,7 +99,7 @@ async function main(): Promise<void> {
     consoleServer = await startConsole(
       {
         ...{ store: app.store, commands: app.commands, policies: app.policies, access: app.access, usage: app.usage, budgets: app.budgets },
-        ...{ prices: config.MODEL_PRICES, platforms: () => adapters, inFlight: () => app.runner.inFlight, logger },
+        ...{ prices: config.MODEL_PRICES, platforms: () => adapters, inFlight: () => app.runner.inFlight, logger, roles: app.memberRoles },
       },
       consoleSettingsOf(config),
     );

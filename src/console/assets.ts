@@ -32,6 +32,7 @@ label { display: inline-flex; flex-direction: column; font-size: 13px; color: va
 input, select, textarea, button { font: inherit; padding: 5px 8px; border: 1px solid var(--line); border-radius: 6px; background: #fff; color: var(--fg); }
 textarea { width: 100%; min-height: 70px; }
 button { background: var(--accent); color: #fff; border-color: var(--accent); cursor: pointer; }
+a.sign-in { display: inline-block; padding: 8px 14px; border-radius: 6px; background: #5865f2; color: #fff; text-decoration: none; }
 button.quiet { background: #fff; color: var(--accent); }
 form.inline { display: inline; }
 .timeline { list-style: none; padding: 0; margin: 0; border-left: 3px solid var(--line); }

@@ -1,5 +1,8 @@
+import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Config } from "../config/env.js";
+import { discordSignIn } from "./sign-in/discord.js";
+import { SignInError, type PlatformIdentity, type SignInProvider } from "./sign-in/provider.js";
 import { SERVER_LIMITS } from "../net/server-limits.js";
 import { ASSETS } from "./assets.js";
 import { Forbidden, NotFound, type PageContext, type PageHandler, type PageResult } from "./context.js";
@@ -29,8 +32,17 @@ export function consoleSettingsOf(config: Config): ConsoleSettings {
     token: config.CONSOLE_TOKEN,
     publicUrl: config.CONSOLE_PUBLIC_URL,
     sessionHours: config.CONSOLE_SESSION_HOURS,
+    providers: [
+      ...(config.DISCORD_CLIENT_ID && config.DISCORD_CLIENT_SECRET
+        ? [discordSignIn({ clientId: config.DISCORD_CLIENT_ID, clientSecret: config.DISCORD_CLIENT_SECRET, baseUrl: config.DISCORD_OAUTH_URL })]
+        : []),
+    ],
   };
 }
+
+const STATE_COOKIE = "console_sign_in";
+const STATE_MS = 10 * 60_000;
+const MAX_STATES = 10_000;
 
 /** A posted form larger than this is refused (a settings form with every tool is a few KB). */
 const MAX_FORM_BYTES = 64 * 1024;
@@ -38,11 +50,15 @@ const FORM_TIMEOUT_MS = 10_000;
 
 /**
  * Why the console may not start with these settings, or undefined. Off loopback, the token alone
- * would travel in clear: another address needs https in front (CONSOLE_PUBLIC_URL).
+ * would travel in clear: another address needs https in front (CONSOLE_PUBLIC_URL) or a sign-in
+ * through a platform.
  */
-export function consoleStartProblem(settings: Pick<ConsoleSettings, "host" | "token" | "publicUrl">): string | undefined {
-  if (!settings.token) return "CONSOLE_PORT is set but no sign-in is: set CONSOLE_TOKEN (a long random value) to use the console.";
-  if (!isLoopback(settings.host) && !settings.publicUrl?.startsWith("https://")) {
+export function consoleStartProblem(settings: Pick<ConsoleSettings, "host" | "token" | "publicUrl" | "providers">): string | undefined {
+  const platformSignIn = settings.providers.length > 0;
+  if (!settings.token && !platformSignIn) {
+    return "CONSOLE_PORT is set but no sign-in is: set CONSOLE_TOKEN (a long random value), or DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET, to use the console.";
+  }
+  if (!isLoopback(settings.host) && !platformSignIn && !settings.publicUrl?.startsWith("https://")) {
     return `The console would listen on ${settings.host}, which is not loopback: set CONSOLE_PUBLIC_URL to its https:// address (behind a TLS proxy), or keep CONSOLE_HOST=127.0.0.1.`;
   }
   return undefined;
@@ -83,7 +99,7 @@ export async function startConsole(services: ConsoleServices, settings: ConsoleS
   };
 }
 
-function send(res: ServerResponse, status: number, contentType: string, body: string, headers: Record<string, string> = {}): void {
+function send(res: ServerResponse, status: number, contentType: string, body: string, headers: Record<string, string | string[]> = {}): void {
   res.writeHead(status, { ...SECURITY_HEADERS, "content-type": contentType, ...headers });
   res.end(body);
 }
@@ -93,6 +109,10 @@ class ConsoleHandler {
   private readonly limiter: SignInLimiter;
   private readonly secure: boolean;
   private hosts = new Set<string>();
+  /** Where platforms send the browser back: CONSOLE_PUBLIC_URL, else the address the console listens on. */
+  private base = "";
+  /** Sign-ins under way (OAuth2 states), each for a few minutes. */
+  private readonly states = new Map<string, number>();
 
   constructor(
     private readonly services: ConsoleServices,
@@ -106,6 +126,7 @@ class ConsoleHandler {
 
   listeningOn(port: number): void {
     this.hosts = allowedHosts(this.settings.host, port, this.settings.publicUrl);
+    this.base = (this.settings.publicUrl ?? `http://${this.settings.host}:${port}`).replace(/\/+$/, "");
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -121,6 +142,8 @@ class ConsoleHandler {
       return;
     }
     if (path === "/login") return this.login(req, res);
+    const provider = this.settings.providers.find((p) => path === `/login/${p.name}` || path === `/login/${p.name}/callback`);
+    if (provider && req.method === "GET") return path.endsWith("/callback") ? this.callback(req, res, url, provider) : this.startSignIn(res, provider);
 
     const bearer = bearerOf(req);
     const session = this.sessions.get(cookieOf(req, SESSION_COOKIE));
@@ -184,9 +207,62 @@ class ConsoleHandler {
     send(res, result.status ?? 200, "text/html; charset=utf-8", layout(result.title, result.path, result.body, context.csrf));
   }
 
+  private startSignIn(res: ServerResponse, provider: SignInProvider): void {
+    const state = randomBytes(24).toString("base64url");
+    const now = Date.now();
+    for (const [old, until] of this.states) if (until <= now || this.states.size >= MAX_STATES) this.states.delete(old);
+    this.states.set(state, now + STATE_MS);
+    // Lax, not Strict: the platform's page sends the browser back here from another site.
+    const cookie = `${STATE_COOKIE}=${state}; Path=/login; HttpOnly; SameSite=Lax; Max-Age=${STATE_MS / 1000}${this.secure ? "; Secure" : ""}`;
+    redirect(res, provider.authorizeUrl(state, this.redirectUri(provider)), { "set-cookie": cookie });
+  }
+
+  private redirectUri(provider: SignInProvider): string {
+    return `${this.base}/login/${provider.name}/callback`;
+  }
+
+  /** The platform's answer: the state must be the one this browser started with; the code is exchanged for who signed in. */
+  private async callback(req: IncomingMessage, res: ServerResponse, url: URL, provider: SignInProvider): Promise<void> {
+    const address = req.socket.remoteAddress ?? "unknown";
+    const state = url.searchParams.get("state") ?? "";
+    const code = url.searchParams.get("code");
+    const until = this.states.get(state);
+    this.states.delete(state);
+    if (!this.limiter.allows(address)) {
+      send(res, 429, "text/html; charset=utf-8", this.loginPage("Too many sign-in attempts: wait a quarter of an hour and try again."));
+      return;
+    }
+    if (!code || until === undefined || until <= Date.now() || !sameSecret(cookieOf(req, STATE_COOKIE), state)) {
+      this.limiter.failed(address);
+      send(res, 400, "text/html; charset=utf-8", this.loginPage(`That sign-in did not start here or took too long: try "${provider.label}" again.`));
+      return;
+    }
+    let identity: PlatformIdentity;
+    try {
+      identity = await provider.identify(code, this.redirectUri(provider));
+    } catch (error) {
+      if (!(error instanceof SignInError)) throw error;
+      this.limiter.failed(address);
+      this.services.logger.warn({ err: error, provider: provider.name }, "a console sign-in through a platform failed");
+      send(res, 502, "text/html; charset=utf-8", this.loginPage(`${provider.label} did not work this time; the bot's log says why.`));
+      return;
+    }
+    const session = this.sessions.create({ ...identity, operator: false });
+    this.services.logger.info({ provider: provider.name, userId: identity.userId }, "signed in to the console");
+    // A page of our own, not a redirect: the browser came from the platform's site, and sends the
+    // Strict session cookie only on a navigation that starts here.
+    send(res, 200, "text/html; charset=utf-8", continuePage(), {
+      "set-cookie": [this.sessions.cookie(session, this.secure), `${STATE_COOKIE}=; Path=/login; HttpOnly; SameSite=Lax; Max-Age=0`],
+    });
+  }
+
+  private loginPage(problem?: string): string {
+    return loginPage(this.settings.token !== undefined, this.settings.providers, problem);
+  }
+
   private async login(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method === "GET") {
-      send(res, 200, "text/html; charset=utf-8", loginPage());
+      send(res, 200, "text/html; charset=utf-8", this.loginPage());
       return;
     }
     if (req.method !== "POST") {
@@ -195,7 +271,9 @@ class ConsoleHandler {
     }
     const address = req.socket.remoteAddress ?? "unknown";
     if (!this.limiter.allows(address)) {
-      send(res, 429, "text/html; charset=utf-8", loginPage("Too many sign-in attempts: wait a quarter of an hour and try again."), { "retry-after": "900" });
+      send(res, 429, "text/html; charset=utf-8", this.loginPage("Too many sign-in attempts: wait a quarter of an hour and try again."), {
+        "retry-after": "900",
+      });
       return;
     }
     const form = await readForm(req);
@@ -203,7 +281,7 @@ class ConsoleHandler {
     if (!this.settings.token || !sameSecret(token, this.settings.token)) {
       this.limiter.failed(address);
       this.services.logger.warn({ from: address }, "a console sign-in with a wrong token");
-      send(res, 401, "text/html; charset=utf-8", loginPage("That token is not the console's."));
+      send(res, 401, "text/html; charset=utf-8", this.loginPage("That token is not the console's."));
       return;
     }
     const session = this.sessions.create(OPERATOR);
@@ -216,13 +294,22 @@ function redirect(res: ServerResponse, location: string, headers: Record<string,
   res.end();
 }
 
-function loginPage(problem?: string): string {
+function loginPage(token: boolean, providers: readonly SignInProvider[], problem?: string): string {
   const body = html`${problem ? html`<p class="problem" role="alert">${problem}</p>` : ""}
-<form method="post" action="/login" class="login">
+${providers.map((provider) => html`<p><a class="sign-in" href="/login/${provider.name}">${provider.label}</a></p>`)}
+${
+  token
+    ? html`<form method="post" action="/login" class="login">
 <label>Console token <input type="password" name="token" autocomplete="current-password" required autofocus></label>
 <button type="submit">Sign in</button>
-</form>`;
+</form>`
+    : ""
+}`;
   return layout("Sign in", "/login", body);
+}
+
+function continuePage(): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=/"><title>Signed in</title></head><body><p><a href="/">Continue to the console</a></p></body></html>`;
 }
 
 /** Reads a urlencoded form, at most MAX_FORM_BYTES and FORM_TIMEOUT_MS; undefined when it is larger. */

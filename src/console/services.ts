@@ -5,6 +5,8 @@ import type { BotCommands } from "../runner/commands/bot-commands.js";
 import type { ToolAccess } from "../runner/tool-access.js";
 import type { ModelPrices, UsageReports } from "../runner/usage-report.js";
 import type { Store } from "../store/store.js";
+import type { SignInProvider } from "./sign-in/provider.js";
+import type { RoleSource } from "./viewer.js";
 
 /** A connected platform as the overview shows it. */
 interface PlatformStatus {
@@ -28,6 +30,8 @@ export interface ConsoleServices {
   platforms(): PlatformStatus[];
   /** Turns running in this process. */
   inFlight(): number;
+  /** Members' roles as the platforms see them, for those signed in through one. */
+  roles: RoleSource;
   logger: Logger;
   now?: () => number;
 }
@@ -38,4 +42,6 @@ export interface ConsoleSettings {
   token?: string;
   publicUrl?: string;
   sessionHours: number;
+  /** Sign-in through platforms (Discord, Slack), for their server and workspace admins. */
+  providers: readonly SignInProvider[];
 }

@@ -32,10 +32,12 @@ export class ConsoleHarness {
     private readonly dir: string,
   ) {}
 
-  static async start(): Promise<ConsoleHarness> {
+  /** `env`: more of the bot's variables; `world`: changes to the fake Discord before the bot connects. */
+  static async start(options: { env?: Record<string, string>; world?: (discord: FakeDiscord) => void } = {}): Promise<ConsoleHarness> {
     const model = await FakeOpenAI.start();
     model.otherwise(reply.text("a plain answer", { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 }));
     const discord = await FakeDiscord.start();
+    options.world?.(discord);
     const dir = mkdtempSync(join(tmpdir(), "agent-bot-console-"));
     const port = await freePort();
     const bot = startChildBot(
@@ -49,6 +51,7 @@ export class ConsoleHarness {
         CONSOLE_PORT: String(port),
         CONSOLE_TOKEN: TOKEN,
         MODEL_PRICES: "gpt-4o-mini=0.15/0.6",
+        ...options.env,
       },
       dir,
     );

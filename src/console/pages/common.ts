@@ -1,7 +1,8 @@
 import { Forbidden, type PageContext } from "../context.js";
 import { html, workspaceLabel, type Html } from "../html.js";
 import type { WorkspaceRef } from "../../store/types.js";
-import { mayAdminister } from "../viewer.js";
+import { actorIn, mayAdminister } from "../viewer.js";
+import type { CommandActor } from "../../runner/commands/bot-commands.js";
 
 /** Workspaces listed at most in a picker. */
 const MAX_WORKSPACES = 500;
@@ -15,15 +16,21 @@ export function parseWorkspace(value: string | null | undefined): WorkspaceRef |
   return { platform: value.slice(0, at), workspaceId: value.slice(at + 1) };
 }
 
-/** The workspaces this viewer administers, by the commands' rule asked now. */
+/** The workspaces this viewer administers, by the commands' rule asked now: the operator's are every one the bot talked in. */
 export async function visibleWorkspaces(context: PageContext): Promise<WorkspaceRef[]> {
-  const all = await context.services.store.audit.workspaces(MAX_WORKSPACES);
-  return all.filter((ws) => mayAdminister(context.viewer, ws));
+  const { viewer, services } = context;
+  const candidates = viewer.operator
+    ? await services.store.audit.workspaces(MAX_WORKSPACES)
+    : (viewer.workspaceIds ?? []).slice(0, MAX_WORKSPACES).map((workspaceId) => ({ platform: viewer.platform ?? "", workspaceId }));
+  const allowed = await Promise.all(candidates.map((ws) => mayAdminister(viewer, ws, services.roles)));
+  return candidates.filter((_, i) => allowed[i]);
 }
 
 /** Refuses a workspace the viewer does not administer (checked on every request). */
-export function checkWorkspace(context: PageContext, ws: WorkspaceRef): void {
-  if (!mayAdminister(context.viewer, ws)) throw new Forbidden(`You do not administer ${workspaceLabel(ws)}.`);
+export async function checkWorkspace(context: PageContext, ws: WorkspaceRef): Promise<CommandActor> {
+  const actor = await actorIn(context.viewer, ws, context.services.roles);
+  if (!actor || !(await mayAdminister(context.viewer, ws, context.services.roles))) throw new Forbidden(`You do not administer ${workspaceLabel(ws)}.`);
+  return actor;
 }
 
 /**
@@ -34,7 +41,7 @@ export async function chosenWorkspace(context: PageContext, field = "workspace")
   const all = await visibleWorkspaces(context);
   const asked = parseWorkspace(context.url.searchParams.get(field) ?? context.form.get(field));
   if (asked) {
-    checkWorkspace(context, asked);
+    await checkWorkspace(context, asked);
     return { chosen: asked, all };
   }
   return { chosen: all[0], all };
@@ -48,4 +55,12 @@ ${all.map((ws) => html`<option value="${workspaceParam(ws)}"${workspaceParam(ws)
 </select></label>`;
 }
 
-export const noWorkspace = html`<p class="muted">The bot has not talked in any workspace you administer yet.</p>`;
+/** What a page says when the viewer administers no workspace: for one signed in through a platform, why. */
+export function noWorkspace(context: PageContext): Html {
+  const { viewer } = context;
+  if (viewer.operator) return html`<p class="muted">The bot has not talked in any workspace yet.</p>`;
+  const where = viewer.platform === "discord" ? "server" : "workspace";
+  const permission = viewer.platform === "discord" ? "the Manage Server or Administrator permission" : `to be an admin or owner of the ${where}`;
+  return html`<p class="problem" role="alert">You (${viewer.name ?? viewer.userId}) administer no ${where} the bot is in, so there is nothing to show.
+The console shows a ${where} to those the bot's commands take for its admins: it needs ${permission} (or BOT_ADMIN_USER_IDS).</p>`;
+}

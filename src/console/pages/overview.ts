@@ -1,5 +1,6 @@
-import type { PageContext, PageResult } from "../context.js";
-import { count, html } from "../html.js";
+import { Forbidden, type PageContext, type PageResult } from "../context.js";
+import { count, html, query, workspaceLabel } from "../html.js";
+import { noWorkspace, visibleWorkspaces, workspaceParam } from "./common.js";
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -11,6 +12,7 @@ async function figures(context: PageContext) {
 
 /** What runs now, what it costs today, what broke in the last hour; refreshed by /assets/console.js from /overview.json. */
 export async function overview(context: PageContext): Promise<PageResult> {
+  if (!context.viewer.operator) return memberOverview(context);
   const { services } = context;
   const [live, budgets] = await Promise.all([figures(context), context.viewer.operator ? services.budgets.report() : Promise.resolve([])]);
   const platforms = services.platforms().map((platform) => ({ name: platform.name, ...platform.health() }));
@@ -36,6 +38,18 @@ ${platforms.map((p) => html`<tr><td>${p.name}</td><td>${p.connected ? "yes" : "n
   return { kind: "html", title: "Overview", path: "/", body };
 }
 
+/** Someone signed in through a platform sees the workspaces they administer (figures across all are the operator's). */
+async function memberOverview(context: PageContext): Promise<PageResult> {
+  const mine = await visibleWorkspaces(context);
+  const body =
+    mine.length === 0
+      ? noWorkspace(context)
+      : html`<p>Signed in as ${context.viewer.name ?? context.viewer.userId} through ${context.viewer.platform}. You administer:</p>
+<ul class="workspaces">${mine.map((ws) => html`<li><a href="/usage${query({ workspace: workspaceParam(ws) })}">${workspaceLabel(ws)}</a></li>`)}</ul>`;
+  return { kind: "html", title: "Overview", path: "/", body };
+}
+
 export async function overviewJson(context: PageContext): Promise<PageResult> {
+  if (!context.viewer.operator) throw new Forbidden("The figures across every workspace are the operator's.");
   return { kind: "data", contentType: "application/json", body: JSON.stringify(await figures(context)) };
 }

@@ -1,6 +1,5 @@
 import { NotFound, type PageContext, type PageResult } from "../context.js";
 import { count, html, type Html, when } from "../html.js";
-import { actorIn } from "../viewer.js";
 import { checkWorkspace, chosenWorkspace, noWorkspace, workspaceParam, workspaceSelect } from "./common.js";
 
 const HISTORY = 10;
@@ -10,7 +9,7 @@ type Action = (typeof ACTIONS)[number];
 /** The workspace's scheduled tasks, each with its last runs and its pause, resume and run-now buttons. */
 export async function schedules(context: PageContext, notice?: { ok: boolean; text: string }): Promise<PageResult> {
   const { chosen, all } = await chosenWorkspace(context);
-  if (!chosen) return { kind: "html", title: "Schedules", path: "/schedules", body: noWorkspace };
+  if (!chosen) return { kind: "html", title: "Schedules", path: "/schedules", body: noWorkspace(context) };
   const repository = context.services.store.schedules;
   const tasks = await repository.list(chosen);
   const histories = await Promise.all(tasks.map((task) => repository.history(task.id, HISTORY)));
@@ -45,8 +44,8 @@ export async function scheduleAction(context: PageContext): Promise<PageResult> 
   if (!ACTIONS.includes(action)) throw new NotFound("There is no such action.");
   const task = await context.services.store.schedules.get(id);
   if (!task) throw new NotFound("There is no scheduled task with that id.");
-  checkWorkspace(context, task);
+  const actor = await checkWorkspace(context, task);
   const where = { platform: task.platform, workspaceId: task.workspaceId, channelId: task.channelId };
-  const result = await context.services.commands.execute({ kind: "schedule_task", action, id }, where, actorIn(context.viewer, task));
+  const result = await context.services.commands.execute({ kind: "schedule_task", action, id }, where, actor);
   return schedules(context, result);
 }

@@ -2,8 +2,7 @@ import type { SettingsChange } from "../../store/audit-reads.js";
 import type { WorkspaceRef } from "../../store/types.js";
 import type { PageContext, PageResult } from "../context.js";
 import { html, type Html, when } from "../html.js";
-import { actorIn } from "../viewer.js";
-import { chosenWorkspace, noWorkspace, workspaceParam, workspaceSelect } from "./common.js";
+import { checkWorkspace, chosenWorkspace, noWorkspace, workspaceParam, workspaceSelect } from "./common.js";
 import { commandsFor, currentValues, toolStateOf, type SettingsValues } from "./settings-values.js";
 
 const CHANNELS_LISTED = 200;
@@ -55,7 +54,7 @@ function staleText(changes: readonly SettingsChange[]): Html {
 
 async function render(context: PageContext, outcome: Outcome = { notices: [] }): Promise<PageResult> {
   const { chosen, all } = await chosenWorkspace(context);
-  if (!chosen) return { kind: "html", title: "Settings", path: "/settings", body: noWorkspace };
+  if (!chosen) return { kind: "html", title: "Settings", path: "/settings", body: noWorkspace(context) };
   const channelId = (context.url.searchParams.get("channel") ?? context.form.get("channel"))?.trim() || undefined;
   const { audit } = context.services.store;
   const [values, version, channels] = await Promise.all([
@@ -83,6 +82,7 @@ export const settingsPage = (context: PageContext) => render(context);
 export async function saveSettings(context: PageContext): Promise<PageResult> {
   const { chosen } = await chosenWorkspace(context);
   if (!chosen) return render(context);
+  const actor = await checkWorkspace(context, chosen);
   const { audit } = context.services.store;
   const sent = Number(context.form.get("version"));
   const version = await audit.settingsVersion(chosen);
@@ -94,7 +94,7 @@ export async function saveSettings(context: PageContext): Promise<PageResult> {
   const where = { ...chosen, channelId: channelId ?? "" };
   const notices: Outcome["notices"] = [];
   for (const command of commands) {
-    const result = await context.services.commands.execute(command, where, actorIn(context.viewer, chosen));
+    const result = await context.services.commands.execute(command, where, actor);
     notices.push({ ok: result.ok, text: result.text });
   }
   if (notices.length === 0) notices.push({ ok: true, text: "Nothing changed." });

@@ -26,7 +26,7 @@ export async function turnList(context: PageContext): Promise<PageResult> {
   const params = context.url.searchParams;
   const all = await visibleWorkspaces(context);
   const workspace = parseWorkspace(params.get("workspace"));
-  if (workspace) checkWorkspace(context, workspace);
+  if (workspace) await checkWorkspace(context, workspace);
   const text = (name: string) => params.get(name)?.trim() || undefined;
   const to = day(params.get("to"));
   const filter: TurnFilter = {
@@ -79,7 +79,7 @@ export async function turnPage(context: PageContext): Promise<PageResult> {
   const id = decodeURIComponent(context.url.pathname.slice("/turns/".length));
   const turn = await context.services.store.audit.turn(id);
   if (!turn) throw new NotFound("There is no turn with that id.");
-  checkWorkspace(context, turn);
+  await checkWorkspace(context, turn);
   // Approvals follow their tool's steps in order: the n-th request for a tool is its n-th step's.
   const pending = new Map<string, ApprovalRow[]>();
   for (const approval of turn.approvals) pending.set(approval.tool, [...(pending.get(approval.tool) ?? []), approval]);

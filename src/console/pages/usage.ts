@@ -49,7 +49,7 @@ ${rows.map((row) => {
 /** Cards, the daily chart by model and the rankings: the 30 days' figures are /usage's own (UsageReports). */
 export async function usage(context: PageContext): Promise<PageResult> {
   const { chosen, all } = await chosenWorkspace(context);
-  if (!chosen) return { kind: "html", title: "Usage", path: "/usage", body: noWorkspace };
+  if (!chosen) return { kind: "html", title: "Usage", path: "/usage", body: noWorkspace(context) };
   const { services, now } = context;
   const today = Math.floor(now / DAY_MS);
   const [periods, daily] = await Promise.all([services.usage.periods(chosen), services.store.audit.dailyUsage(chosen, (today - CHART_DAYS + 1) * DAY_MS)]);

@@ -11,7 +11,7 @@ import { describeDiscordError } from "./errors.js";
 import { GuildMembership } from "./guild-membership.js";
 import { DM_WORKSPACE, incomingMessage, PLATFORM } from "./inbound.js";
 import { KnownChannels } from "./known-channels.js";
-import { ROLE_NAMES } from "./permissions.js";
+import { ROLE_NAMES, roleOf } from "./permissions.js";
 import { DiscordSurface } from "./surface.js";
 
 /**
@@ -46,6 +46,11 @@ export class DiscordAdapter implements PlatformAdapter {
       roleNames: ROLE_NAMES,
       content: discordContent(client, config.DISCORD_CDN_URL),
       messageLink: async (message) => jumpUrl(message.isDm ? "@me" : message.workspaceId, message.channelId, message.messageId),
+      memberRole: async (guildId, userId) => {
+        const guild = client.guilds.cache.get(guildId);
+        const member = await guild?.members.fetch(userId).catch(() => undefined);
+        return member ? roleOf(userId, member.permissions, adminUserIds) : undefined;
+      },
     });
     const interactions = new InteractionHandler(link, this.logger, adminUserIds);
 
