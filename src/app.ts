@@ -16,7 +16,6 @@ import { BudgetCommands } from "./runner/commands/budget-commands.js";
 import { HistoryRecorder, type ForgetHook } from "./runner/history-recorder.js";
 import { InstanceLease } from "./runner/instance-lease.js";
 import { StorePruner } from "./store/pruner.js";
-import { MemberRoles } from "./runner/member-roles.js";
 import { MessageIntake } from "./runner/intake.js";
 import { PlatformLinks } from "./runner/platform-link.js";
 import { RestartNotices } from "./runner/restart-notices.js";
@@ -51,8 +50,6 @@ export interface App {
   budgets: Budgets;
   policies: ChannelPolicies;
   usage: UsageReports;
-  /** Members' roles as each connected platform sees them (the console's sign-in with a platform). */
-  memberRoles: MemberRoles;
   /** Runs scheduled tasks (issue 26). */
   scheduler: Scheduler;
   /** This process's lease in the database (its id names its turns). */
@@ -207,8 +204,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     streamEditIntervalMs: config.STREAM_ANSWERS ? config.STREAM_EDIT_INTERVAL_MS : undefined,
     history,
   });
-  const memberRoles = new MemberRoles();
-  const links = new PlatformLinks({ intake, commands, access, approvals, models, notices, alerts, outlets: scheduling.poster, memberRoles });
+  const links = new PlatformLinks({ intake, commands, access, approvals, models, notices, alerts, outlets: scheduling.poster });
   scheduling.scheduler.start();
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -239,6 +235,5 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     budgets,
     policies,
     usage,
-    memberRoles,
   };
 }

@@ -8,7 +8,8 @@ import { createHealthHandler, startHealthServer } from "./ops/health.js";
 import { BotMetrics } from "./ops/metrics.js";
 import type { PlatformAdapter } from "./contract/platform.js";
 import { choosePlatforms, createPlatform, servicesFor, type SharedServices } from "./start-platforms.js";
-import { consoleSettingsOf, consoleStartProblem, startConsole, type ConsoleServer } from "./console/console-server.js";
+import { consoleSettingsOf, consoleStartProblem, type ConsoleServer } from "./console/console-server.js";
+import { startConsoleFor } from "./start-console.js";
 import { closeCpuPool } from "./tools/cpu/cpu-pool.js";
 import { loadToolExtensions, type ToolExtensions } from "./tools/extensions.js";
 import { McpConfigError } from "./tools/mcp/mcp-config.js";
@@ -96,13 +97,7 @@ async function main(): Promise<void> {
   process.once("SIGTERM", () => void shutdown("SIGTERM").then(() => process.exit(interactive ? 143 : 0)));
   for (const adapter of adapters) await adapter.start();
   if (config.CONSOLE_PORT !== undefined) {
-    consoleServer = await startConsole(
-      {
-        ...{ store: app.store, commands: app.commands, policies: app.policies, access: app.access, usage: app.usage, budgets: app.budgets },
-        ...{ prices: config.MODEL_PRICES, platforms: () => adapters, inFlight: () => app.runner.inFlight, logger, roles: app.memberRoles },
-      },
-      consoleSettingsOf(config),
-    );
+    consoleServer = await startConsoleFor(app, () => adapters);
     logger.info({ host: config.CONSOLE_HOST, port: consoleServer.port }, "the operator's console is listening");
   }
 

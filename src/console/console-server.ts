@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Config } from "../config/env.js";
 import { discordSignIn } from "./sign-in/discord.js";
+import { slackSignIn } from "./sign-in/slack.js";
 import { SignInError, type PlatformIdentity, type SignInProvider } from "./sign-in/provider.js";
 import { SERVER_LIMITS } from "../net/server-limits.js";
 import { ASSETS } from "./assets.js";
@@ -36,6 +37,9 @@ export function consoleSettingsOf(config: Config): ConsoleSettings {
       ...(config.DISCORD_CLIENT_ID && config.DISCORD_CLIENT_SECRET
         ? [discordSignIn({ clientId: config.DISCORD_CLIENT_ID, clientSecret: config.DISCORD_CLIENT_SECRET, baseUrl: config.DISCORD_OAUTH_URL })]
         : []),
+      ...(config.SLACK_CLIENT_ID && config.SLACK_CLIENT_SECRET
+        ? [slackSignIn({ clientId: config.SLACK_CLIENT_ID, clientSecret: config.SLACK_CLIENT_SECRET, baseUrl: config.SLACK_OAUTH_URL })]
+        : []),
     ],
   };
 }
@@ -56,7 +60,7 @@ const FORM_TIMEOUT_MS = 10_000;
 export function consoleStartProblem(settings: Pick<ConsoleSettings, "host" | "token" | "publicUrl" | "providers">): string | undefined {
   const platformSignIn = settings.providers.length > 0;
   if (!settings.token && !platformSignIn) {
-    return "CONSOLE_PORT is set but no sign-in is: set CONSOLE_TOKEN (a long random value), or DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET, to use the console.";
+    return "CONSOLE_PORT is set but no sign-in is: set CONSOLE_TOKEN (a long random value), or a platform sign-in (DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET; SLACK_CLIENT_ID and SLACK_CLIENT_SECRET), to use the console.";
   }
   if (!isLoopback(settings.host) && !platformSignIn && !settings.publicUrl?.startsWith("https://")) {
     return `The console would listen on ${settings.host}, which is not loopback: set CONSOLE_PUBLIC_URL to its https:// address (behind a TLS proxy), or keep CONSOLE_HOST=127.0.0.1.`;

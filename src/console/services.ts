@@ -27,7 +27,7 @@ export interface ConsoleServices {
   usage: UsageReports;
   budgets: Budgets;
   prices: ModelPrices;
-  platforms(): PlatformStatus[];
+  platforms(): readonly PlatformStatus[];
   /** Turns running in this process. */
   inFlight(): number;
   /** Members' roles as the platforms see them, for those signed in through one. */

@@ -7,7 +7,7 @@ import type { BotCommand, CommandGroup } from "../runner/commands/catalog.js";
 import type { CommandResult } from "../runner/commands/bot-commands.js";
 import type { ToolState } from "../runner/tool-access.js";
 import type { ApprovalAnswer, ApprovalPress } from "./approvals.js";
-import type { IncomingCommand, IncomingMessage, Location, Role, SharedContentSource } from "./inbound.js";
+import type { IncomingCommand, IncomingMessage, Location, SharedContentSource } from "./inbound.js";
 import type { ChatSurface, PostedMessage } from "./surface.js";
 import type { TurnReply } from "./turn-view.js";
 
@@ -46,12 +46,7 @@ export interface PlatformConnection {
   content?: SharedContentSource;
   /** The link people open a message with, for search results (none on the terminal). */
   messageLink?: MessageLinker;
-  /** A person's role in a workspace, by the bot's own view of their permissions there (the operator's console signs admins in with it). */
-  memberRole?: MemberRoleLookup;
 }
-
-/** Undefined when the bot is not in the workspace or the person is not a member of it. Never throws for a stranger. */
-export type MemberRoleLookup = (workspaceId: string, userId: string) => Promise<Role | undefined>;
 
 /** Where a message is, as a link to it names it. */
 interface LinkTarget extends Location {

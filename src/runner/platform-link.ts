@@ -1,6 +1,5 @@
 import type { PlatformConnection, PlatformInbox, PlatformLink } from "../contract/link.js";
 import type { ChatSurface } from "../contract/surface.js";
-import type { MemberRoles } from "./member-roles.js";
 import type { RestartNotices } from "./restart-notices.js";
 import type { ToolAccess } from "./tool-access.js";
 import type { ApprovalDesk } from "./approvals/approval-desk.js";
@@ -26,8 +25,6 @@ export interface PlatformLinksOptions {
   notices?: RestartNotices;
   /** Budget alerts go out through the platforms that connect. */
   alerts?: BudgetAlerts;
-  /** Where a platform's view of its members' roles is kept, for the console's sign-in. */
-  memberRoles?: MemberRoles;
 }
 
 /** Connects platforms to the core: one intake, one set of commands, one tool catalogue, one approval desk. */
@@ -40,7 +37,6 @@ export class PlatformLinks {
     this.options.notices?.connect(connection.surface);
     this.options.outlets?.attach(connection.surface, inbox);
     this.options.alerts?.addSurface(connection.surface);
-    if (connection.memberRole) this.options.memberRoles?.register(connection.surface.platform, connection.memberRole);
     const help = () => commandHelp({ commandName: connection.commandName, roles: connection.hasRoles, soleOperator: connection.soleOperator });
     return {
       receive: inbox.receive,

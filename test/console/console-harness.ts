@@ -12,7 +12,8 @@ import { isAnswerTo } from "../support/discord-bot.js";
 import { freePort } from "../support/free-port.js";
 
 /** Debian's Chromium (`apt-get install chromium`; `.ci/run` installs it when it is missing). */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"];
 export const TOKEN = "console-test-token-0123456789abcdef";
 /** Screenshots for docs/console.md are rewritten only when asked (UPDATE_SCREENSHOTS=1), never by CI. */
 const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === "1" ? join(PROJECT_ROOT, "docs/images") : undefined;
@@ -61,8 +62,8 @@ export class ConsoleHarness {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
     });
     return new ConsoleHarness(bot, discord, model, browser, `http://127.0.0.1:${port}`, port, dir);
   }
