@@ -29,28 +29,49 @@ const TURN_COLUMNS = `t.id, c.platform, c.workspace_id AS "workspaceId", COALESC
   t.duration_ms AS "durationMs", t.iterations, t.prompt_tokens AS "promptTokens", t.completion_tokens AS "completionTokens", t.error`;
 const FROM_TURNS = `FROM turns t JOIN conversations c ON c.id = t.conversation_id`;
 
-/** Newest first through turns_by_time, each filter a condition on the way. */
+/**
+ * Newest first, each filter a condition on the way: through turns_by_time, or turns_by_user and
+ * turns_by_channel when those are asked, stopping at the page's LIMIT. The CROSS JOIN keeps
+ * SQLite's planner on the turns first (it would otherwise start from the workspace's
+ * conversations and sort all of their turns); PostgreSQL reads it as the plain join it is.
+ */
 export function turnsQuery(filter: TurnFilter, placeholder: Placeholder): Query {
   const q = new QueryBuilder(placeholder);
-  const where: string[] = [];
+  const where: string[] = ["c.id = t.conversation_id"];
   if (filter.workspace) where.push(`c.platform = ${q.param(filter.workspace.platform)} AND c.workspace_id = ${q.param(filter.workspace.workspaceId)}`);
-  if (filter.channelId) where.push(`COALESCE(t.channel_id, c.channel_id) = ${q.param(filter.channelId)}`);
+  // The channel each turn recorded (a thread's turns their channel's), as usage reports count them.
+  if (filter.channelId) where.push(`t.channel_id = ${q.param(filter.channelId)}`);
   if (filter.userId) where.push(`t.user_id = ${q.param(filter.userId)}`);
-  if (filter.outcome) where.push(`(t.status = ${q.param(filter.outcome)} OR t.outcome = ${q.param(filter.outcome)})`);
+  if (filter.outcome) where.push(outcomeCondition(filter.outcome, q));
   if (filter.tool) where.push(`EXISTS (SELECT 1 FROM turn_steps s WHERE s.turn_id = t.id AND s.tool = ${q.param(filter.tool)})`);
   if (filter.from !== undefined) where.push(`t.started_at >= ${q.param(filter.from)}`);
   if (filter.to !== undefined) where.push(`t.started_at < ${q.param(filter.to)}`);
   if (filter.after) where.push(`(t.started_at, t.id) < (${q.param(filter.after.startedAt)}, ${q.param(filter.after.id)})`);
-  const conditions = where.length > 0 ? `WHERE ${where.join(" AND ")}` : "";
-  const text = `SELECT ${TURN_COLUMNS} ${FROM_TURNS} ${conditions} ORDER BY t.started_at DESC, t.id DESC LIMIT ${q.param(clampPage(filter.limit))}`;
+  const text = `SELECT ${TURN_COLUMNS} FROM turns t CROSS JOIN conversations c WHERE ${where.join(" AND ")} ORDER BY t.started_at DESC, t.id DESC LIMIT ${q.param(clampPage(filter.limit))}`;
   return { text, values: q.values };
+}
+
+/** The statuses turns_not_answered holds (a few of all turns). */
+const NOT_ANSWERED = new Set(["failed", "interrupted"]);
+
+/**
+ * A status (the partial index's own condition written out, so both planners use it) or, for any
+ * other word, the outcome (answer, timeout, llm_error…), read on the way through the turns by time.
+ */
+function outcomeCondition(outcome: string, q: QueryBuilder): string {
+  if (NOT_ANSWERED.has(outcome)) return `t.status IN ('failed', 'interrupted') AND t.status = ${q.param(outcome)}`;
+  if (outcome === "answered" || outcome === "running") return `t.status = ${q.param(outcome)}`;
+  return `t.outcome = ${q.param(outcome)}`;
 }
 
 export function turnQuery(id: string, placeholder: Placeholder): Query {
   return { text: `SELECT ${TURN_COLUMNS} ${FROM_TURNS} WHERE t.id = ${placeholder(1)}`, values: [id] };
 }
 
-export const exchangeQuery = (placeholder: Placeholder): string => `SELECT role, text FROM messages WHERE turn_id = ${placeholder(1)} ORDER BY id LIMIT 4`;
+/** Through the conversation's messages (messages_window): no index of its own on the turns' path. */
+export const exchangeQuery = (placeholder: Placeholder): string =>
+  `SELECT m.role, m.text FROM turns t JOIN messages m ON m.conversation_id = t.conversation_id AND m.turn_id = t.id
+   WHERE t.id = ${placeholder(1)} ORDER BY m.id LIMIT 4`;
 
 /** A turn's steps are few (AGENT_MAX_ITERATIONS × MAX_TOOL_CALLS_PER_STEP); a cap all the same. */
 export const stepsQuery = (placeholder: Placeholder): string =>

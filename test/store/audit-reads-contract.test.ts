@@ -79,6 +79,9 @@ for (const engine of engines) {
       expect((await b.audit.turns({ workspace, tool: "calculator", limit: 50 })).map((row) => row.id)).toEqual([ids[3]]);
       const failed = await b.audit.turns({ workspace, outcome: "failed", limit: 50 });
       expect(failed.map((row) => [row.channelId, row.outcome, row.error])).toEqual([["c2", "llm_error", "boom"]]);
+      // an outcome word rather than a status
+      expect((await b.audit.turns({ workspace, outcome: "llm_error", limit: 50 })).map((row) => row.id)).toEqual(failed.map((row) => row.id));
+      expect(await b.audit.turns({ workspace, outcome: "answered", limit: 50 })).toHaveLength(5);
       expect(await b.audit.turns({ workspace, from: Date.now() + DAY, limit: 50 })).toEqual([]);
     });
 
