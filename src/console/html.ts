@@ -38,3 +38,15 @@ export const count = (n: number) => n.toLocaleString("en-US");
 export const dollars = (amount: number) => `$${amount >= 1 || amount === 0 ? amount.toFixed(2) : amount.toPrecision(2)}`;
 export const when = (ms: number | undefined) => (ms === undefined ? "" : new Date(ms).toISOString().replace("T", " ").slice(0, 19));
 export const workspaceLabel = (ws: { platform: string; workspaceId: string }) => `${ws.platform} ${ws.workspaceId}`;
+
+/**
+ * A command's answer (Markdown for chat) as HTML: escaped first, then `code` and **bold**, the
+ * two marks the commands' answers use.
+ */
+export function commandAnswer(markdown: string): Html {
+  const escaped = escapeHtml(markdown)
+    .replace(/`([^`\n]+)`/g, "<code>$1</code>")
+    .replace(/\*\*([^*\n]+)\*\*/g, "<strong>$1</strong>")
+    .replace(/\n/g, "<br>");
+  return new Html(escaped);
+}

@@ -1,5 +1,5 @@
 import { NotFound, type PageContext, type PageResult } from "../context.js";
-import { count, html, type Html, when } from "../html.js";
+import { commandAnswer, count, html, type Html, when } from "../html.js";
 import { checkWorkspace, chosenWorkspace, noWorkspace, workspaceParam, workspaceSelect } from "./common.js";
 
 const HISTORY = 10;
@@ -15,7 +15,7 @@ export async function schedules(context: PageContext, notice?: { ok: boolean; te
   const histories = await Promise.all(tasks.map((task) => repository.history(task.id, HISTORY)));
   const button = (id: string, action: Action, label: string): Html =>
     html`<form class="inline" method="post" action="/schedules"><input type="hidden" name="csrf" value="${context.csrf}"><input type="hidden" name="workspace" value="${workspaceParam(chosen)}"><input type="hidden" name="id" value="${id}"><input type="hidden" name="action" value="${action}"><button type="submit" class="quiet">${label}</button></form>`;
-  const body = html`${notice ? html`<p class="${notice.ok ? "notice" : "problem"}" role="status">${notice.text}</p>` : ""}
+  const body = html`${notice ? html`<p class="${notice.ok ? "notice" : "problem"}" role="status">${commandAnswer(notice.text)}</p>` : ""}
 <form class="filters" method="get" action="/schedules">${workspaceSelect(all, chosen)}<button type="submit">Show</button></form>
 ${
   tasks.length === 0

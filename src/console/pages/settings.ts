@@ -1,7 +1,7 @@
 import type { SettingsChange } from "../../store/audit-reads.js";
 import type { WorkspaceRef } from "../../store/types.js";
 import type { PageContext, PageResult } from "../context.js";
-import { html, type Html, when } from "../html.js";
+import { commandAnswer, html, type Html, when } from "../html.js";
 import { checkWorkspace, chosenWorkspace, noWorkspace, workspaceParam, workspaceSelect } from "./common.js";
 import { commandsFor, currentValues, toolStateOf, type SettingsValues } from "./settings-values.js";
 
@@ -64,7 +64,7 @@ async function render(context: PageContext, outcome: Outcome = { notices: [] }):
   ]);
   const models = context.services.policies.defaults.models;
   const body = html`${outcome.stale ? staleText(outcome.stale) : ""}
-${outcome.notices.map((notice) => html`<p class="${notice.ok ? "notice" : "problem"}" role="status">${notice.text}</p>`)}
+${outcome.notices.map((notice) => html`<p class="${notice.ok ? "notice" : "problem"}" role="status">${commandAnswer(notice.text)}</p>`)}
 <form class="filters" method="get" action="/settings">${workspaceSelect(all, chosen)}
 <label>Channel <select name="channel"><option value="">(the whole workspace)</option>${channels.map((id) => html`<option${id === channelId ? html` selected` : ""}>${id}</option>`)}</select></label>
 <button type="submit">Show</button></form>

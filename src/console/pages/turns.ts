@@ -100,7 +100,7 @@ ${approvalText(pending.get(step.tool)?.shift())}</li>`,
 }
 <h2>Model</h2>
 <table><tbody><tr><th>Model</th><td>${turn.model ?? "(unrecorded)"}</td></tr>
-<tr><th>Model calls</th><td>${turn.iterations}</td></tr>
+<tr><th>Iterations (tool rounds)</th><td>${turn.iterations}</td></tr>
 <tr><th>Tokens in / out</th><td>${count(turn.promptTokens)} / ${count(turn.completionTokens)}</td></tr>
 <tr><th>Time</th><td>${turn.durationMs === undefined ? "still running" : `${count(turn.durationMs)} ms`}</td></tr>
 <tr><th>Outcome</th><td>${outcomeOf(turn)}</td></tr>
