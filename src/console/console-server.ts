@@ -18,6 +18,7 @@ import {
   isLoopback,
   sameSecret,
   SECURITY_HEADERS,
+  hostName,
   SESSION_COOKIE,
   Sessions,
   SignInLimiter,
@@ -130,7 +131,7 @@ class ConsoleHandler {
 
   listeningOn(port: number): void {
     this.hosts = allowedHosts(this.settings.host, port, this.settings.publicUrl);
-    this.base = (this.settings.publicUrl ?? `http://${this.settings.host}:${port}`).replace(/\/+$/, "");
+    this.base = (this.settings.publicUrl ?? `http://${hostName(this.settings.host)}:${port}`).replace(/\/+$/, "");
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

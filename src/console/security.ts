@@ -113,6 +113,9 @@ export class SignInLimiter {
   }
 }
 
+/** An address as a Host header or a URL writes it: an IPv6 address in brackets. */
+export const hostName = (host: string) => (host.includes(":") && !host.startsWith("[") ? `[${host}]` : host);
+
 export function isLoopback(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
   return bare === "localhost" || bare === "::1" || /^127(\.\d{1,3}){3}$/.test(bare);
@@ -124,7 +127,7 @@ export function isLoopback(host: string): boolean {
  * names when it is on loopback, and the host of CONSOLE_PUBLIC_URL.
  */
 export function allowedHosts(bindHost: string, port: number, publicUrl?: string): Set<string> {
-  const hosts = new Set<string>([`${bindHost}:${port}`.toLowerCase()]);
+  const hosts = new Set<string>([`${hostName(bindHost)}:${port}`.toLowerCase()]);
   if (isLoopback(bindHost)) for (const name of ["127.0.0.1", "localhost", "[::1]"]) hosts.add(`${name}:${port}`);
   if (publicUrl) hosts.add(new URL(publicUrl).host.toLowerCase());
   return hosts;
