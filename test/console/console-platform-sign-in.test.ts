@@ -12,6 +12,7 @@ describe("the console's sign-in with Discord", () => {
   let h: ConsoleHarness;
   let oauth: FakeOAuth;
   let other: FakeGuild;
+  let otherChannel: string;
   beforeAll(async () => {
     oauth = await FakeOAuth.start();
     h = await ConsoleHarness.start({
@@ -20,10 +21,11 @@ describe("the console's sign-in with Discord", () => {
       world: (discord) => {
         other = discord.world.addGuild("Server B", discord.moderator.id);
         discord.world.addMember(other.id, discord.admin.id);
-        discord.world.addTextChannel(other.id, "general");
+        otherChannel = discord.world.addTextChannel(other.id, "general").id;
       },
     });
     await h.ask("a question in server A");
+    await h.ask("a question in server B", otherChannel);
   }, 90_000);
   afterAll(async () => {
     await h?.close();
@@ -48,6 +50,17 @@ describe("the console's sign-in with Discord", () => {
       const response = await page.request.get(path);
       expect([path, response.status()]).toEqual([path, 403]);
     }
+    // nor a turn of B, nor a change there, even with the session's own CSRF token
+    const [turnInB] = h.rows<{ id: string }>(`SELECT t.id FROM turns t JOIN conversations c ON c.id = t.conversation_id WHERE c.workspace_id = ?`, other.id);
+    expect((await page.request.get(`/turns/${turnInB!.id}`)).status()).toBe(403);
+    for (const path of [`/approvals?workspace=discord:${other.id}`, `/schedules?workspace=discord:${other.id}`]) {
+      expect([path, (await page.request.get(path)).status()]).toEqual([path, 403]);
+    }
+    await page.goto(`/settings?workspace=${h.workspace}`);
+    const csrf = await page.inputValue("form.settings input[name=csrf]");
+    const change = await page.request.post("/settings", { form: { csrf, workspace: `discord:${other.id}`, version: "0", prompt: "from A's admin" } });
+    expect(change.status()).toBe(403);
+    expect(h.rows(`SELECT key FROM settings_changes WHERE workspace_id = ?`, other.id)).toEqual([]);
     // what spans every workspace is the operator's
     expect((await page.request.get("/usage.csv")).status()).toBe(403);
     expect((await page.request.get("/turns")).status()).toBe(200);
