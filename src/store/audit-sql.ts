@@ -68,9 +68,14 @@ export function turnQuery(id: string, placeholder: Placeholder): Query {
   return { text: `SELECT ${TURN_COLUMNS} ${FROM_TURNS} WHERE t.id = ${placeholder(1)}`, values: [id] };
 }
 
-/** Through the conversation's messages (messages_window): no index of its own on the turns' path. */
+/**
+ * Through messages_by_time: a turn's messages are written when it closes (at its ended_at; a
+ * thread's copy keeps their time), so they lie between its start and its end. No index of their
+ * own on the turns' path.
+ */
 export const exchangeQuery = (placeholder: Placeholder): string =>
-  `SELECT m.role, m.text FROM turns t JOIN messages m ON m.conversation_id = t.conversation_id AND m.turn_id = t.id
+  `SELECT m.role, m.text FROM turns t JOIN messages m ON m.turn_id = t.id
+     AND m.created_at >= t.started_at AND m.created_at <= COALESCE(t.ended_at, t.started_at) + 1000
    WHERE t.id = ${placeholder(1)} ORDER BY m.id LIMIT 4`;
 
 /** A turn's steps are few (AGENT_MAX_ITERATIONS × MAX_TOOL_CALLS_PER_STEP); a cap all the same. */

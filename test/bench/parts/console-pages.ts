@@ -72,7 +72,7 @@ function fill(store: SqliteStore, turns: number, options: BenchOptions): { sampl
       );
       message.run(conversationId, id, "user", "someone", `question number ${i}`, startedAt);
       if (status === "answered") message.run(conversationId, id, "assistant", null, `answer number ${i}`, startedAt + 900);
-      if (i % 3 === 0) step.run(id, TOOLS[i % TOOLS.length]!, startedAt + 10);
+      if (i % 3 === 0) step.run(id, TOOLS[Math.floor(i / 3) % TOOLS.length]!, startedAt + 10);
       if (i === Math.floor(turns / 2)) sampleTurn = id;
     }
   });
@@ -110,6 +110,7 @@ export const consolePagesPart: BenchPart = {
       turns: "/turns",
       turns_by_channel: "/turns?workspace=bench:w0&channel=C3",
       turns_by_user: "/turns?workspace=bench:w0&user=U7",
+      turns_with_tool: "/turns?tool=wikipedia",
       turns_failed_with_tool: "/turns?outcome=failed&tool=wikipedia",
       turns_one_day: `/turns?from=${from}&to=${from}`,
       turn: `/turns/${sampleTurn}`,
