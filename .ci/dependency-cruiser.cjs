@@ -94,6 +94,21 @@ module.exports = {
       },
     },
     {
+      name: "console-goes-through-the-core",
+      comment:
+        "The operator's console (src/console/) reads and changes things through the core's services: the commands the slash commands run, the store's reads. It never imports a platform, a platform's SDK or the composition root.",
+      severity: "error",
+      from: { path: "^src/console/" },
+      to: { path: "^src/(platforms/|app\\.ts$|main\\.ts$|start-platforms\\.ts$)|node_modules/(discord\\.js|@slack)/" },
+    },
+    {
+      name: "core-knows-no-console",
+      comment: "The console is above the core: nothing of the core or the platforms imports it (main.ts starts it).",
+      severity: "error",
+      from: { path: "^src/(agent|attachments|net|tools|store|runner|presenter|contract|scheduler|platforms)/" },
+      to: { path: "^src/console/" },
+    },
+    {
       name: "no-circular",
       comment: "No import cycles, type-only ones included.",
       severity: "error",

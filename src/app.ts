@@ -50,6 +50,10 @@ export interface App {
   commands: BotCommands;
   intake: MessageIntake;
   links: PlatformLinks;
+  /** Budgets, channel policies and usage reports, for the operator's console (as the commands see them). */
+  budgets: Budgets;
+  policies: ChannelPolicies;
+  usage: UsageReports;
   /** Runs scheduled tasks (issue 26). */
   scheduler: Scheduler;
   /** This process's lease in the database (its id names its turns). */
@@ -185,6 +189,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     budgets,
     history,
   });
+  const usage = new UsageReports(store.usageReports, config.MODEL_PRICES);
   const commands = new BotCommands({
     schedules: scheduling.commands,
     access,
@@ -192,7 +197,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     memory: store.conversations,
     workspaceSettings: store.workspaceSettings,
     channelSettings: store.channelSettings,
-    usage: new UsageReports(store.usageReports, config.MODEL_PRICES),
+    usage,
     memoryTokenBudget: config.MEMORY_TOKEN_BUDGET,
     summaries: store.summaries,
     budgets: new BudgetCommands({ budgets, repository: store.budgets, settings: store.workspaceSettings, prices: config.MODEL_PRICES, models }),
@@ -241,5 +246,8 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     purge,
     close,
     scheduler: scheduling.scheduler,
+    budgets,
+    policies,
+    usage,
   };
 }

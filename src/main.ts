@@ -7,6 +7,8 @@ import { createLogger } from "./log.js";
 import { createHealthHandler, HEALTH_PATHS, startHealthServer } from "./ops/health.js";
 import type { PlatformAdapter } from "./contract/platform.js";
 import { choosePlatforms, createPlatform, servicesFor, type SharedServices } from "./start-platforms.js";
+import { consoleSettingsOf, consoleStartProblem, type ConsoleServer } from "./console/console-server.js";
+import { startConsoleFor } from "./start-console.js";
 import { closeCpuPool } from "./tools/cpu/cpu-pool.js";
 import { loadToolExtensions, type ToolExtensions } from "./tools/extensions.js";
 import { McpConfigError } from "./tools/mcp/mcp-config.js";
@@ -39,6 +41,9 @@ async function main(): Promise<void> {
   if (providers.includes("openai") && !config.OPENAI_API_KEY && !config.OPENAI_BASE_URL) exitWith(NO_MODEL_MESSAGE);
   if (providers.includes("anthropic") && !config.ANTHROPIC_API_KEY && !config.ANTHROPIC_BASE_URL) exitWith(NO_ANTHROPIC_KEY_MESSAGE);
 
+  const consoleProblem = config.CONSOLE_PORT === undefined ? undefined : consoleStartProblem(consoleSettingsOf(config));
+  if (consoleProblem) exitWith(consoleProblem);
+
   const chosen = choosePlatforms(config);
   // The terminal is a conversation, so its default keeps log lines out of it.
   const conversational = chosen.every((platform) => platform.fallback);
@@ -57,6 +62,7 @@ async function main(): Promise<void> {
 
   const adapters: PlatformAdapter[] = [];
   let healthServer: Server | undefined;
+  let consoleServer: ConsoleServer | undefined;
   let stopping: Promise<void> | undefined;
   // Ready (/readyz) once every platform started, until shutdown begins.
   let started = false;
@@ -67,6 +73,7 @@ async function main(): Promise<void> {
       await app.runner.shutdown(graceMs);
       await Promise.allSettled(adapters.map((adapter) => adapter.stop()));
       healthServer?.close();
+      await consoleServer?.close();
       await extensions.close();
       await closeCpuPool();
       await app.close();
@@ -92,6 +99,10 @@ async function main(): Promise<void> {
   process.once("SIGINT", () => void shutdown("SIGINT", interactive ? 0 : config.SHUTDOWN_GRACE_MS).then(() => process.exit(interactive ? 130 : 0)));
   process.once("SIGTERM", () => void shutdown("SIGTERM").then(() => process.exit(interactive ? 143 : 0)));
   for (const adapter of adapters) await adapter.start();
+  if (config.CONSOLE_PORT !== undefined) {
+    consoleServer = await startConsoleFor(app, () => adapters);
+    logger.info({ host: config.CONSOLE_HOST, port: consoleServer.port }, "the operator's console is listening");
+  }
   started = true;
 
   const finished = adapters.flatMap((adapter) => (adapter.finished ? [adapter.finished] : []));

@@ -177,6 +177,21 @@ const coreConfigSchema = z.object({
   HTTP_PROXY: proxyUrl,
   /** Hosts reached without the proxy: names (each with its subdomains), host:port, or *. */
   NO_PROXY: optionalText,
+  /** Port of the operator's console (docs/console.md); off when unset. */
+  CONSOLE_PORT: z.coerce
+    .number({ message: "a port number" })
+    .int({ message: "a port number" })
+    .min(1, { message: "a port number" })
+    .max(65535, { message: "a port number" })
+    .optional(),
+  /** The address the console binds to; another than loopback needs a platform sign-in or an https CONSOLE_PUBLIC_URL. */
+  CONSOLE_HOST: z.string().trim().min(1).default("127.0.0.1"),
+  /** The operator's sign-in to the console: whoever has it sees every workspace. */
+  CONSOLE_TOKEN: optionalText,
+  /** The console's address as people open it (behind a proxy), such as https://bot.example.com. */
+  CONSOLE_PUBLIC_URL: optionalUrl,
+  /** A console session ends this many hours after sign-in. */
+  CONSOLE_SESSION_HOURS: positiveInt(12),
   DATABASE_PATH: z.string().trim().min(1).default("./data/bot.sqlite"),
   /** PostgreSQL instead of the SQLite file, for several processes on several hosts: postgres://user:password@host:5432/db. */
   DATABASE_URL: z

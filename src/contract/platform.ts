@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { z } from "zod";
 import type { Logger } from "../log.js";
+import type { Role } from "./inbound.js";
 import type { PlatformConnection, PlatformLink } from "./link.js";
 
 /** Answers some HTTP requests (GET /healthz, /metrics); false for the others. */
@@ -57,6 +58,12 @@ export interface PlatformAdapter {
   readonly finished?: Promise<void>;
   /** Ctrl-C means "stop now" here (the terminal): the running turn is cancelled at once. */
   readonly interactive?: boolean;
+  /**
+   * A person's role in a workspace by the bot's own view of their permissions there (the operator's
+   * console signs admins in with it): undefined when the bot is not in the workspace or the person
+   * is not one of its members.
+   */
+  memberRole?(workspaceId: string, userId: string): Promise<Role | undefined>;
 }
 
 /** The heavy part of a platform, imported only when it starts (its SDK with it). */

@@ -1,3 +1,4 @@
+import type { AuditReads } from "./audit-reads.js";
 import type { ApprovalRepository } from "./approval-repository.js";
 import type { BudgetRepository } from "./budget-repository.js";
 import type { ChannelSettingsRepository } from "./channel-settings-repository.js";
@@ -56,6 +57,8 @@ export interface Store {
   readonly budgets: BudgetRepository;
   /** The full-text index of what was said in channels, and forgetting deleted messages (issue 24). */
   readonly history: HistoryIndex;
+  /** Reads of the audit trail for the operator's console: turns, steps, approvals, usage by day. */
+  readonly audit: AuditReads;
   /** Resolves when the database answers (health checks); rejects otherwise. */
   ping(): Promise<void>;
   /** What `npm run doctor` reports. */

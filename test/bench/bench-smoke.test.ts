@@ -77,6 +77,7 @@ describe("the benchmark, run small", () => {
       "history",
       "metrics",
       "streamed",
+      "console",
     ]);
     expect(positive(report.figures.metrics_cpu_us_per_turn)).toBe(true);
     // part 13 streamed the whole turn through the bot and both streaming loops, with the same request bodies (it fails otherwise)

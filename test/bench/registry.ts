@@ -1,6 +1,7 @@
 import { agentOverheadPart } from "./parts/agent-overhead.js";
 import { budgetCheckPart } from "./parts/budget-check.js";
 import { concurrencyPart } from "./parts/concurrency.js";
+import { consolePagesPart } from "./parts/console-pages.js";
 import { discordFootprintPart } from "./parts/discord-footprint.js";
 import { endToEndPart } from "./parts/end-to-end.js";
 import { historyPart } from "./parts/history.js";
@@ -31,6 +32,7 @@ export const benchParts: BenchPart[] = [
   historyPart,
   metricsCostPart,
   streamedTurnPart,
+  consolePagesPart,
 ];
 
 /** The goals of issue 17 ("Lean and fast"), in its order: the JSON report always has these keys, and the goals table lists them first. */

@@ -27,6 +27,11 @@ export const discordConfig = {
     .optional(),
   /** Discord's file host: attachments are downloaded from under this address only. */
   DISCORD_CDN_URL: urlTemplate("https://cdn.discordapp.com/"),
+  /** "Sign in with Discord" on the operator's console (OAuth2): the application's client id and secret. */
+  DISCORD_CLIENT_ID: optionalText,
+  DISCORD_CLIENT_SECRET: optionalText,
+  /** Where Discord's OAuth2 pages and API are (/oauth2/authorize, /api/oauth2/token, /api/users/@me). */
+  DISCORD_OAUTH_URL: urlTemplate("https://discord.com"),
 };
 
 export type DiscordConfig = z.output<z.ZodObject<typeof discordConfig>>;

@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import { Events, REST, Routes, type APIUser, type Client, type Message, type PartialMessage } from "discord.js";
 import type { Logger } from "../../log.js";
+import type { Role } from "../../contract/inbound.js";
 import type { PlatformLink } from "../../contract/link.js";
 import type { PlatformAdapter, PlatformServices } from "../../contract/platform.js";
 import { createDiscordClient } from "./client.js";
@@ -11,7 +12,7 @@ import { describeDiscordError } from "./errors.js";
 import { GuildMembership } from "./guild-membership.js";
 import { DM_WORKSPACE, incomingMessage, PLATFORM } from "./inbound.js";
 import { KnownChannels } from "./known-channels.js";
-import { ROLE_NAMES } from "./permissions.js";
+import { ROLE_NAMES, roleOf } from "./permissions.js";
 import { DiscordSurface } from "./surface.js";
 
 /**
@@ -74,6 +75,13 @@ export class DiscordAdapter implements PlatformAdapter {
       { tag: client.user?.tag, guilds: client.guilds.cache.size, shards: client.options.shards, shardCount: client.options.shardCount },
       "connected to Discord",
     );
+  }
+
+  /** The member's role by the permissions discord.js computes for them in the guild (Manage Server: admin), as the commands do. */
+  async memberRole(guildId: string, userId: string): Promise<Role | undefined> {
+    const guild = this.client?.guilds.cache.get(guildId);
+    const member = await guild?.members.fetch(userId).catch(() => undefined);
+    return member ? roleOf(userId, member.permissions, this.services.adminUserIds) : undefined;
   }
 
   /**

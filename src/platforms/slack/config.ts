@@ -19,6 +19,8 @@ export const slackConfig = {
   /** During a key rotation: the key before SECRETS_KEY, which still decrypts until `npm run rotate-secrets` has re-encrypted. */
   SECRETS_KEY_PREVIOUS: secretsKey,
   SLACK_API_URL: optionalUrl,
+  /** Where Slack's OpenID Connect pages and API are, for "Sign in with Slack" on the console (/openid/connect/authorize, /api/openid.connect.*). */
+  SLACK_OAUTH_URL: urlTemplate("https://slack.com"),
   /** Slack's file host: files are downloaded (with the bot token) from under this address only. */
   SLACK_FILES_URL: urlTemplate("https://files.slack.com/"),
   SLACK_ALLOW_DMS: bool(true),

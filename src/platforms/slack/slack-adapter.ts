@@ -1,6 +1,6 @@
 import { webApi } from "@slack/bolt";
 import type { Logger } from "../../log.js";
-import type { Actor } from "../../contract/inbound.js";
+import type { Actor, Role } from "../../contract/inbound.js";
 import type { PlatformAdapter, PlatformServices } from "../../contract/platform.js";
 import { registerApprovalActions } from "./approval-actions.js";
 import { registerFeedbackActions } from "./feedback-actions.js";
@@ -78,7 +78,13 @@ export class SlackAdapter implements PlatformAdapter {
         const person = await users.lookup(userId);
         return { id: userId, name: person.name, role: isAdminIn(person, place) ? "admin" : "member", isBot: false };
       };
-      return { api, link, actorOf };
+      const roleIn = async (userId: string, place: SlackPlace): Promise<Role | undefined> => {
+        const person = await users.lookup(userId);
+        const belongs = place.enterpriseId !== undefined ? person.enterprise?.id === place.enterpriseId : person.teamId === place.teamId;
+        if (!belongs && !person.listed) return undefined;
+        return isAdminIn(person, place) ? "admin" : "member";
+      };
+      return { api, link, actorOf, roleIn };
     };
     if (distribution) {
       const sessions = new WorkspaceSessions(session);
@@ -89,6 +95,7 @@ export class SlackAdapter implements PlatformAdapter {
       };
     } else {
       const only = session(config.SLACK_BOT_TOKEN!);
+      this.single = only;
       this.sessionOf = () => only;
     }
     this.assistant = new AssistantThreads({ logger: this.logger, sessionOf: this.sessionOf });
@@ -99,6 +106,22 @@ export class SlackAdapter implements PlatformAdapter {
     registerAppHome(this.connection.bolt, { logger: this.logger, sessionOf: this.sessionOf });
     this.assistant.register(this.connection.bolt);
   }
+
+  /**
+   * A person's role in a workspace (the bot's workspace ids: a team's, or on Enterprise Grid the
+   * organisation's, whose ids start with E), looked up with that workspace's own token.
+   */
+  async memberRole(workspaceId: string, userId: string): Promise<Role | undefined> {
+    const place: SlackPlace = workspaceId.startsWith("E") ? { enterpriseId: workspaceId } : { teamId: workspaceId };
+    if (!this.sessions || !this.installations) return this.single?.roleIn(userId, place);
+    const query = { teamId: place.teamId, enterpriseId: place.enterpriseId, isEnterpriseInstall: place.enterpriseId !== undefined };
+    const key = installationKey(query);
+    const installation = await this.installations.fetchInstallation(query as Parameters<SlackInstallationStore["fetchInstallation"]>[0]).catch(() => undefined);
+    const token = installation?.bot?.token;
+    return key && token ? this.sessions.get(key, token).roleIn(userId, place) : undefined;
+  }
+
+  private single?: WorkspaceSession;
 
   /** The session a request's workspace is served by; undefined when Bolt authorized it with no token. */
   private readonly sessionOf: (context: SlackContext) => WorkspaceSession | undefined;

@@ -1,4 +1,4 @@
-import type { Actor } from "../../contract/inbound.js";
+import type { Actor, Role } from "../../contract/inbound.js";
 import type { PlatformLink } from "../../contract/link.js";
 import type { SlackPlace } from "./inbound.js";
 import type { SlackApi } from "./slack-api.js";
@@ -13,6 +13,8 @@ export interface WorkspaceSession {
   link: PlatformLink;
   /** The person as an actor where the request came from (an admin in one place may be a member in another). */
   actorOf(userId: string, place: SlackPlace): Promise<Actor>;
+  /** The person's role in a place, undefined when they are not one of its people (the console's sign-in). */
+  roleIn(userId: string, place: SlackPlace): Promise<Role | undefined>;
 }
 
 /** What Bolt's authorize put in a request's context. */

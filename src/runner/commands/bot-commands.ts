@@ -71,6 +71,9 @@ function mayRun(access: Access, actor: CommandActor, command?: BotCommand): bool
   return false;
 }
 
+/** The commands' rule for one command and actor, for what runs them by another way (the operator's console). */
+export const mayRunCommand = (command: BotCommand, actor: CommandActor): boolean => mayRun(accessOf(command), actor, command);
+
 /** Carries out the settings commands, after checking who may. */
 export class BotCommands {
   private readonly settings: WorkspaceSettingsCommands;

@@ -7,6 +7,7 @@ import { SettingsCache } from "../settings-cache.js";
 import type { Store, StoreReport, ToolSetting } from "../store.js";
 import type { WorkspaceSettings } from "../workspace-settings.js";
 import { redactUrl } from "../redact-url.js";
+import { PostgresAuditReads } from "./audit-reads.js";
 import { createPool, type ConnectionSettings } from "./connection.js";
 import { PostgresConversations } from "./conversations.js";
 import { PostgresInstallations } from "./installations.js";
@@ -68,6 +69,7 @@ export class PostgresStore implements Store {
   /** Budgets and what each spent (issue 25). */
   readonly budgets: PostgresBudgets;
   readonly history: PostgresHistory;
+  readonly audit: PostgresAuditReads;
   private readonly listener: ChangeListener;
   private closing?: Promise<void>;
 
@@ -97,6 +99,7 @@ export class PostgresStore implements Store {
     this.summaries = new PostgresSummaries(pool);
     this.budgets = new PostgresBudgets(pool);
     this.history = new PostgresHistory(pool);
+    this.audit = new PostgresAuditReads(pool);
     const caches = [this.toolSettings.cache, this.workspaceSettings.cache, this.toolApprovals.cache, this.channelSettings.cache] as SettingsCache<unknown>[];
     this.listener = new ChangeListener(
       { ...settings, url: settings.listenUrl ?? settings.url },

@@ -1,3 +1,4 @@
+import { SqliteAuditReads } from "./audit-reads.js";
 import { SqliteBudgets } from "./budgets.js";
 import type { Logger } from "../../log.js";
 import type { Store, StoreReport } from "../store.js";
@@ -55,6 +56,7 @@ export class SqliteStore implements Store {
   /** Budgets and what each spent (issue 25). */
   readonly budgets: SqliteBudgets;
   readonly history: SqliteHistory;
+  readonly audit: SqliteAuditReads;
   private readonly pingStatement;
 
   /**
@@ -86,6 +88,7 @@ export class SqliteStore implements Store {
     this.summaries = new SqliteSummaries(db, this.conversations.cache);
     this.budgets = new SqliteBudgets(db);
     this.history = new SqliteHistory(db, this.conversations);
+    this.audit = new SqliteAuditReads(db);
     this.currencyRates = new SqliteCurrencyRates(db);
     this.instances = new SqliteInstances(db, this.conversations.cache);
     this.pingStatement = db.prepare("SELECT 1");

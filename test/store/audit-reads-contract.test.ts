@@ -1,0 +1,159 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Store } from "../../src/store/store.js";
+import type { ConversationRef } from "../../src/store/types.js";
+import { postgresAvailability } from "../support/postgres.js";
+import { postgresEngine, sqliteEngine, titleOf, type SharedDatabase } from "./engines.js";
+
+/**
+ * The console's reads of the audit trail (src/store/audit-reads.ts), the same on both engines:
+ * turns filtered and paged newest first, a turn with its exchange, steps and approvals, usage by
+ * day and model, what runs now, the settings audit's version.
+ */
+const availability = await postgresAvailability();
+const engines = [sqliteEngine, postgresEngine(availability)];
+const DAY = 24 * 60 * 60 * 1000;
+
+for (const engine of engines) {
+  describe.skipIf(engine.unavailable !== undefined)(titleOf(`the ${engine.name} store's audit reads`, engine), () => {
+    let shared: SharedDatabase;
+    let a: Store;
+    let b: Store;
+    beforeAll(async () => {
+      shared = await engine.openShared(2);
+      [a, b] = shared.stores as [Store, Store];
+    });
+    afterAll(() => shared?.close());
+
+    const place = (channelId = "c1"): ConversationRef => ({ platform: "test", workspaceId: `w-${randomUUID()}`, channelId });
+
+    async function turn(ref: ConversationRef, options: { user?: string; model?: string; tools?: string[]; failed?: boolean; tokens?: [number, number] } = {}) {
+      const id = randomUUID();
+      const conversation = await a.turns.start({
+        id,
+        conversation: ref,
+        userId: options.user ?? "u1",
+        instance: "test",
+        context: { model: options.model ?? "m1", channelId: ref.channelId },
+      });
+      const [input, output] = options.tokens ?? [10, 2];
+      await a.turns.finish({
+        turnId: id,
+        end: options.failed
+          ? {
+              status: "failed",
+              outcome: "llm_error",
+              iterations: 1,
+              usage: { promptTokens: input, completionTokens: output, totalTokens: input + output },
+              error: "boom",
+            }
+          : { status: "answered", outcome: "answer", iterations: 2, usage: { promptTokens: input, completionTokens: output, totalTokens: input + output } },
+        steps: (options.tools ?? []).map((tool, i) => ({ seq: i + 1, tool, input: { n: i }, startedAt: 1_000 + i, output: `out ${i}`, durationMs: 5 })),
+        workspace: ref,
+        exchange: options.failed
+          ? undefined
+          : { conversationId: conversation.id, question: { author: "alice", text: `question ${id}` }, answer: `answer ${id}` },
+      });
+      return id;
+    }
+
+    it("lists a workspace's turns newest first, filtered, in pages that neither skip nor repeat", async () => {
+      const ref = place();
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) ids.push(await turn(ref, { user: i % 2 ? "u2" : "u1", tools: i === 3 ? ["calculator"] : [] }));
+      await turn({ ...ref, channelId: "c2" }, { failed: true });
+      await turn(place());
+
+      const workspace = { platform: ref.platform, workspaceId: ref.workspaceId };
+      const all = await b.audit.turns({ workspace, limit: 50 });
+      expect(all).toHaveLength(6);
+      expect(all.every((row, i) => i === 0 || row.startedAt <= all[i - 1]!.startedAt)).toBe(true);
+
+      const first = await b.audit.turns({ workspace, channelId: "c1", limit: 3 });
+      const last = first.at(-1)!;
+      const second = await b.audit.turns({ workspace, channelId: "c1", limit: 3, after: { startedAt: last.startedAt, id: last.id } });
+      expect(new Set([...first, ...second].map((row) => row.id))).toEqual(new Set(ids));
+      expect(first.length + second.length).toBe(5);
+
+      expect((await b.audit.turns({ workspace, userId: "u2", limit: 50 })).map((row) => row.userId)).toEqual(["u2", "u2"]);
+      expect((await b.audit.turns({ workspace, tool: "calculator", limit: 50 })).map((row) => row.id)).toEqual([ids[3]]);
+      const failed = await b.audit.turns({ workspace, outcome: "failed", limit: 50 });
+      expect(failed.map((row) => [row.channelId, row.outcome, row.error])).toEqual([["c2", "llm_error", "boom"]]);
+      // an outcome word rather than a status
+      expect((await b.audit.turns({ workspace, outcome: "llm_error", limit: 50 })).map((row) => row.id)).toEqual(failed.map((row) => row.id));
+      expect(await b.audit.turns({ workspace, outcome: "answered", limit: 50 })).toHaveLength(5);
+      expect(await b.audit.turns({ workspace, from: Date.now() + DAY, limit: 50 })).toEqual([]);
+    });
+
+    it("reads one turn with its question, answer, steps in order and approvals", async () => {
+      const ref = place();
+      const id = await turn(ref, { tools: ["get_time", "calculator"], tokens: [30, 7] });
+      await a.approvals.create({
+        id: `${id}-a`,
+        platform: ref.platform,
+        workspaceId: ref.workspaceId,
+        channelId: ref.channelId,
+        turnId: id,
+        tool: "calculator",
+        args: { n: 1 },
+        askedBy: "u1",
+        requestedAt: 2_000,
+        instance: "test",
+      });
+      await a.approvals.close(`${id}-a`, "approved", "admin-1", 3_000);
+
+      const detail = await b.audit.turn(id);
+      expect(detail).toMatchObject({
+        id,
+        workspaceId: ref.workspaceId,
+        channelId: "c1",
+        status: "answered",
+        model: "m1",
+        promptTokens: 30,
+        completionTokens: 7,
+        question: `question ${id}`,
+        answer: `answer ${id}`,
+      });
+      expect(detail!.steps.map((step) => [step.seq, step.tool, step.input, step.output])).toEqual([
+        [1, "get_time", '{"n":0}', "out 0"],
+        [2, "calculator", '{"n":1}', "out 1"],
+      ]);
+      expect(detail!.approvals).toMatchObject([{ tool: "calculator", status: "approved", decidedBy: "admin-1", decidedAt: 3_000 }]);
+      expect(await b.audit.approvals({ platform: ref.platform, workspaceId: ref.workspaceId }, false, 10)).toHaveLength(1);
+      expect(await b.audit.approvals({ platform: ref.platform, workspaceId: ref.workspaceId }, true, 10)).toEqual([]);
+      expect(await b.audit.turn("no such turn")).toBeUndefined();
+    });
+
+    it("sums tokens by day and model, counts the failures, knows the workspace and its channels", async () => {
+      const ref = place();
+      await turn(ref, { model: "m1", tokens: [10, 1] });
+      await turn(ref, { model: "m1", tokens: [20, 2] });
+      await turn({ ...ref, channelId: "c9" }, { model: "m2", tokens: [5, 5], failed: true });
+      const workspace = { platform: ref.platform, workspaceId: ref.workspaceId };
+      const today = Math.floor(Date.now() / DAY);
+      expect(await b.audit.dailyUsage(workspace, Date.now() - DAY)).toEqual([
+        { day: today, model: "m1", turns: 2, promptTokens: 30, completionTokens: 3 },
+        { day: today, model: "m2", turns: 1, promptTokens: 5, completionTokens: 5 },
+      ]);
+      expect((await b.audit.activity(Date.now() - 60_000)).failed).toBeGreaterThanOrEqual(1);
+      expect(await b.audit.workspaces(10_000)).toContainEqual(workspace);
+      expect(await b.audit.channels(workspace, 10)).toEqual(["c1", "c9"]);
+      expect(await b.audit.sizeBytes()).toBeGreaterThan(0);
+    });
+
+    it("versions a workspace's settings by its audit, and says what changed since a version", async () => {
+      const ref = place();
+      const version = await b.audit.settingsVersion(ref);
+      expect(version).toBe(0);
+      await a.workspaceSettings.set(ref, "systemPrompt", "be brief", "admin-1");
+      await a.toolSettings.set(ref, "calculator", false, "admin-2");
+      const after = await b.audit.settingsVersion(ref);
+      expect(after).toBeGreaterThan(version);
+      expect((await b.audit.changesSince(ref, version, 10)).map((change) => [change.key, change.changedBy])).toEqual([
+        ["systemPrompt", "admin-1"],
+        ["tool:calculator", "admin-2"],
+      ]);
+      expect(await b.audit.changesSince(ref, after, 10)).toEqual([]);
+    });
+  });
+}
