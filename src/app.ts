@@ -148,7 +148,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     dailyTokenBudget: config.DAILY_TOKEN_BUDGET,
     budgets,
   });
-  const history = new HistoryRecorder(store.history, logger, options.forgetHooks);
+  const history = new HistoryRecorder(store.history, logger, [summaries.forgetHook, ...(options.forgetHooks ?? [])]);
   const runner = new TurnRunner({
     summaries,
     agent,

@@ -52,6 +52,19 @@ export interface HistoryHit {
   link?: string;
 }
 
+/** What forgetting removed. */
+export interface Forgotten {
+  /** Index rows deleted. */
+  indexed: number;
+  /** Exchanges deleted from the memory windows. */
+  exchanges: number;
+  /**
+   * Conversations whose summary had covered a deleted exchange: emptied in the same transaction
+   * (their prompt gets the fallback, never the removed text), to be rebuilt without it.
+   */
+  staleSummaries: number[];
+}
+
 /** What a pruning round of the history deleted. */
 export interface HistoryPruneCounts {
   indexed: number;
@@ -72,11 +85,12 @@ export interface HistoryIndex {
   search(query: HistoryQuery): Promise<HistoryHit[]>;
   /**
    * Messages deleted on the platform: their rows go, and a deleted question's exchange (both its
-   * messages, in every conversation it was copied to, and its steps' texts) with them. Returns the index rows deleted.
+   * messages, in every conversation it was copied to, and its steps' texts) with them; a summary
+   * that covered such an exchange is emptied.
    */
-  forgetMessages(deleted: DeletedMessages): Promise<number>;
-  /** Everything a person wrote in a workspace: their index rows, and their exchanges in every memory window there. */
-  forgetAuthor(workspace: WorkspaceRef, authorId: string): Promise<{ indexed: number; exchanges: number }>;
+  forgetMessages(deleted: DeletedMessages): Promise<Forgotten>;
+  /** Everything a person wrote in a workspace: their index rows, their exchanges in every memory window there, and the summaries that covered them. */
+  forgetAuthor(workspace: WorkspaceRef, authorId: string): Promise<Forgotten>;
   /** A channel's history turned off: the messages indexed because it was on go at once (exchanges stay, like memory). */
   dropChannel(channel: ChannelRef): Promise<number>;
   /** Deletes at most `limit` index rows and `limit` stored messages older than `cutoff`, oldest first. */

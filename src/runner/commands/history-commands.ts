@@ -47,7 +47,7 @@ export class HistoryCommands {
   private async forgetMe(workspace: WorkspaceRef, userId: string): Promise<Result> {
     await this.recorder?.idle();
     const forgotten = await this.index.forgetAuthor(workspace, userId);
-    await this.recorder?.authorForgotten(workspace, userId);
+    await this.recorder?.forgotten(forgotten);
     return {
       ok: true,
       text: `Done: I removed ${forgotten.indexed} indexed message(s) of yours and ${forgotten.exchanges} of your exchanges with me here from my search index and my memory.`,

@@ -6,6 +6,7 @@ import {
   queryWords,
   scopeToken,
   type DeletedMessages,
+  type Forgotten,
   type HistoryEntry,
   type HistoryHit,
   type HistoryIndex,
@@ -62,13 +63,26 @@ const searchSql = (any: boolean) => {
 const SEARCH_ALL = searchSql(false);
 const SEARCH_ANY = searchSql(true);
 
-/** Deletes a set of turns' exchanges: their messages, their index rows, their steps' texts. */
+/**
+ * Deletes a set of turns' exchanges: their messages, their index rows, their steps' texts; and
+ * empties the summaries that covered one of those messages (after the window start, up to
+ * covered_to), to be rebuilt without them. Every part reads the rows as they were before.
+ */
 const FORGET_TURNS = (turns: string) => `
   WITH turns AS (${turns}),
+  stale AS (
+    UPDATE conversation_summaries s SET version = s.version + 1, summary = '', identifiers = '[]', covered_to = c.window_start,
+      covers_from = NULL, covers_until = NULL, updated_at = NULL, failures = 0, retry_at = 0, claimed_until = 0
+    FROM conversations c
+    WHERE c.id = s.conversation_id AND (s.summary <> '' OR s.identifiers <> '[]')
+      AND EXISTS (SELECT 1 FROM messages m JOIN turns t ON m.turn_id = t.id
+                  WHERE m.conversation_id = s.conversation_id AND m.id <= s.covered_to AND m.id > c.window_start)
+    RETURNING s.conversation_id),
   gone_index AS (DELETE FROM history_messages h USING turns t WHERE h.turn_id = t.id RETURNING 1),
   gone AS (DELETE FROM messages m USING turns t WHERE m.turn_id = t.id RETURNING m.turn_id),
   blanked AS (UPDATE turn_steps s SET input = '{}', output = NULL FROM turns t WHERE s.turn_id = t.id RETURNING 1)
-  SELECT (SELECT COUNT(DISTINCT turn_id) FROM gone)::int AS exchanges, (SELECT COUNT(*) FROM gone_index)::int AS indexed`;
+  SELECT (SELECT COUNT(DISTINCT turn_id) FROM gone)::int AS exchanges, (SELECT COUNT(*) FROM gone_index)::int AS indexed,
+    (SELECT COALESCE(array_agg(conversation_id), '{}') FROM stale)::text[] AS stale`;
 
 /** The history index on PostgreSQL: a generated tsvector ('simple') with a GIN index, ranked by ts_rank. */
 export class PostgresHistory implements HistoryIndex {
@@ -125,7 +139,7 @@ export class PostgresHistory implements HistoryIndex {
     return rows.map((row) => hitOf(row, words));
   }
 
-  async forgetMessages(deleted: DeletedMessages): Promise<number> {
+  async forgetMessages(deleted: DeletedMessages): Promise<Forgotten> {
     return inTransaction(this.pool, async (client) => {
       const turns = await forgetTurns(
         client,
@@ -133,13 +147,13 @@ export class PostgresHistory implements HistoryIndex {
         placeOf(deleted),
       );
       const { rowCount } = await client.query(`DELETE FROM history_messages WHERE ${PLACE}`, placeOf(deleted));
-      return turns.indexed + (rowCount ?? 0);
+      return { ...turns, indexed: turns.indexed + (rowCount ?? 0) };
     });
   }
 
-  async forgetAuthor(workspace: WorkspaceRef, authorId: string): Promise<{ indexed: number; exchanges: number }> {
+  async forgetAuthor(workspace: WorkspaceRef, authorId: string): Promise<Forgotten> {
     return inTransaction(this.pool, async (client) => {
-      const { exchanges } = await forgetTurns(
+      const turns = await forgetTurns(
         client,
         `SELECT t.id FROM turns t JOIN conversations c ON c.id = t.conversation_id WHERE c.platform = $1 AND c.workspace_id = $2 AND t.user_id = $3`,
         [workspace.platform, workspace.workspaceId, authorId],
@@ -149,7 +163,8 @@ export class PostgresHistory implements HistoryIndex {
         workspace.workspaceId,
         authorId,
       ]);
-      return { indexed: rowCount ?? 0, exchanges };
+      // The person's messages of channels with history on (their questions' rows went with their turns).
+      return { ...turns, indexed: rowCount ?? 0 };
     });
   }
 
@@ -176,7 +191,8 @@ export class PostgresHistory implements HistoryIndex {
 
 const placeOf = (where: DeletedMessages) => [where.platform, where.workspaceId, [...where.messageIds], where.channelId];
 
-async function forgetTurns(db: Queryable, turns: string, params: unknown[]): Promise<{ exchanges: number; indexed: number }> {
-  const { rows } = await db.query<{ exchanges: number; indexed: number }>(FORGET_TURNS(turns), params);
-  return rows[0] ?? { exchanges: 0, indexed: 0 };
+async function forgetTurns(db: Queryable, turns: string, params: unknown[]): Promise<Forgotten> {
+  const { rows } = await db.query<{ exchanges: number; indexed: number; stale: string[] }>(FORGET_TURNS(turns), params);
+  const row = rows[0];
+  return { exchanges: row?.exchanges ?? 0, indexed: row?.indexed ?? 0, staleSummaries: (row?.stale ?? []).map(Number) };
 }

@@ -4,6 +4,7 @@ import {
   queryWords,
   scopeToken,
   type DeletedMessages,
+  type Forgotten,
   type HistoryEntry,
   type HistoryHit,
   type HistoryIndex,
@@ -28,6 +29,18 @@ const ftsQuery = (scope: string, words: string[], joiner: "AND" | "OR") =>
   `scope : "${scope}" AND text : (${words.map((word) => `"${word}"`).join(` ${joiner} `)})`;
 
 /**
+ * Empties the summaries (a new version, covering nothing after the window start) that covered a
+ * message of turn `?`: what a summary covers is its messages after the window start up to covered_to.
+ */
+const STALE_SUMMARIES = `
+  UPDATE conversation_summaries SET version = version + 1, summary = '', identifiers = '[]',
+    covered_to = (SELECT window_start FROM conversations c WHERE c.id = conversation_summaries.conversation_id),
+    covers_from = NULL, covers_until = NULL, updated_at = NULL, failures = 0, retry_at = 0, claimed_until = 0
+  WHERE (summary <> '' OR identifiers <> '[]') AND conversation_id IN (
+    SELECT m.conversation_id FROM messages m JOIN conversations c ON c.id = m.conversation_id
+    WHERE m.turn_id = ? AND m.id <= conversation_summaries.covered_to AND m.id > c.window_start)`;
+
+/**
  * The history index on SQLite: FTS5 over history_messages (external content, kept in step by
  * triggers), ranked by bm25 on the text alone. Forgetting an exchange deletes its messages rows
  * and drops this connection's cached windows (other connections see the file change).
@@ -36,8 +49,8 @@ export class SqliteHistory implements HistoryIndex {
   private readonly addAll: (entries: readonly HistoryEntry[]) => void;
   private readonly editText;
   private readonly select;
-  private readonly forgetMessagesNow: (deleted: DeletedMessages) => number;
-  private readonly forgetAuthorNow: (workspace: WorkspaceRef, authorId: string) => { indexed: number; exchanges: number };
+  private readonly forgetMessagesNow: (deleted: DeletedMessages) => Forgotten;
+  private readonly forgetAuthorNow: (workspace: WorkspaceRef, authorId: string) => Forgotten;
   private readonly drop;
   private readonly pruneIndexed;
   private readonly pruneExchanges;
@@ -83,28 +96,26 @@ export class SqliteHistory implements HistoryIndex {
     const deleteRows = db.prepare<[string, string, string, string, string]>(`DELETE FROM history_messages WHERE ${place}`);
     const deleteTurnRows = db.prepare<[string]>(`DELETE FROM history_messages WHERE turn_id = ?`);
     const deleteExchange = db.prepare<[string]>(`DELETE FROM messages WHERE turn_id = ?`);
+    // Run before the exchange's messages go: a summary that covered one of them is emptied, to be rebuilt without it.
+    const emptySummaries = db.prepare<[string], number>(`${STALE_SUMMARIES} RETURNING conversation_id`).pluck();
     // The audit keeps that a turn ran, not what its tools were given or gave back.
     const blankSteps = db.prepare<[string]>(`UPDATE turn_steps SET input = '{}', output = NULL WHERE turn_id = ?`);
-    /** Deletes a turn's exchange everywhere; returns the index rows deleted. */
-    const forgetTurn = (turnId: string) => {
-      const rows = deleteTurnRows.run(turnId).changes;
-      deleteExchange.run(turnId);
+    /** Deletes a turn's exchange everywhere, and empties the summaries that covered it; counts into `forgotten`. */
+    const forgetTurn = (turnId: string, forgotten: Forgotten) => {
+      for (const id of emptySummaries.all(turnId)) if (!forgotten.staleSummaries.includes(id)) forgotten.staleSummaries.push(id);
+      forgotten.indexed += deleteTurnRows.run(turnId).changes;
+      if (deleteExchange.run(turnId).changes > 0) forgotten.exchanges++;
       blankSteps.run(turnId);
-      return rows;
     };
     this.forgetMessagesNow = db.transaction((deleted: DeletedMessages) => {
-      let indexed = 0;
-      let exchanges = 0;
+      const forgotten: Forgotten = { indexed: 0, exchanges: 0, staleSummaries: [] };
       for (const messageId of deleted.messageIds) {
         const key = [deleted.platform, deleted.workspaceId, messageId, deleted.channelId, deleted.channelId] as const;
-        for (const turnId of turnsOf.all(...key)) {
-          indexed += forgetTurn(turnId);
-          exchanges++;
-        }
-        indexed += deleteRows.run(...key).changes;
+        for (const turnId of turnsOf.all(...key)) forgetTurn(turnId, forgotten);
+        forgotten.indexed += deleteRows.run(...key).changes;
       }
-      if (exchanges > 0) this.conversations.cache.dropAll();
-      return indexed;
+      if (forgotten.exchanges > 0) this.conversations.cache.dropAll();
+      return forgotten;
     });
     const authorTurns = db
       .prepare<[string, string, string], string>(
@@ -113,16 +124,12 @@ export class SqliteHistory implements HistoryIndex {
       .pluck();
     const deleteAuthor = db.prepare<[string, string, string]>(`DELETE FROM history_messages WHERE platform = ? AND workspace_id = ? AND author_id = ?`);
     this.forgetAuthorNow = db.transaction((workspace: WorkspaceRef, authorId: string) => {
-      let exchanges = 0;
-      for (const turnId of authorTurns.all(workspace.platform, workspace.workspaceId, authorId)) {
-        const rows = deleteExchange.run(turnId).changes;
-        deleteTurnRows.run(turnId);
-        blankSteps.run(turnId);
-        if (rows > 0) exchanges++;
-      }
-      const indexed = deleteAuthor.run(workspace.platform, workspace.workspaceId, authorId).changes;
+      const forgotten: Forgotten = { indexed: 0, exchanges: 0, staleSummaries: [] };
+      for (const turnId of authorTurns.all(workspace.platform, workspace.workspaceId, authorId)) forgetTurn(turnId, forgotten);
+      // The person's messages of channels with history on (their questions' rows went with their turns).
+      forgotten.indexed = deleteAuthor.run(workspace.platform, workspace.workspaceId, authorId).changes;
       this.conversations.cache.dropAll();
-      return { indexed, exchanges };
+      return forgotten;
     });
     this.drop = db.prepare<[string, string, string]>(
       `DELETE FROM history_messages WHERE platform = ? AND workspace_id = ? AND channel_id = ? AND kind = 'message'`,
@@ -174,11 +181,11 @@ export class SqliteHistory implements HistoryIndex {
       .map((row) => hitOf(row, words));
   }
 
-  async forgetMessages(deleted: DeletedMessages): Promise<number> {
+  async forgetMessages(deleted: DeletedMessages): Promise<Forgotten> {
     return this.forgetMessagesNow(deleted);
   }
 
-  async forgetAuthor(workspace: WorkspaceRef, authorId: string): Promise<{ indexed: number; exchanges: number }> {
+  async forgetAuthor(workspace: WorkspaceRef, authorId: string): Promise<Forgotten> {
     return this.forgetAuthorNow(workspace, authorId);
   }
 
