@@ -7,6 +7,7 @@ import type { BotCommand, CommandGroup } from "../runner/commands/catalog.js";
 import type { CommandResult } from "../runner/commands/bot-commands.js";
 import type { ToolState } from "../runner/tool-access.js";
 import type { ApprovalAnswer, ApprovalPress } from "./approvals.js";
+import type { ChannelReader } from "./channel-access.js";
 import type { IncomingCommand, IncomingMessage, Location, SharedContentSource } from "./inbound.js";
 import type { ChatSurface, PostedMessage } from "./surface.js";
 import type { TurnReply } from "./turn-view.js";
@@ -46,6 +47,8 @@ export interface PlatformConnection {
   content?: SharedContentSource;
   /** The link people open a message with, for search results (none on the terminal). */
   messageLink?: MessageLinker;
+  /** Whether a person may read another channel of the workspace (search_history's `channel:`); without it, only the channel asked in is searched. */
+  readableChannel?: ChannelReader;
 }
 
 /** Where a message is, as a link to it names it. */

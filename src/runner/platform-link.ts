@@ -33,7 +33,12 @@ export class PlatformLinks {
 
   connect(connection: PlatformConnection): PlatformLink {
     const { intake, commands, access, approvals, models } = this.options;
-    const inbox = intake.connect(connection.surface, { allowDms: connection.allowDms, content: connection.content, messageLink: connection.messageLink });
+    const inbox = intake.connect(connection.surface, {
+      allowDms: connection.allowDms,
+      content: connection.content,
+      messageLink: connection.messageLink,
+      readableChannel: connection.readableChannel,
+    });
     this.options.notices?.connect(connection.surface);
     this.options.outlets?.attach(connection.surface, inbox);
     this.options.alerts?.addSurface(connection.surface);

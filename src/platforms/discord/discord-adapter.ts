@@ -1,4 +1,5 @@
 import { once } from "node:events";
+import { discordChannelAccess } from "./channel-access.js";
 import { Events, REST, Routes, type APIUser, type Client, type Message, type PartialMessage } from "discord.js";
 import type { Logger } from "../../log.js";
 import type { PlatformLink } from "../../contract/link.js";
@@ -46,6 +47,7 @@ export class DiscordAdapter implements PlatformAdapter {
       roleNames: ROLE_NAMES,
       content: discordContent(client, config.DISCORD_CDN_URL),
       messageLink: async (message) => jumpUrl(message.isDm ? "@me" : message.workspaceId, message.channelId, message.messageId),
+      readableChannel: discordChannelAccess(client, this.logger),
     });
     const interactions = new InteractionHandler(link, this.logger, adminUserIds);
 

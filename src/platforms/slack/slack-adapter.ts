@@ -3,6 +3,7 @@ import type { Logger } from "../../log.js";
 import type { Actor } from "../../contract/inbound.js";
 import type { PlatformAdapter, PlatformServices } from "../../contract/platform.js";
 import { registerApprovalActions } from "./approval-actions.js";
+import { slackChannelAccess } from "./channel-access.js";
 import { SlackConnection, type SlackConnectionOptions, type SlackMode } from "./bolt-app.js";
 import { isDistribution, type SlackConfig } from "./config.js";
 import { slackContent } from "./content.js";
@@ -67,6 +68,7 @@ export class SlackAdapter implements PlatformAdapter {
           const url = await api.workspaceUrl();
           return url ? permalinkOf(url, message.channelId, message.messageId, message.threadId) : undefined;
         },
+        readableChannel: slackChannelAccess(api),
       });
       const actorOf = async (userId: string, place: SlackPlace): Promise<Actor> => {
         const person = await users.lookup(userId);

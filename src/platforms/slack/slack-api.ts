@@ -46,6 +46,30 @@ const QUIET: Record<string, readonly string[]> = {
   "assistant.threads.setStatus": ["unknown_method", "missing_scope", "invalid_thread_ts", "feature_not_enabled", "not_allowed_token_type"],
 };
 
+const conversationInfoSchema = z.object({
+  channel: z.object({
+    id: z.string(),
+    name: z.string().optional(),
+    is_private: z.boolean().optional(),
+    is_im: z.boolean().optional(),
+    is_mpim: z.boolean().optional(),
+  }),
+});
+
+const membersSchema = z.object({ members: z.array(z.string()), response_metadata: z.object({ next_cursor: z.string().optional() }).optional() });
+
+/** A conversation as conversations.info describes it to this workspace's token. */
+export interface SlackConversation {
+  id: string;
+  name?: string;
+  isPrivate: boolean;
+  /** A direct conversation (one person, or several: an MPIM). */
+  isDirect: boolean;
+}
+
+/** Pages of conversations.members read at most (of 200): a bigger private channel counts as not joined. */
+const MAX_MEMBER_PAGES = 10;
+
 const userInfoSchema = z.object({
   user: z.object({
     id: z.string(),
@@ -257,6 +281,32 @@ export class SlackApi {
         enterprise: org ? { id: org.enterprise_id, isAdmin: Boolean(org.is_admin || org.is_owner || org.is_primary_owner) } : undefined,
       },
     };
+  }
+
+  async conversationInfo(channel: string): Promise<SlackResult<SlackConversation>> {
+    const result = await this.call("conversations.info", { channel }, () => this.client.conversations.info({ channel }));
+    if (!result.ok) return result;
+    const parsed = conversationInfoSchema.safeParse(result.value);
+    if (!parsed.success) return { ok: false, error: "unexpected_response" };
+    const found = parsed.data.channel;
+    return { ok: true, value: { id: found.id, name: found.name, isPrivate: found.is_private === true, isDirect: Boolean(found.is_im || found.is_mpim) } };
+  }
+
+  /** Whether `user` is a member of `channel` (conversations.members, paged, within MAX_MEMBER_PAGES). */
+  async isMember(channel: string, user: string): Promise<SlackResult<boolean>> {
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_MEMBER_PAGES; page++) {
+      const result = await this.call("conversations.members", { channel }, () =>
+        this.client.conversations.members({ channel, limit: 200, ...(cursor ? { cursor } : {}) }),
+      );
+      if (!result.ok) return result;
+      const parsed = membersSchema.safeParse(result.value);
+      if (!parsed.success) return { ok: false, error: "unexpected_response" };
+      if (parsed.data.members.includes(user)) return { ok: true, value: true };
+      cursor = parsed.data.response_metadata?.next_cursor || undefined;
+      if (!cursor) break;
+    }
+    return { ok: true, value: false };
   }
 
   private async call<T>(method: string, where: Record<string, string>, send: () => Promise<T>, waitOutRateLimits = true): Promise<SlackResult<T>> {
