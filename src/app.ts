@@ -13,6 +13,7 @@ import { budgetDefaults } from "./runner/budgets/budget-defaults.js";
 import { Budgets } from "./runner/budgets/budgets.js";
 import { BotCommands } from "./runner/commands/bot-commands.js";
 import { BudgetCommands } from "./runner/commands/budget-commands.js";
+import { HistoryBackfills } from "./runner/history-backfill.js";
 import { HistoryRecorder, type ForgetHook } from "./runner/history-recorder.js";
 import { InstanceLease } from "./runner/instance-lease.js";
 import { StorePruner } from "./store/pruner.js";
@@ -52,6 +53,8 @@ export interface App {
   lease: InstanceLease;
   /** Writes to the history index, off the turns' path. */
   history: HistoryRecorder;
+  /** Reads channels' earlier messages into the history index (`settings channel history backfill`). */
+  backfills: HistoryBackfills;
   /** Gives up the lease (turns still running are marked interrupted) and closes the store; once is enough. */
   close(): Promise<void>;
 }
@@ -64,6 +67,8 @@ export interface AppOptions {
   observer?: TurnObserver;
   /** Told when messages are forgotten (deleted on the platform, forget-me), for what keeps text derived from them. */
   forgetHooks?: ForgetHook[];
+  /** The backfills' pace (tests: no pause between pages). */
+  backfillPacing?: { pageIntervalMs?: number; progressEveryPages?: number };
 }
 
 /** Answers longer than this many messages send the rest as a file. */
@@ -149,6 +154,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     budgets,
   });
   const history = new HistoryRecorder(store.history, logger, [summaries.forgetHook, ...(options.forgetHooks ?? [])]);
+  const backfills = new HistoryBackfills({ repository: store.backfills, index: store.history, logger, owner: lease.run.id, ...options.backfillPacing });
   const runner = new TurnRunner({
     summaries,
     agent,
@@ -186,7 +192,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     memoryTokenBudget: config.MEMORY_TOKEN_BUDGET,
     summaries: store.summaries,
     budgets: new BudgetCommands({ budgets, repository: store.budgets, settings: store.workspaceSettings, prices: config.MODEL_PRICES, models }),
-    history: { index: store.history, recorder: history },
+    history: { index: store.history, recorder: history, backfill: { backfills, retentionDays: config.HISTORY_RETENTION_DAYS } },
   });
   const intake = new MessageIntake({
     store,
@@ -199,7 +205,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     streamEditIntervalMs: config.STREAM_ANSWERS ? config.STREAM_EDIT_INTERVAL_MS : undefined,
     history,
   });
-  const links = new PlatformLinks({ intake, commands, access, approvals, models, notices, alerts, outlets: scheduling.poster });
+  const links = new PlatformLinks({ intake, commands, access, approvals, models, notices, alerts, outlets: scheduling.poster, backfills });
   scheduling.scheduler.start();
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -207,6 +213,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
       await pruner.stop();
       await scheduling.scheduler.stop();
       await summaries.stop();
+      await backfills.stop();
       await history.idle();
       await lease.stop().catch((error: unknown) => logger.warn({ err: error }, "could not give up this process's lease"));
       await store.close();
@@ -225,6 +232,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     links,
     lease,
     history,
+    backfills,
     close,
     scheduler: scheduling.scheduler,
   };

@@ -5,6 +5,7 @@ import type { ToolAccess } from "./tool-access.js";
 import type { ApprovalDesk } from "./approvals/approval-desk.js";
 import type { BotCommands } from "./commands/bot-commands.js";
 import type { BudgetAlerts } from "./budgets/budget-alerts.js";
+import type { HistoryBackfills } from "./history-backfill.js";
 import { parseCommandText } from "./commands/command-text.js";
 import { commandHelp } from "./commands/help.js";
 import { conversationOf, type MessageIntake } from "./intake.js";
@@ -25,6 +26,8 @@ export interface PlatformLinksOptions {
   notices?: RestartNotices;
   /** Budget alerts go out through the platforms that connect. */
   alerts?: BudgetAlerts;
+  /** History backfills read channels through the platforms that connect (and resume theirs). */
+  backfills?: HistoryBackfills;
 }
 
 /** Connects platforms to the core: one intake, one set of commands, one tool catalogue, one approval desk. */
@@ -42,6 +45,7 @@ export class PlatformLinks {
     this.options.notices?.connect(connection.surface);
     this.options.outlets?.attach(connection.surface, inbox);
     this.options.alerts?.addSurface(connection.surface);
+    this.options.backfills?.attach(connection.surface, connection.channelHistory);
     const help = () => commandHelp({ commandName: connection.commandName, roles: connection.hasRoles, soleOperator: connection.soleOperator });
     return {
       receive: inbox.receive,

@@ -77,8 +77,11 @@ export interface HistoryPruneCounts {
  * memory windows, so nothing of a deleted message stays behind.
  */
 export interface HistoryIndex {
-  /** Indexes messages, in one transaction; a message indexed before (same channel and id) is replaced. */
-  add(entries: readonly HistoryEntry[]): Promise<void>;
+  /**
+   * Indexes messages, in one transaction; a message indexed before (same channel and id) is
+   * replaced, or with `keepIndexed` kept as it is (a backfill never turns a question into a plain message).
+   */
+  add(entries: readonly HistoryEntry[], options?: { keepIndexed?: boolean }): Promise<void>;
   /** An edit on the platform: the message's new text, if it is indexed. Returns the rows changed. */
   edit(where: DeletedMessages, text: string): Promise<number>;
   /** The best matches in one channel (all its threads), best first. */

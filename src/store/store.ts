@@ -1,4 +1,5 @@
 import type { ApprovalRepository } from "./approval-repository.js";
+import type { BackfillRepository } from "./backfill-repository.js";
 import type { BudgetRepository } from "./budget-repository.js";
 import type { ChannelSettingsRepository } from "./channel-settings-repository.js";
 import type { InstallationRepository } from "./installation-repository.js";
@@ -50,6 +51,8 @@ export interface Store {
   readonly budgets: BudgetRepository;
   /** The full-text index of what was said in channels, and forgetting deleted messages (issue 24). */
   readonly history: HistoryIndex;
+  /** Backfills of channels' earlier messages into the history index, resumable (issue 24). */
+  readonly backfills: BackfillRepository;
   /** Resolves when the database answers (health checks); rejects otherwise. */
   ping(): Promise<void>;
   /** What `npm run doctor` reports. */

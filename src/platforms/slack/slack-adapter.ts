@@ -4,6 +4,7 @@ import type { Actor } from "../../contract/inbound.js";
 import type { PlatformAdapter, PlatformServices } from "../../contract/platform.js";
 import { registerApprovalActions } from "./approval-actions.js";
 import { slackChannelAccess } from "./channel-access.js";
+import { slackChannelHistory } from "./channel-history.js";
 import { SlackConnection, type SlackConnectionOptions, type SlackMode } from "./bolt-app.js";
 import { isDistribution, type SlackConfig } from "./config.js";
 import { slackContent } from "./content.js";
@@ -69,6 +70,7 @@ export class SlackAdapter implements PlatformAdapter {
           return url ? permalinkOf(url, message.channelId, message.messageId, message.threadId) : undefined;
         },
         readableChannel: slackChannelAccess(api),
+        channelHistory: slackChannelHistory(api, async (userId) => (await users.lookup(userId)).name),
       });
       const actorOf = async (userId: string, place: SlackPlace): Promise<Actor> => {
         const person = await users.lookup(userId);

@@ -58,6 +58,28 @@ const conversationInfoSchema = z.object({
 
 const membersSchema = z.object({ members: z.array(z.string()), response_metadata: z.object({ next_cursor: z.string().optional() }).optional() });
 
+const historySchema = z.object({
+  messages: z.array(
+    z.object({
+      ts: z.string(),
+      user: z.string().optional(),
+      bot_id: z.string().optional(),
+      subtype: z.string().optional(),
+      text: z.string().optional(),
+      thread_ts: z.string().optional(),
+      reply_count: z.number().optional(),
+    }),
+  ),
+  has_more: z.boolean().optional(),
+  response_metadata: z.object({ next_cursor: z.string().optional() }).optional(),
+});
+
+/** A page of conversations.history or conversations.replies: the messages, and the cursor of the next page (none at the end). */
+export interface SlackHistoryPage {
+  messages: z.infer<typeof historySchema>["messages"];
+  next?: string;
+}
+
 /** A conversation as conversations.info describes it to this workspace's token. */
 export interface SlackConversation {
   id: string;
@@ -292,6 +314,22 @@ export class SlackApi {
     return { ok: true, value: { id: found.id, name: found.name, isPrivate: found.is_private === true, isDirect: Boolean(found.is_im || found.is_mpim) } };
   }
 
+  /** conversations.history: a channel's messages newest first, from `oldest` (a ts) on, a page at `cursor`. */
+  async history(channel: string, page: { cursor?: string; oldest: string; limit: number }): Promise<SlackResult<SlackHistoryPage>> {
+    const result = await this.call("conversations.history", { channel }, () =>
+      this.client.conversations.history({ channel, oldest: page.oldest, limit: page.limit, ...(page.cursor ? { cursor: page.cursor } : {}) }),
+    );
+    return historyPage(result);
+  }
+
+  /** conversations.replies: a thread's parent and replies, oldest first, a page at `cursor`. */
+  async replies(channel: string, ts: string, page: { cursor?: string; limit: number }): Promise<SlackResult<SlackHistoryPage>> {
+    const result = await this.call("conversations.replies", { channel }, () =>
+      this.client.conversations.replies({ channel, ts, limit: page.limit, ...(page.cursor ? { cursor: page.cursor } : {}) }),
+    );
+    return historyPage(result);
+  }
+
   /** Whether `user` is a member of `channel` (conversations.members, paged, within MAX_MEMBER_PAGES). */
   async isMember(channel: string, user: string): Promise<SlackResult<boolean>> {
     let cursor: string | undefined;
@@ -338,6 +376,14 @@ export class SlackApi {
       }
     }
   }
+}
+
+function historyPage(result: SlackResult<unknown>): SlackResult<SlackHistoryPage> {
+  if (!result.ok) return result;
+  const parsed = historySchema.safeParse(result.value);
+  if (!parsed.success) return { ok: false, error: "unexpected_response" };
+  const next = parsed.data.has_more ? parsed.data.response_metadata?.next_cursor || undefined : undefined;
+  return { ok: true, value: { messages: parsed.data.messages, ...(next ? { next } : {}) } };
 }
 
 /** The error code Slack gave, from the shapes @slack/web-api throws. */

@@ -35,10 +35,11 @@ export const HISTORY_COLUMNS = [
 ];
 
 /** Many rows in one statement: each column as an array, unnested. */
-const UPSERT = `
+const INSERT = `
   INSERT INTO history_messages (${HISTORY_COLUMNS.join(", ")})
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::bigint[], $13::text[])
-  ON CONFLICT (platform, workspace_id, channel_id, message_id) DO UPDATE SET
+  ON CONFLICT (platform, workspace_id, channel_id, message_id) DO`;
+const UPSERT = `${INSERT} UPDATE SET
     kind = excluded.kind, text = excluded.text, author_name = excluded.author_name,
     link = COALESCE(excluded.link, history_messages.link), turn_id = COALESCE(excluded.turn_id, history_messages.turn_id)`;
 
@@ -88,14 +89,14 @@ const FORGET_TURNS = (turns: string) => `
 export class PostgresHistory implements HistoryIndex {
   constructor(private readonly pool: pg.Pool) {}
 
-  async add(entries: readonly HistoryEntry[]): Promise<void> {
+  async add(entries: readonly HistoryEntry[], options: { keepIndexed?: boolean } = {}): Promise<void> {
     if (entries.length === 0) return;
     // The newest version of a message wins within one batch too (ON CONFLICT cannot touch a row twice).
     const byKey = new Map<string, HistoryEntry>();
     for (const entry of entries) byKey.set(JSON.stringify([entry.platform, entry.workspaceId, entry.channelId, entry.messageId]), entry);
     const rows = [...byKey.values()];
     const column = <T>(pick: (entry: HistoryEntry) => T) => rows.map(pick);
-    await this.pool.query(UPSERT, [
+    await this.pool.query(options.keepIndexed ? `${INSERT} NOTHING` : UPSERT, [
       column((e) => e.platform),
       column((e) => e.workspaceId),
       column((e) => e.channelId),

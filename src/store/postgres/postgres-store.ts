@@ -19,6 +19,7 @@ import { PostgresApprovals } from "./approvals.js";
 import { PostgresUsageReports } from "./usage-reports.js";
 import { PostgresRetention } from "./retention.js";
 import { PostgresSchedules } from "./schedules.js";
+import { PostgresBackfills } from "./backfills.js";
 import { PostgresSummaries } from "./summaries.js";
 import { PostgresHistory } from "./history.js";
 import type { ApprovalSetting } from "../tool-approval-repository.js";
@@ -60,6 +61,7 @@ export class PostgresStore implements Store {
   readonly installations: PostgresInstallations;
   readonly retention: PostgresRetention;
   readonly schedules: PostgresSchedules;
+  readonly backfills: PostgresBackfills;
   readonly summaries: PostgresSummaries;
   /** Budgets and what each spent (issue 25). */
   readonly budgets: PostgresBudgets;
@@ -88,6 +90,7 @@ export class PostgresStore implements Store {
     this.installations = new PostgresInstallations(pool);
     this.retention = new PostgresRetention(pool);
     this.schedules = new PostgresSchedules(pool);
+    this.backfills = new PostgresBackfills(pool);
     this.summaries = new PostgresSummaries(pool);
     this.budgets = new PostgresBudgets(pool);
     this.history = new PostgresHistory(pool);

@@ -46,7 +46,7 @@ const STALE_SUMMARIES = `
  * and drops this connection's cached windows (other connections see the file change).
  */
 export class SqliteHistory implements HistoryIndex {
-  private readonly addAll: (entries: readonly HistoryEntry[]) => void;
+  private readonly addAll: (entries: readonly HistoryEntry[], keepIndexed: boolean) => void;
   private readonly editText;
   private readonly select;
   private readonly forgetMessagesNow: (deleted: DeletedMessages) => Forgotten;
@@ -59,16 +59,18 @@ export class SqliteHistory implements HistoryIndex {
     db: Db,
     private readonly conversations: SqliteConversations,
   ) {
-    const upsert = db.prepare(
-      `INSERT INTO history_messages (platform, workspace_id, channel_id, thread_id, message_id, kind, author_id, author_name, text, link, turn_id, created_at, scope)
+    const insert = `INSERT INTO history_messages (platform, workspace_id, channel_id, thread_id, message_id, kind, author_id, author_name, text, link, turn_id, created_at, scope)
        VALUES (@platform, @workspaceId, @channelId, @threadId, @messageId, @kind, @authorId, @authorName, @text, @link, @turnId, @time, @scope)
-       ON CONFLICT (platform, workspace_id, channel_id, message_id) DO UPDATE SET
-         kind = excluded.kind, text = excluded.text, author_name = excluded.author_name,
+       ON CONFLICT (platform, workspace_id, channel_id, message_id) DO`;
+    const upsert = db.prepare(
+      `${insert} UPDATE SET kind = excluded.kind, text = excluded.text, author_name = excluded.author_name,
          link = COALESCE(excluded.link, link), turn_id = COALESCE(excluded.turn_id, turn_id)`,
     );
-    this.addAll = db.transaction((entries: readonly HistoryEntry[]) => {
+    const insertNew = db.prepare(`${insert} NOTHING`);
+    this.addAll = db.transaction((entries: readonly HistoryEntry[], keepIndexed: boolean) => {
+      const write = keepIndexed ? insertNew : upsert;
       for (const entry of entries) {
-        upsert.run({
+        write.run({
           ...entry,
           threadId: entry.threadId ?? "",
           text: indexedText(entry.text),
@@ -142,8 +144,8 @@ export class SqliteHistory implements HistoryIndex {
     );
   }
 
-  async add(entries: readonly HistoryEntry[]): Promise<void> {
-    if (entries.length > 0) this.addAll(entries);
+  async add(entries: readonly HistoryEntry[], options: { keepIndexed?: boolean } = {}): Promise<void> {
+    if (entries.length > 0) this.addAll(entries, options.keepIndexed === true);
   }
 
   async edit(where: DeletedMessages, text: string): Promise<number> {

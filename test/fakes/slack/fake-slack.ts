@@ -371,6 +371,10 @@ export class FakeSlack {
         return this.conversations.info(params);
       case "conversations.members":
         return this.conversations.members(params);
+      case "conversations.history":
+        return this.conversations.history(params);
+      case "conversations.replies":
+        return this.conversations.replies(params);
       case "files.getUploadURLExternal": {
         const id = `F${randomUUID().slice(0, 8).toUpperCase()}`;
         this.uploads.set(id, { name: String(params.filename ?? "file") });
