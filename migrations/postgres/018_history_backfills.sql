@@ -23,3 +23,7 @@ CREATE TABLE history_backfills (
   PRIMARY KEY (platform, workspace_id, channel_id)
 );
 CREATE INDEX history_backfills_running ON history_backfills (platform, status);
+
+-- search_history on a channel's newest rows first (common words: their newest matches are there,
+-- without visiting every row the GIN index names); see src/store/postgres/history.ts.
+CREATE INDEX history_by_channel ON history_messages (platform, workspace_id, channel_id, id);

@@ -109,6 +109,28 @@ for (const engine of engines) {
       expect((await search('release" OR "x')).length).toBeGreaterThan(0);
     });
 
+    it("ranks the channel's newest matches: more of the words first, a rarer word over a common one, newest among equals", async () => {
+      const ws = `w-${randomUUID()}`;
+      const now = Date.now();
+      const said = (n: number, text: string) => entry({ workspaceId: ws, messageId: `3.00000${n}`, text, time: now + n });
+      await a.history.add([
+        said(1, "the deploy is late"),
+        said(2, "deploy deploy deploy: the deploy plan for the rollback"),
+        said(3, "lunch is at noon"),
+        said(4, "the deploy rollback happened"),
+        said(5, "the deploy is late again"),
+        said(6, "the deploy went out"),
+      ]);
+      const search = (text: string) => b.history.search({ platform: "slack", workspaceId: ws, channelId: "C1", text, limit: 10 });
+      // every word: the one saying it most first, then the shorter of two that say each once (newest among equals)
+      expect((await search("deploy")).map((hit) => hit.excerpt.replace(/\*\*/g, ""))[0]).toBe("deploy deploy deploy: the deploy plan for the rollback");
+      expect((await search("deploy late")).map((hit) => hit.excerpt.replace(/\*\*/g, ""))).toEqual(["the deploy is late", "the deploy is late again"]);
+      // any word: rollback (2 of 6) weighs more than deploy (5 of 6)
+      const any = (await search("rollback lunch")).map((hit) => hit.excerpt.replace(/\*\*/g, ""));
+      expect(any).toHaveLength(3);
+      expect(any[0]).toBe("lunch is at noon");
+    });
+
     it("an edit replaces the indexed text; a deleted question takes its exchange out of the index and the memory window", async () => {
       const ws = `w-${randomUUID()}`;
       const ref = { platform: "discord", workspaceId: ws, channelId: "thread-1" };

@@ -4,6 +4,7 @@ import {
   hitOf,
   indexedText,
   queryWords,
+  ranked,
   scopeToken,
   type DeletedMessages,
   type Forgotten,
@@ -46,23 +47,41 @@ const UPSERT = `${INSERT} UPDATE SET
 /** A message as a delete or edit event names it: by id, in its channel or (Discord) its thread. */
 const PLACE = `platform = $1 AND workspace_id = $2 AND message_id = ANY($3::text[]) AND (channel_id = $4 OR thread_id = $4)`;
 
+/** Matches ranked at most, the channel's newest (see the SQLite index's CANDIDATES). */
+const CANDIDATES = 200;
+
 /**
  * The query: the channel's token and the words (punctuation a separator, as in the index), all of
  * them (plainto_tsquery's &) or any. The query is an expression of the parameters, not a CTE, so the
  * planner uses the GIN index for it. Punctuation, & included, is gone, so swapping the operator is safe.
+ * No ts_rank: it reads every match's tsvector (thousands for a common word); the newest matches
+ * are ranked in code instead (see ranked).
  */
-const searchSql = (any: boolean) => {
+const searchSql = (any: boolean, from: "all" | "recent") => {
   const words = any ? `replace(plainto_tsquery('simple', $1)::text, '&', '|')::tsquery` : `plainto_tsquery('simple', $1)`;
+  // recent: the channel's newest RECENT rows, newest first by history_by_channel; all: every match, by the GIN index
+  const rows =
+    from === "recent"
+      ? `(SELECT * FROM history_messages WHERE platform = $3 AND workspace_id = $4 AND channel_id = $5 ORDER BY id DESC LIMIT ${RECENT}) m`
+      : "history_messages m";
   return `
   SELECT m.author_id AS "authorId", m.author_name AS "authorName", m.created_at AS time, m.kind, m.thread_id AS "threadId", m.link, m.text
-  FROM history_messages m
+  FROM ${rows}
   WHERE m.words @@ (to_tsquery('simple', $2) && ${words}) AND m.platform = $3 AND m.workspace_id = $4 AND m.channel_id = $5
     AND m.created_at >= $6 AND m.created_at < $7
     AND ($8::text IS NULL OR m.author_id = $8 OR strpos(lower(m.author_name), lower($8)) > 0)
-  ORDER BY ts_rank(m.words, ${words}) DESC, m.created_at DESC LIMIT $9`;
+  ORDER BY m.id DESC LIMIT ${CANDIDATES}`;
 };
-const SEARCH_ALL = searchSql(false);
-const SEARCH_ANY = searchSql(true);
+/**
+ * The channel's newest rows looked at first: when CANDIDATES of them match (common words), they
+ * are the newest matches, found without visiting the thousands of rows the GIN index names for a
+ * common word; else (rarer words) the GIN index's matches, few.
+ */
+const RECENT = 1_000;
+const SEARCH = {
+  all: { recent: searchSql(false, "recent"), index: searchSql(false, "all") },
+  any: { recent: searchSql(true, "recent"), index: searchSql(true, "all") },
+};
 
 /**
  * Deletes a set of turns' exchanges: their messages, their index rows, their steps' texts; and
@@ -121,9 +140,14 @@ export class PostgresHistory implements HistoryIndex {
   async search(query: HistoryQuery): Promise<HistoryHit[]> {
     const words = queryWords(query.text);
     if (words.length === 0) return [];
-    const run = async (any: boolean) =>
+    const run = async (any: boolean) => {
+      const sql = any ? SEARCH.any : SEARCH.all;
+      const recent = await read(sql.recent);
+      return recent.length === CANDIDATES ? recent : read(sql.index);
+    };
+    const read = async (sql: string) =>
       (
-        await this.pool.query<HitRow>(any ? SEARCH_ANY : SEARCH_ALL, [
+        await this.pool.query<HitRow>(sql, [
           words.join(" ").replace(/[\p{P}\p{S}]+/gu, " "),
           scopeToken(query),
           query.platform,
@@ -132,12 +156,13 @@ export class PostgresHistory implements HistoryIndex {
           query.from ?? 0,
           query.to ?? Number.MAX_SAFE_INTEGER,
           query.author?.trim() || null,
-          query.limit,
         ])
       ).rows;
     let rows = await run(false);
     if (rows.length === 0 && words.length > 1) rows = await run(true);
-    return rows.map((row) => hitOf(row, words));
+    return ranked(rows, words)
+      .slice(0, query.limit)
+      .map((row) => hitOf(row, words));
   }
 
   async forgetMessages(deleted: DeletedMessages): Promise<Forgotten> {

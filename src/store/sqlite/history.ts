@@ -2,6 +2,7 @@ import {
   hitOf,
   indexedText,
   queryWords,
+  ranked,
   scopeToken,
   type DeletedMessages,
   type Forgotten,
@@ -18,11 +19,16 @@ import type { SqliteConversations } from "./conversations.js";
 import type { Db } from "./database.js";
 
 /**
- * Matches read at most, newest first, before ranking: FTS5 walks its lists in rowid order and stops
- * there, so a query of common words costs what a rare one does instead of every match in the store.
- * The results are the best-ranked of these (a channel's recent messages are what people ask about).
+ * Matches ranked at most, the newest: FTS5 walks its lists in rowid order and stops there, so a
+ * query of common words costs what a rare one does instead of every match in the store. The
+ * results are the best-ranked of these (a channel's recent messages are what people ask about).
  */
 const CANDIDATES = 200;
+/**
+ * Matches read at most, newest first, when a date range or an author narrows them after the match:
+ * a narrow filter would otherwise walk every match of the channel (a person who never said the words).
+ */
+const FILTERED_SCAN = 1_000;
 
 /** FTS5's query text: the channel's token, and the words (each a quoted phrase) all or any of them. */
 const ftsQuery = (scope: string, words: string[], joiner: "AND" | "OR") =>
@@ -49,6 +55,7 @@ export class SqliteHistory implements HistoryIndex {
   private readonly addAll: (entries: readonly HistoryEntry[], keepIndexed: boolean) => void;
   private readonly editText;
   private readonly select;
+  private readonly selectFiltered;
   private readonly forgetMessagesNow: (deleted: DeletedMessages) => Forgotten;
   private readonly forgetAuthorNow: (workspace: WorkspaceRef, authorId: string) => Forgotten;
   private readonly drop;
@@ -82,14 +89,21 @@ export class SqliteHistory implements HistoryIndex {
     });
     const place = `platform = ? AND workspace_id = ? AND message_id = ? AND (channel_id = ? OR thread_id = ?)`;
     this.editText = db.prepare<[string, string, string, string, string, string]>(`UPDATE history_messages SET text = ? WHERE ${place}`);
-    this.select = db.prepare<[string, string, string, string, number, number, string | null, string | null, string | null], HitRow & { score: number }>(
-      `SELECT bm25(history_fts, 1.0, 0.0) AS score, m.author_id AS authorId, m.author_name AS authorName, m.created_at AS time, m.kind, m.thread_id AS threadId, m.link, m.text
-       FROM history_fts f JOIN history_messages m ON m.id = f.rowid
-       WHERE history_fts MATCH ? AND m.platform = ? AND m.workspace_id = ? AND m.channel_id = ?
-         AND m.created_at >= ? AND m.created_at < ?
-         AND (? IS NULL OR m.author_id = ? OR instr(lower(m.author_name), lower(?)) > 0)
-       ORDER BY f.rowid DESC LIMIT ${CANDIDATES}`,
-    );
+    // No bm25() here: it reads every match of each word in the store for its statistics (a common
+    // word's hundreds of thousands); the newest matches are ranked in code instead (see ranked).
+    // CROSS JOIN keeps the matches first: else the planner walks the channel's rows by its index and probes them.
+    const select = (scan: number) =>
+      db.prepare<[string, string, string, string, number, number, string | null, string | null, string | null], HitRow>(
+        `SELECT m.author_id AS authorId, m.author_name AS authorName, m.created_at AS time, m.kind, m.thread_id AS threadId, m.link, m.text
+         FROM (SELECT rowid FROM history_fts WHERE history_fts MATCH ? ORDER BY rowid DESC LIMIT ${scan}) f
+         CROSS JOIN history_messages m ON m.id = f.rowid
+         WHERE m.platform = ? AND m.workspace_id = ? AND m.channel_id = ?
+           AND m.created_at >= ? AND m.created_at < ?
+           AND (? IS NULL OR m.author_id = ? OR instr(lower(m.author_name), lower(?)) > 0)
+         ORDER BY m.id DESC LIMIT ${CANDIDATES}`,
+      );
+    this.select = select(CANDIDATES);
+    this.selectFiltered = select(FILTERED_SCAN);
     const turnsOf = db
       .prepare<[string, string, string, string, string], string>(
         `SELECT turn_id FROM history_messages WHERE ${place} AND kind = 'question' AND turn_id IS NOT NULL`,
@@ -161,8 +175,9 @@ export class SqliteHistory implements HistoryIndex {
     if (words.length === 0) return [];
     const scope = scopeToken(query);
     const author = query.author?.trim() || null;
+    const filtered = author !== null || query.from !== undefined || query.to !== undefined;
     const run = (joiner: "AND" | "OR") =>
-      this.select.all(
+      (filtered ? this.selectFiltered : this.select).all(
         ftsQuery(scope, words, joiner),
         query.platform,
         query.workspaceId,
@@ -176,9 +191,8 @@ export class SqliteHistory implements HistoryIndex {
     // Every word first; when no message has them all, messages with any of them.
     let rows = run("AND");
     if (rows.length === 0 && words.length > 1) rows = run("OR");
-    // The best of the newest candidates (bm25: lower is better), newest first among equals.
-    return rows
-      .sort((x, y) => x.score - y.score || Number(y.time) - Number(x.time))
+    // The best of the newest candidates, newest first among equals.
+    return ranked(rows, words)
       .slice(0, query.limit)
       .map((row) => hitOf(row, words));
   }
