@@ -27,3 +27,5 @@ CREATE INDEX history_backfills_running ON history_backfills (platform, status);
 -- search_history on a channel's newest rows first (common words: their newest matches are there,
 -- without visiting every row the GIN index names); see src/store/postgres/history.ts.
 CREATE INDEX history_by_channel ON history_messages (platform, workspace_id, channel_id, id);
+-- search_history's author filter: the channel's people it names, read from this index alone.
+CREATE INDEX history_channel_authors ON history_messages (platform, workspace_id, channel_id, author_id, author_name);

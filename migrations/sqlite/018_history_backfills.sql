@@ -23,3 +23,6 @@ CREATE TABLE history_backfills (
   PRIMARY KEY (platform, workspace_id, channel_id)
 );
 CREATE INDEX history_backfills_running ON history_backfills (platform, status);
+
+-- search_history's author filter: the channel's people it names, read from this index alone.
+CREATE INDEX history_channel_authors ON history_messages (platform, workspace_id, channel_id, author_id, author_name);

@@ -47,8 +47,8 @@ const UPSERT = `${INSERT} UPDATE SET
 /** A message as a delete or edit event names it: by id, in its channel or (Discord) its thread. */
 const PLACE = `platform = $1 AND workspace_id = $2 AND message_id = ANY($3::text[]) AND (channel_id = $4 OR thread_id = $4)`;
 
-/** Matches ranked at most, the channel's newest (see the SQLite index's CANDIDATES). */
-const CANDIDATES = 200;
+/** Matches ranked at most, the channel's newest (as on SQLite: see its CANDIDATES). */
+const CANDIDATES = 64;
 
 /**
  * The query: the channel's token and the words (punctuation a separator, as in the index), all of
@@ -69,7 +69,7 @@ const searchSql = (any: boolean, from: "all" | "recent") => {
   FROM ${rows}
   WHERE m.words @@ (to_tsquery('simple', $2) && ${words}) AND m.platform = $3 AND m.workspace_id = $4 AND m.channel_id = $5
     AND m.created_at >= $6 AND m.created_at < $7
-    AND ($8::text IS NULL OR m.author_id = $8 OR strpos(lower(m.author_name), lower($8)) > 0)
+    AND ($8::text[] IS NULL OR m.author_id = ANY($8::text[]))
   ORDER BY m.id DESC LIMIT ${CANDIDATES}`;
 };
 /**
@@ -77,7 +77,7 @@ const searchSql = (any: boolean, from: "all" | "recent") => {
  * are the newest matches, found without visiting the thousands of rows the GIN index names for a
  * common word; else (rarer words) the GIN index's matches, few.
  */
-const RECENT = 1_000;
+const RECENT = 500;
 const SEARCH = {
   all: { recent: searchSql(false, "recent"), index: searchSql(false, "all") },
   any: { recent: searchSql(true, "recent"), index: searchSql(true, "all") },
@@ -140,6 +140,10 @@ export class PostgresHistory implements HistoryIndex {
   async search(query: HistoryQuery): Promise<HistoryHit[]> {
     const words = queryWords(query.text);
     if (words.length === 0) return [];
+    const author = query.author?.trim() || null;
+    // An author is the channel's people whose id or name it names: none, no match (at once).
+    const authors = author === null ? null : await this.authorsOf(query, author);
+    if (authors?.length === 0) return [];
     const run = async (any: boolean) => {
       const sql = any ? SEARCH.any : SEARCH.all;
       const recent = await read(sql.recent);
@@ -155,7 +159,7 @@ export class PostgresHistory implements HistoryIndex {
           query.channelId,
           query.from ?? 0,
           query.to ?? Number.MAX_SAFE_INTEGER,
-          query.author?.trim() || null,
+          authors,
         ])
       ).rows;
     let rows = await run(false);
@@ -163,6 +167,16 @@ export class PostgresHistory implements HistoryIndex {
     return ranked(rows, words)
       .slice(0, query.limit)
       .map((row) => hitOf(row, words));
+  }
+
+  /** The channel's authors a filter names, from the history_channel_authors index alone. */
+  private async authorsOf(channel: ChannelRef, author: string): Promise<string[]> {
+    const { rows } = await this.pool.query<{ author_id: string }>(
+      `SELECT DISTINCT author_id FROM history_messages WHERE platform = $1 AND workspace_id = $2 AND channel_id = $3
+         AND (author_id = $4 OR strpos(lower(author_name), lower($4)) > 0)`,
+      [channel.platform, channel.workspaceId, channel.channelId, author],
+    );
+    return rows.map((row) => row.author_id);
   }
 
   async forgetMessages(deleted: DeletedMessages): Promise<Forgotten> {

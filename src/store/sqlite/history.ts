@@ -23,7 +23,7 @@ import type { Db } from "./database.js";
  * query of common words costs what a rare one does instead of every match in the store. The
  * results are the best-ranked of these (a channel's recent messages are what people ask about).
  */
-const CANDIDATES = 200;
+const CANDIDATES = 64;
 /**
  * Matches read at most, newest first, when a date range or an author narrows them after the match:
  * a narrow filter would otherwise walk every match of the channel (a person who never said the words).
@@ -56,6 +56,7 @@ export class SqliteHistory implements HistoryIndex {
   private readonly editText;
   private readonly select;
   private readonly selectFiltered;
+  private readonly authorsOf;
   private readonly forgetMessagesNow: (deleted: DeletedMessages) => Forgotten;
   private readonly forgetAuthorNow: (workspace: WorkspaceRef, authorId: string) => Forgotten;
   private readonly drop;
@@ -93,15 +94,22 @@ export class SqliteHistory implements HistoryIndex {
     // word's hundreds of thousands); the newest matches are ranked in code instead (see ranked).
     // CROSS JOIN keeps the matches first: else the planner walks the channel's rows by its index and probes them.
     const select = (scan: number) =>
-      db.prepare<[string, string, string, string, number, number, string | null, string | null, string | null], HitRow>(
+      db.prepare<[string, string, string, string, number, number, string | null, string | null], HitRow>(
         `SELECT m.author_id AS authorId, m.author_name AS authorName, m.created_at AS time, m.kind, m.thread_id AS threadId, m.link, m.text
          FROM (SELECT rowid FROM history_fts WHERE history_fts MATCH ? ORDER BY rowid DESC LIMIT ${scan}) f
          CROSS JOIN history_messages m ON m.id = f.rowid
          WHERE m.platform = ? AND m.workspace_id = ? AND m.channel_id = ?
            AND m.created_at >= ? AND m.created_at < ?
-           AND (? IS NULL OR m.author_id = ? OR instr(lower(m.author_name), lower(?)) > 0)
+           AND (? IS NULL OR m.author_id IN (SELECT value FROM json_each(?)))
          ORDER BY m.id DESC LIMIT ${CANDIDATES}`,
       );
+    // The channel's authors the filter names, from the history_channel_authors index alone.
+    this.authorsOf = db
+      .prepare<[string, string, string, string, string], string>(
+        `SELECT DISTINCT author_id FROM history_messages WHERE platform = ? AND workspace_id = ? AND channel_id = ?
+           AND (author_id = ? OR instr(lower(author_name), lower(?)) > 0)`,
+      )
+      .pluck();
     this.select = select(CANDIDATES);
     this.selectFiltered = select(FILTERED_SCAN);
     const turnsOf = db
@@ -175,6 +183,10 @@ export class SqliteHistory implements HistoryIndex {
     if (words.length === 0) return [];
     const scope = scopeToken(query);
     const author = query.author?.trim() || null;
+    // An author is the channel's people whose id or name it names: none, no match (at once).
+    const authors = author === null ? null : this.authorsOf.all(query.platform, query.workspaceId, query.channelId, author, author);
+    if (authors?.length === 0) return [];
+    const authorIds = authors ? JSON.stringify(authors) : null;
     const filtered = author !== null || query.from !== undefined || query.to !== undefined;
     const run = (joiner: "AND" | "OR") =>
       (filtered ? this.selectFiltered : this.select).all(
@@ -184,9 +196,8 @@ export class SqliteHistory implements HistoryIndex {
         query.channelId,
         query.from ?? 0,
         query.to ?? Number.MAX_SAFE_INTEGER,
-        author,
-        author,
-        author,
+        authorIds,
+        authorIds,
       );
     // Every word first; when no message has them all, messages with any of them.
     let rows = run("AND");
