@@ -13,6 +13,7 @@ import { budgetDefaults } from "./runner/budgets/budget-defaults.js";
 import { Budgets } from "./runner/budgets/budgets.js";
 import { BotCommands } from "./runner/commands/bot-commands.js";
 import { BudgetCommands } from "./runner/commands/budget-commands.js";
+import { HistoryBackfills } from "./runner/history-backfill.js";
 import { HistoryRecorder, type ForgetHook } from "./runner/history-recorder.js";
 import { InstanceLease } from "./runner/instance-lease.js";
 import { StorePruner } from "./store/pruner.js";
@@ -62,6 +63,8 @@ export interface App {
   history: HistoryRecorder;
   /** Departed workspaces (uninstalls): their data purged after UNINSTALL_PURGE_DAYS (issue 27). */
   purge: WorkspacePurge;
+  /** Reads channels' earlier messages into the history index (`settings channel history backfill`). */
+  backfills: HistoryBackfills;
   /** Gives up the lease (turns still running are marked interrupted) and closes the store; once is enough. */
   close(): Promise<void>;
 }
@@ -74,6 +77,8 @@ export interface AppOptions {
   observer?: TurnObserver;
   /** Told when messages are forgotten (deleted on the platform, forget-me), for what keeps text derived from them. */
   forgetHooks?: ForgetHook[];
+  /** The backfills' pace (tests: no pause between pages). */
+  backfillPacing?: { pageIntervalMs?: number; progressEveryPages?: number };
 }
 
 /** Answers longer than this many messages send the rest as a file. */
@@ -164,7 +169,8 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     model: config.MEMORY_SUMMARY_MODEL,
     budgets,
   });
-  const history = new HistoryRecorder(store.history, logger, options.forgetHooks);
+  const history = new HistoryRecorder(store.history, logger, [summaries.forgetHook, ...(options.forgetHooks ?? [])]);
+  const backfills = new HistoryBackfills({ repository: store.backfills, index: store.history, logger, owner: lease.run.id, ...options.backfillPacing });
   const runner = new TurnRunner({
     summaries,
     agent,
@@ -201,7 +207,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     memoryTokenBudget: config.MEMORY_TOKEN_BUDGET,
     summaries: store.summaries,
     budgets: new BudgetCommands({ budgets, repository: store.budgets, settings: store.workspaceSettings, prices: config.MODEL_PRICES, models }),
-    history: { index: store.history, recorder: history },
+    history: { index: store.history, recorder: history, backfill: { backfills, retentionDays: config.HISTORY_RETENTION_DAYS } },
   });
   const intake = new MessageIntake({
     store,
@@ -216,7 +222,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
   });
   const feedback = new FeedbackDesk(store.feedback, logger);
   const home = new HomeSummaries({ budgets, usage: store.usageReports, settings: store.workspaceSettings });
-  const links = new PlatformLinks({ intake, commands, access, approvals, feedback, home, models, notices, alerts, outlets: scheduling.poster });
+  const links = new PlatformLinks({ intake, commands, access, approvals, feedback, home, models, notices, alerts, outlets: scheduling.poster, backfills });
   scheduling.scheduler.start();
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -225,6 +231,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
       await purge.stop();
       await scheduling.scheduler.stop();
       await summaries.stop();
+      await backfills.stop();
       await history.idle();
       await lease.stop().catch((error: unknown) => logger.warn({ err: error }, "could not give up this process's lease"));
       await store.close();
@@ -244,6 +251,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     lease,
     history,
     purge,
+    backfills,
     close,
     scheduler: scheduling.scheduler,
     budgets,

@@ -8,6 +8,8 @@ import type { CommandResult } from "../runner/commands/bot-commands.js";
 import type { ToolState } from "../runner/tool-access.js";
 import type { ApprovalAnswer, ApprovalPress } from "./approvals.js";
 import type { FeedbackAnswer, FeedbackPress } from "./feedback.js";
+import type { ChannelReader } from "./channel-access.js";
+import type { ChannelHistory } from "./channel-history.js";
 import type { IncomingCommand, IncomingMessage, Location, SharedContentSource } from "./inbound.js";
 import type { ChatSurface, PostedMessage } from "./surface.js";
 import type { TurnReply } from "./turn-view.js";
@@ -53,6 +55,10 @@ export interface PlatformConnection {
   content?: SharedContentSource;
   /** The link people open a message with, for search results (none on the terminal). */
   messageLink?: MessageLinker;
+  /** Whether a person may read another channel of the workspace (search_history's `channel:`); without it, only the channel asked in is searched. */
+  readableChannel?: ChannelReader;
+  /** Reads a channel's earlier messages, page by page, for a history backfill; without it there is none. */
+  channelHistory?: ChannelHistory;
 }
 
 /** Where a message is, as a link to it names it. */

@@ -1,17 +1,16 @@
 import type { Logger } from "../log.js";
-import type { DeletedMessages, HistoryEntry, HistoryIndex } from "../store/history-index.js";
-import type { WorkspaceRef } from "../store/types.js";
+import type { DeletedMessages, Forgotten, HistoryEntry, HistoryIndex } from "../store/history-index.js";
 
 /** An entry to index, its link still being made (a Slack permalink needs the workspace's address, asked once). */
 export type PendingEntry = Omit<HistoryEntry, "link"> & { link?: Promise<string | undefined> };
 
 /**
- * Told after something was forgotten, for what keeps text derived from messages elsewhere (the
- * conversation summaries of issue 24 §1 may register here). A hook that throws is logged.
+ * Told after something was forgotten (a deletion on the platform, forget-me), for what keeps text
+ * derived from messages elsewhere: the conversation summaries (issue 24 §1) rebuild the ones the
+ * store emptied. A hook that throws is logged.
  */
 export interface ForgetHook {
-  messagesDeleted?(deleted: DeletedMessages): Promise<void>;
-  authorForgotten?(workspace: WorkspaceRef, authorId: string): Promise<void>;
+  forgotten(what: Forgotten): Promise<void>;
 }
 
 type Job = { add: PendingEntry } | { edit: DeletedMessages; text: string } | { forget: DeletedMessages };
@@ -60,10 +59,10 @@ export class HistoryRecorder {
     while (this.draining) await this.draining;
   }
 
-  /** The hooks, after a person's messages were forgotten (forget-me). */
-  async authorForgotten(workspace: WorkspaceRef, authorId: string): Promise<void> {
+  /** The hooks, after messages were forgotten (a deletion here, or forget-me). */
+  async forgotten(what: Forgotten): Promise<void> {
     for (const hook of this.hooks) {
-      await hook.authorForgotten?.(workspace, authorId).catch((error: unknown) => this.logger.warn({ err: error }, "a forget hook failed"));
+      await hook.forgotten(what).catch((error: unknown) => this.logger.warn({ err: error }, "a forget hook failed"));
     }
   }
 
@@ -118,8 +117,7 @@ export class HistoryRecorder {
         await this.index.edit(job.edit, job.text);
         return;
       }
-      await this.index.forgetMessages(job.forget);
-      for (const hook of this.hooks) await hook.messagesDeleted?.(job.forget);
+      await this.forgotten(await this.index.forgetMessages(job.forget));
     } catch (error) {
       this.logger.warn({ err: error }, "could not apply an edit or a deletion to the history index");
     }

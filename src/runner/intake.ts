@@ -16,6 +16,7 @@ import type { TurnRequest } from "./types.js";
 import type { TurnReply, TurnView } from "../contract/turn-view.js";
 import type { MessageLinker, PlatformInbox, Receipt } from "../contract/link.js";
 import type { SharedContent } from "../contract/inbound.js";
+import type { AskerChannelReader, ChannelReader } from "../contract/channel-access.js";
 
 export interface ConnectOptions {
   /** Answer direct messages (DISCORD_ALLOW_DMS, SLACK_ALLOW_DMS). */
@@ -24,6 +25,8 @@ export interface ConnectOptions {
   content?: SharedContentSource;
   /** Links to messages, for search results. */
   messageLink?: MessageLinker;
+  /** Whether a person may read another channel of the workspace, for search_history's `channel:`. */
+  readableChannel?: ChannelReader;
 }
 
 export interface IntakeOptions {
@@ -305,5 +308,15 @@ function turnRequest(message: IncomingMessage, actor: Actor, continuesChannel: b
     senderMemberOf: message.memberOf,
     shared: sharedContent(message, source),
     posted: { ...historyPlaceOf(message), messageId: message.messageId, link: linkOf(connection, message), time: message.order?.sentAt ?? Date.now() },
+    readChannel: askerReader(connection.readableChannel, message, actor),
   };
+}
+
+/**
+ * The platform's check bound to the asker and their workspace: the model names a channel, never
+ * a workspace or a person. None in a direct message: it searches only itself.
+ */
+function askerReader(reader: ChannelReader | undefined, message: IncomingMessage, actor: Actor): AskerChannelReader | undefined {
+  if (!reader || message.isDm) return undefined;
+  return (channel) => reader({ workspaceId: message.workspaceId, userId: actor.id, channel });
 }

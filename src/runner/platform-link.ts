@@ -7,6 +7,7 @@ import type { BotCommands } from "./commands/bot-commands.js";
 import type { BudgetAlerts } from "./budgets/budget-alerts.js";
 import type { FeedbackDesk } from "./feedback-desk.js";
 import { suggestedPrompts, type HomeSummaries } from "./home-summary.js";
+import type { HistoryBackfills } from "./history-backfill.js";
 import { parseCommandText } from "./commands/command-text.js";
 import { commandHelp } from "./commands/help.js";
 import { conversationOf, type MessageIntake } from "./intake.js";
@@ -29,6 +30,8 @@ export interface PlatformLinksOptions {
   notices?: RestartNotices;
   /** Budget alerts go out through the platforms that connect. */
   alerts?: BudgetAlerts;
+  /** History backfills read channels through the platforms that connect (and resume theirs). */
+  backfills?: HistoryBackfills;
 }
 
 /** Connects platforms to the core: one intake, one set of commands, one tool catalogue, one approval desk. */
@@ -37,10 +40,16 @@ export class PlatformLinks {
 
   connect(connection: PlatformConnection): PlatformLink {
     const { intake, commands, access, approvals, feedback, home, models } = this.options;
-    const inbox = intake.connect(connection.surface, { allowDms: connection.allowDms, content: connection.content, messageLink: connection.messageLink });
+    const inbox = intake.connect(connection.surface, {
+      allowDms: connection.allowDms,
+      content: connection.content,
+      messageLink: connection.messageLink,
+      readableChannel: connection.readableChannel,
+    });
     this.options.notices?.connect(connection.surface);
     this.options.outlets?.attach(connection.surface, inbox);
     this.options.alerts?.addSurface(connection.surface);
+    this.options.backfills?.attach(connection.surface, connection.channelHistory);
     const help = () => commandHelp({ commandName: connection.commandName, roles: connection.hasRoles, soleOperator: connection.soleOperator });
     const runCommand: PlatformLink["runCommand"] = async (command, from) => {
       if (command.kind === "help") return { ok: true, text: help() };

@@ -448,6 +448,7 @@ export class TurnRunner {
         threadId: request.threadId,
         parentChannelId: request.parentChannelId,
         userId: request.userId,
+        readChannel: request.readChannel,
       },
       signal: turn.controller.signal,
       logger,

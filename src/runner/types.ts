@@ -1,5 +1,6 @@
 import type { ConversationRef } from "../store/types.js";
 import type { SharedContent, WorkspaceMembership } from "../contract/inbound.js";
+import type { AskerChannelReader } from "../contract/channel-access.js";
 
 /** One turn for the runner: a question in a conversation, in platform-free terms. */
 export interface TurnRequest extends ConversationRef {
@@ -23,4 +24,6 @@ export interface TurnRequest extends ConversationRef {
   shared?: SharedContent;
   /** The question's message, for the history index: where it is kept (its channel, a thread in it), its id, its link. */
   posted?: { channelId: string; threadId?: string; messageId: string; link?: Promise<string | undefined>; time: number };
+  /** Whether the asker may read another channel of the workspace (search_history's `channel:`); none: only this one. */
+  readChannel?: AskerChannelReader;
 }

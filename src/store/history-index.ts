@@ -52,6 +52,19 @@ export interface HistoryHit {
   link?: string;
 }
 
+/** What forgetting removed. */
+export interface Forgotten {
+  /** Index rows deleted. */
+  indexed: number;
+  /** Exchanges deleted from the memory windows. */
+  exchanges: number;
+  /**
+   * Conversations whose summary had covered a deleted exchange: emptied in the same transaction
+   * (their prompt gets the fallback, never the removed text), to be rebuilt without it.
+   */
+  staleSummaries: number[];
+}
+
 /** What a pruning round of the history deleted. */
 export interface HistoryPruneCounts {
   indexed: number;
@@ -64,19 +77,23 @@ export interface HistoryPruneCounts {
  * memory windows, so nothing of a deleted message stays behind.
  */
 export interface HistoryIndex {
-  /** Indexes messages, in one transaction; a message indexed before (same channel and id) is replaced. */
-  add(entries: readonly HistoryEntry[]): Promise<void>;
+  /**
+   * Indexes messages, in one transaction; a message indexed before (same channel and id) is
+   * replaced, or with `keepIndexed` kept as it is (a backfill never turns a question into a plain message).
+   */
+  add(entries: readonly HistoryEntry[], options?: { keepIndexed?: boolean }): Promise<void>;
   /** An edit on the platform: the message's new text, if it is indexed. Returns the rows changed. */
   edit(where: DeletedMessages, text: string): Promise<number>;
   /** The best matches in one channel (all its threads), best first. */
   search(query: HistoryQuery): Promise<HistoryHit[]>;
   /**
    * Messages deleted on the platform: their rows go, and a deleted question's exchange (both its
-   * messages, in every conversation it was copied to, and its steps' texts) with them. Returns the index rows deleted.
+   * messages, in every conversation it was copied to, and its steps' texts) with them; a summary
+   * that covered such an exchange is emptied.
    */
-  forgetMessages(deleted: DeletedMessages): Promise<number>;
-  /** Everything a person wrote in a workspace: their index rows, and their exchanges in every memory window there. */
-  forgetAuthor(workspace: WorkspaceRef, authorId: string): Promise<{ indexed: number; exchanges: number }>;
+  forgetMessages(deleted: DeletedMessages): Promise<Forgotten>;
+  /** Everything a person wrote in a workspace: their index rows, their exchanges in every memory window there, and the summaries that covered them. */
+  forgetAuthor(workspace: WorkspaceRef, authorId: string): Promise<Forgotten>;
   /** A channel's history turned off: the messages indexed because it was on go at once (exchanges stay, like memory). */
   dropChannel(channel: ChannelRef): Promise<number>;
   /** Deletes at most `limit` index rows and `limit` stored messages older than `cutoff`, oldest first. */
@@ -103,13 +120,17 @@ const MAX_INDEXED_CHARS = 4_000;
  * query syntaxes would read as operators. Empty when nothing searchable is left.
  */
 export function queryWords(text: string): string[] {
-  return text
-    .normalize("NFKC")
-    .split(/\s+/u)
-    .map((word) => word.replace(/[^\p{L}\p{N}\p{M}._'@-]+/gu, " ").trim())
-    .filter((word) => /[\p{L}\p{N}]/u.test(word))
-    .map((word) => word.slice(0, MAX_WORD_CHARS))
-    .slice(0, MAX_QUERY_WORDS);
+  return (
+    text
+      .normalize("NFKC")
+      .split(/\s+/u)
+      .map((word) => word.replace(/[^\p{L}\p{N}\p{M}._'@-]+/gu, " ").trim())
+      .filter((word) => /[\p{L}\p{N}]/u.test(word))
+      .map((word) => word.slice(0, MAX_WORD_CHARS))
+      // A word said twice is one condition (the engine would walk its list twice).
+      .filter((word, i, all) => all.findIndex((other) => other.toLowerCase() === word.toLowerCase()) === i)
+      .slice(0, MAX_QUERY_WORDS)
+  );
 }
 
 /** An entry's text as the index keeps it: storable, and bounded. */
@@ -143,6 +164,47 @@ function excerptOf(text: string, words: readonly string[]): string {
   }
   out += flat.slice(at, end);
   return `${start > 0 ? "…" : ""}${out}${end < flat.length ? "…" : ""}`;
+}
+
+/** BM25's constants, as FTS5's bm25() uses them. */
+const K1 = 1.2;
+const B = 0.75;
+
+/**
+ * The candidates ranked by BM25 over the query's words, best first, newest first among equals.
+ * The engines hand over a channel's newest matches (a bounded set, found by their full-text
+ * index); ranking them here, with document frequencies taken within that set, costs what the set
+ * costs, where the engines' own rankers (FTS5's bm25(), PostgreSQL's ts_rank) read every match in
+ * the store, or in the channel, for their statistics first.
+ */
+export function ranked<Row extends { text: string; time: number | string }>(rows: readonly Row[], words: readonly string[]): Row[] {
+  const terms = [...new Set(words.flatMap((word) => [...word.matchAll(WORD)].map((match) => fold(match[0]))))];
+  const docs = rows.map((row) => {
+    const counts = new Map<string, number>();
+    let length = 0;
+    for (const match of row.text.matchAll(WORD)) {
+      length++;
+      const word = fold(match[0]);
+      if (terms.includes(word)) counts.set(word, (counts.get(word) ?? 0) + 1);
+    }
+    return { row, counts, length };
+  });
+  const average = docs.reduce((sum, doc) => sum + doc.length, 0) / Math.max(1, docs.length);
+  const idf = new Map(
+    terms.map((term) => {
+      const having = docs.filter((doc) => doc.counts.has(term)).length;
+      return [term, Math.log(1 + (docs.length - having + 0.5) / (having + 0.5))];
+    }),
+  );
+  const score = (doc: (typeof docs)[number]) =>
+    terms.reduce((sum, term) => {
+      const tf = doc.counts.get(term) ?? 0;
+      return sum + (idf.get(term)! * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * doc.length) / Math.max(1, average)));
+    }, 0);
+  return docs
+    .map((doc) => ({ row: doc.row, score: score(doc) }))
+    .sort((x, y) => y.score - x.score || Number(y.row.time) - Number(x.row.time))
+    .map((scored) => scored.row);
 }
 
 /** A matching row as both engines select it. */

@@ -1,5 +1,6 @@
 import type { AuditReads } from "./audit-reads.js";
 import type { ApprovalRepository } from "./approval-repository.js";
+import type { BackfillRepository } from "./backfill-repository.js";
 import type { BudgetRepository } from "./budget-repository.js";
 import type { ChannelSettingsRepository } from "./channel-settings-repository.js";
 import type { FeedbackRepository } from "./feedback-repository.js";
@@ -59,6 +60,8 @@ export interface Store {
   readonly history: HistoryIndex;
   /** Reads of the audit trail for the operator's console: turns, steps, approvals, usage by day. */
   readonly audit: AuditReads;
+  /** Backfills of channels' earlier messages into the history index, resumable (issue 24). */
+  readonly backfills: BackfillRepository;
   /** Resolves when the database answers (health checks); rejects otherwise. */
   ping(): Promise<void>;
   /** What `npm run doctor` reports. */

@@ -1,3 +1,4 @@
+import type { AskerChannelReader } from "../contract/channel-access.js";
 import { z } from "zod";
 import type { Logger } from "../log.js";
 
@@ -10,6 +11,8 @@ export interface ToolRequestInfo {
   /** The channel a thread-channel belongs to (Discord threads). */
   parentChannelId?: string;
   userId: string;
+  /** Whether the asker may read another channel of their workspace, as their platform answers it; none: only this channel. */
+  readChannel?: AskerChannelReader;
 }
 
 export interface ToolContext {

@@ -112,7 +112,7 @@ describe.skipIf(!availability.available)(
       const run = await migrate(dir, { DATABASE_PATH: path, DATABASE_URL: url.toString() });
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toMatch(
-        /^Copied .*bot\.sqlite into postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/agent_bot_copy_\w+: conversations 2, turns 2, messages 4, conversation_summaries 0, history_messages 0, turn_feedback 1, turn_steps 1, tool_settings 1, bot_threads 1, processed_events 1, currency_rates 1, platform_installations 0, workspace_settings 2, settings_changes 5, token_usage_daily 1, approvals 1, tool_approval_settings 1, channel_settings 1, scheduled_tasks 1, scheduled_runs 1\.\n$/,
+        /^Copied .*bot\.sqlite into postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/agent_bot_copy_\w+: conversations 2, turns 2, messages 4, conversation_summaries 0, history_messages 0, history_backfills 0, turn_feedback 1, turn_steps 1, tool_settings 1, bot_threads 1, processed_events 1, currency_rates 1, platform_installations 0, workspace_settings 2, settings_changes 5, token_usage_daily 1, approvals 1, tool_approval_settings 1, channel_settings 1, scheduled_tasks 1, scheduled_runs 1\.\n$/,
       );
       expect(run.stdout + run.stderr).not.toContain("never-print-me");
 

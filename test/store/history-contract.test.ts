@@ -109,6 +109,28 @@ for (const engine of engines) {
       expect((await search('release" OR "x')).length).toBeGreaterThan(0);
     });
 
+    it("ranks the channel's newest matches: more of the words first, a rarer word over a common one, newest among equals", async () => {
+      const ws = `w-${randomUUID()}`;
+      const now = Date.now();
+      const said = (n: number, text: string) => entry({ workspaceId: ws, messageId: `3.00000${n}`, text, time: now + n });
+      await a.history.add([
+        said(1, "the deploy is late"),
+        said(2, "deploy deploy deploy: the deploy plan for the rollback"),
+        said(3, "lunch is at noon"),
+        said(4, "the deploy rollback happened"),
+        said(5, "the deploy is late again"),
+        said(6, "the deploy went out"),
+      ]);
+      const search = (text: string) => b.history.search({ platform: "slack", workspaceId: ws, channelId: "C1", text, limit: 10 });
+      // every word: the one saying it most first, then the shorter of two that say each once (newest among equals)
+      expect((await search("deploy")).map((hit) => hit.excerpt.replace(/\*\*/g, ""))[0]).toBe("deploy deploy deploy: the deploy plan for the rollback");
+      expect((await search("deploy late")).map((hit) => hit.excerpt.replace(/\*\*/g, ""))).toEqual(["the deploy is late", "the deploy is late again"]);
+      // any word: rollback (2 of 6) weighs more than deploy (5 of 6)
+      const any = (await search("rollback lunch")).map((hit) => hit.excerpt.replace(/\*\*/g, ""));
+      expect(any).toHaveLength(3);
+      expect(any[0]).toBe("lunch is at noon");
+    });
+
     it("an edit replaces the indexed text; a deleted question takes its exchange out of the index and the memory window", async () => {
       const ws = `w-${randomUUID()}`;
       const ref = { platform: "discord", workspaceId: ws, channelId: "thread-1" };
@@ -127,7 +149,11 @@ for (const engine of engines) {
 
       // the window holds both exchanges; the deletion (named by the thread, as Discord names it) removes the first
       expect((await a.conversations.window(ref, 5, 10_000)).map((m) => m.text)).toContain("what is the launch code zebra");
-      expect(await b.history.forgetMessages({ platform: "discord", workspaceId: ws, channelId: "thread-1", messageIds: ["900"] })).toBe(2);
+      expect(await b.history.forgetMessages({ platform: "discord", workspaceId: ws, channelId: "thread-1", messageIds: ["900"] })).toMatchObject({
+        indexed: 2,
+        exchanges: 1,
+        staleSummaries: [],
+      });
       expect(await search("zebra")).toEqual([]);
       for (const store of [a, b]) {
         const texts = (await store.conversations.window(ref, 5, 10_000)).map((m) => m.text);
@@ -162,6 +188,42 @@ for (const engine of engines) {
       expect(await a.history.dropChannel({ platform: "slack", workspaceId: ws, channelId: "C1" })).toBe(1);
       expect((await b.history.search({ ...ref, text: "tulip", limit: 10 })).map((hit) => hit.kind)).toEqual(["answer"]);
       expect((await b.history.search({ ...ref, text: "plan", limit: 10 })).map((hit) => hit.kind).sort()).toEqual(["answer", "question"]);
+    });
+
+    it("empties a summary that covered a forgotten exchange, in the same transaction; one that did not stays", async () => {
+      const ws = `w-${randomUUID()}`;
+      const ref = { platform: "slack", workspaceId: ws, channelId: "C1" };
+      for (let n = 1; n <= 4; n++) await exchange(a, ref, n === 2 ? "U2" : "U1", `6.00000${n}`, `question ${n} about otters`, `answer ${n}`);
+      const conversation = await a.conversations.open(ref);
+      // A summary covering the first two exchanges (the window keeps the other two).
+      const covered = (await a.summaries.dropped(conversation, 0, 4, 100)).at(-1)!.id;
+      const identifiers = [{ text: "#2", kind: "id" as const, by: "U2", source: "slack message 6.000002", at: 1 }];
+      expect(await a.summaries.claim(conversation.id, 0, Date.now(), 60_000)).toBe(true);
+      expect(
+        await a.summaries.save(conversation.id, 0, {
+          summary: "U2 asked about otters",
+          identifiers,
+          coveredTo: covered,
+          coversFrom: 1,
+          coversUntil: 2,
+          updatedAt: 3,
+        }),
+      ).toBe(true);
+
+      // A question in the window is not in the summary: it stays.
+      const inWindow = await b.history.forgetMessages({ ...ref, messageIds: ["6.000004"] });
+      expect(inWindow).toMatchObject({ exchanges: 1, staleSummaries: [] });
+      expect((await a.summaries.get(conversation.id)).summary).toBe("U2 asked about otters");
+
+      // forget-me of a person whose exchange it covered empties it: nothing of it is read until it is rebuilt.
+      const forgotten = await b.history.forgetAuthor({ platform: "slack", workspaceId: ws }, "U2");
+      expect(forgotten).toMatchObject({ exchanges: 1, staleSummaries: [conversation.id] });
+      const emptied = await a.summaries.get(conversation.id);
+      expect(emptied).toMatchObject({ version: 2, summary: "", identifiers: [], coveredTo: conversation.windowStart });
+      // What is left to rebuild it from: every exchange still stored, the forgotten one not among them.
+      expect((await a.summaries.dropped(conversation, emptied.coveredTo, 2, 100)).map((m) => m.text)).toEqual(["question 1 about otters", "answer 1"]);
+      // A summary emptied already is not emptied again.
+      expect((await b.history.forgetMessages({ ...ref, messageIds: ["6.000001"] })).staleSummaries).toEqual([]);
     });
 
     it("prunes index rows and exchanges older than the cutoff, in bounded rounds", async () => {

@@ -1,4 +1,6 @@
 import { once } from "node:events";
+import { discordChannelAccess } from "./channel-access.js";
+import { discordChannelHistory } from "./channel-history.js";
 import { Events, REST, Routes, type APIUser, type Client, type Message, type PartialMessage } from "discord.js";
 import type { Logger } from "../../log.js";
 import type { Role } from "../../contract/inbound.js";
@@ -39,6 +41,8 @@ export class DiscordAdapter implements PlatformAdapter {
     this.client = client;
     this.membership = new GuildMembership(client, this.logger);
     this.channels = new KnownChannels(client, this.logger);
+    let markConnected!: () => void;
+    const connected = new Promise<void>((resolve) => (markConnected = resolve));
     const link = this.services.connect({
       surface: new DiscordSurface(client, this.logger),
       allowDms: config.DISCORD_ALLOW_DMS,
@@ -47,6 +51,8 @@ export class DiscordAdapter implements PlatformAdapter {
       roleNames: ROLE_NAMES,
       content: discordContent(client, config.DISCORD_CDN_URL),
       messageLink: async (message) => jumpUrl(message.isDm ? "@me" : message.workspaceId, message.channelId, message.messageId),
+      readableChannel: discordChannelAccess(client, this.logger),
+      channelHistory: { ...discordChannelHistory(client), ready: connected },
     });
     const interactions = new InteractionHandler(link, this.logger, adminUserIds);
 
@@ -66,6 +72,7 @@ export class DiscordAdapter implements PlatformAdapter {
     try {
       await client.login(config.DISCORD_TOKEN);
       await ready;
+      markConnected();
     } catch (error) {
       this.accepting = false;
       await client.destroy();

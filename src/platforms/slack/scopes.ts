@@ -12,6 +12,9 @@ export const BOT_SCOPES = [
   "channels:history",
   "groups:history",
   "im:history",
+  // conversations.info and conversations.members: whether a person may read a channel search_history names
+  "channels:read",
+  "groups:read",
   "files:read",
   "files:write",
 ] as const;

@@ -6,6 +6,8 @@ import { registerApprovalActions } from "./approval-actions.js";
 import { registerFeedbackActions } from "./feedback-actions.js";
 import { registerAppHome } from "./app-home.js";
 import { AssistantThreads } from "./assistant-threads.js";
+import { slackChannelAccess } from "./channel-access.js";
+import { slackChannelHistory } from "./channel-history.js";
 import { SlackConnection, type SlackConnectionOptions, type SlackMode } from "./bolt-app.js";
 import { isDistribution, type SlackConfig } from "./config.js";
 import { slackContent } from "./content.js";
@@ -73,6 +75,8 @@ export class SlackAdapter implements PlatformAdapter {
           const url = await api.workspaceUrl();
           return url ? permalinkOf(url, message.channelId, message.messageId, message.threadId) : undefined;
         },
+        readableChannel: slackChannelAccess(api),
+        channelHistory: slackChannelHistory(api, async (userId) => (await users.lookup(userId)).name),
       });
       const actorOf = async (userId: string, place: SlackPlace): Promise<Actor> => {
         const person = await users.lookup(userId);

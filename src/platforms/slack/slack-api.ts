@@ -48,6 +48,52 @@ const QUIET: Record<string, readonly string[]> = {
   "assistant.threads.setTitle": ["unknown_method", "missing_scope", "feature_not_enabled"],
 };
 
+const conversationInfoSchema = z.object({
+  channel: z.object({
+    id: z.string(),
+    name: z.string().optional(),
+    is_private: z.boolean().optional(),
+    is_im: z.boolean().optional(),
+    is_mpim: z.boolean().optional(),
+  }),
+});
+
+const membersSchema = z.object({ members: z.array(z.string()), response_metadata: z.object({ next_cursor: z.string().optional() }).optional() });
+
+const historySchema = z.object({
+  messages: z.array(
+    z.object({
+      ts: z.string(),
+      user: z.string().optional(),
+      bot_id: z.string().optional(),
+      subtype: z.string().optional(),
+      text: z.string().optional(),
+      thread_ts: z.string().optional(),
+      reply_count: z.number().optional(),
+    }),
+  ),
+  has_more: z.boolean().optional(),
+  response_metadata: z.object({ next_cursor: z.string().optional() }).optional(),
+});
+
+/** A page of conversations.history or conversations.replies: the messages, and the cursor of the next page (none at the end). */
+export interface SlackHistoryPage {
+  messages: z.infer<typeof historySchema>["messages"];
+  next?: string;
+}
+
+/** A conversation as conversations.info describes it to this workspace's token. */
+export interface SlackConversation {
+  id: string;
+  name?: string;
+  isPrivate: boolean;
+  /** A direct conversation (one person, or several: an MPIM). */
+  isDirect: boolean;
+}
+
+/** Pages of conversations.members read at most (of 200): a bigger private channel counts as not joined. */
+const MAX_MEMBER_PAGES = 10;
+
 const userInfoSchema = z.object({
   user: z.object({
     id: z.string(),
@@ -283,6 +329,48 @@ export class SlackApi {
     };
   }
 
+  async conversationInfo(channel: string): Promise<SlackResult<SlackConversation>> {
+    const result = await this.call("conversations.info", { channel }, () => this.client.conversations.info({ channel }));
+    if (!result.ok) return result;
+    const parsed = conversationInfoSchema.safeParse(result.value);
+    if (!parsed.success) return { ok: false, error: "unexpected_response" };
+    const found = parsed.data.channel;
+    return { ok: true, value: { id: found.id, name: found.name, isPrivate: found.is_private === true, isDirect: Boolean(found.is_im || found.is_mpim) } };
+  }
+
+  /** conversations.history: a channel's messages newest first, from `oldest` (a ts) on, a page at `cursor`. */
+  async history(channel: string, page: { cursor?: string; oldest: string; limit: number }): Promise<SlackResult<SlackHistoryPage>> {
+    const result = await this.call("conversations.history", { channel }, () =>
+      this.client.conversations.history({ channel, oldest: page.oldest, limit: page.limit, ...(page.cursor ? { cursor: page.cursor } : {}) }),
+    );
+    return historyPage(result);
+  }
+
+  /** conversations.replies: a thread's parent and replies, oldest first, a page at `cursor`. */
+  async replies(channel: string, ts: string, page: { cursor?: string; limit: number }): Promise<SlackResult<SlackHistoryPage>> {
+    const result = await this.call("conversations.replies", { channel }, () =>
+      this.client.conversations.replies({ channel, ts, limit: page.limit, ...(page.cursor ? { cursor: page.cursor } : {}) }),
+    );
+    return historyPage(result);
+  }
+
+  /** Whether `user` is a member of `channel` (conversations.members, paged, within MAX_MEMBER_PAGES). */
+  async isMember(channel: string, user: string): Promise<SlackResult<boolean>> {
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_MEMBER_PAGES; page++) {
+      const result = await this.call("conversations.members", { channel }, () =>
+        this.client.conversations.members({ channel, limit: 200, ...(cursor ? { cursor } : {}) }),
+      );
+      if (!result.ok) return result;
+      const parsed = membersSchema.safeParse(result.value);
+      if (!parsed.success) return { ok: false, error: "unexpected_response" };
+      if (parsed.data.members.includes(user)) return { ok: true, value: true };
+      cursor = parsed.data.response_metadata?.next_cursor || undefined;
+      if (!cursor) break;
+    }
+    return { ok: true, value: false };
+  }
+
   private async call<T>(method: string, where: Record<string, string>, send: () => Promise<T>, waitOutRateLimits = true): Promise<SlackResult<T>> {
     for (let attempt = 0; ; attempt++) {
       try {
@@ -312,6 +400,14 @@ export class SlackApi {
       }
     }
   }
+}
+
+function historyPage(result: SlackResult<unknown>): SlackResult<SlackHistoryPage> {
+  if (!result.ok) return result;
+  const parsed = historySchema.safeParse(result.value);
+  if (!parsed.success) return { ok: false, error: "unexpected_response" };
+  const next = parsed.data.has_more ? parsed.data.response_metadata?.next_cursor || undefined : undefined;
+  return { ok: true, value: { messages: parsed.data.messages, ...(next ? { next } : {}) } };
 }
 
 /** The error code Slack gave, from the shapes @slack/web-api throws. */

@@ -13,7 +13,7 @@ import { accessOf, type Access, type BotCommand } from "./catalog.js";
 import type { HistoryRecorder } from "../history-recorder.js";
 import { ChannelSettingsCommands } from "./channel-settings-commands.js";
 import type { ScheduleCommands } from "./schedule-commands.js";
-import { HistoryCommands } from "./history-commands.js";
+import { HistoryCommands, type BackfillCommandOptions } from "./history-commands.js";
 import { WorkspaceSettingsCommands } from "./workspace-settings-commands.js";
 
 export interface BotCommandsOptions {
@@ -31,7 +31,7 @@ export interface BotCommandsOptions {
   /** `settings budget …`, `settings alerts-channel`, and the budgets in `/settings show` and `/usage`. */
   budgets?: BudgetCommands;
   /** The history index (search_history) and its writer, for `settings channel history` and `memory forget-me`. */
-  history?: { index: HistoryIndex; recorder?: HistoryRecorder };
+  history?: { index: HistoryIndex; recorder?: HistoryRecorder; backfill?: BackfillCommandOptions };
 }
 
 /** Where a command was given: its conversation, and the channel a thread belongs to. */
@@ -92,7 +92,7 @@ export class BotCommands {
       channelSettings: options.channelSettings,
       enabled: options.policies.defaults.memorySummary !== false,
     });
-    if (options.history) this.history = new HistoryCommands(options.channelSettings, options.history.index, options.history.recorder);
+    if (options.history) this.history = new HistoryCommands(options.channelSettings, options.history.index, options.history.recorder, options.history.backfill);
   }
 
   async execute(command: BotCommand, where: CommandPlace, actor: CommandActor): Promise<CommandResult> {

@@ -487,10 +487,17 @@ function historyCommands(): CommandSpec[] {
       subgroup: "channel",
       kind: "channel_history",
       name: "history",
-      description: "Index every message of this channel for search_history (on), or stop and drop that index (off).",
-      options: [{ name: "state", kind: "choice", choices: ["on", "off"], description: "on or off", required: true }],
+      description: "Index this channel for search_history (on), drop it (off), or read earlier messages (backfill DAYS).",
+      options: [
+        { name: "state", kind: "choice", choices: ["on", "off", "backfill"], description: "on, off, or backfill", required: true },
+        { name: "days", kind: "integer", description: "backfill: how many days back to read", required: false },
+      ],
       access: "admin",
-      build: (values) => ({ kind: "channel_history", state: text(values, "state") === "on" ? "on" : "off" }),
+      build: (values) => {
+        const state = text(values, "state");
+        if (state === "backfill") return { kind: "channel_history", state, days: typeof values.days === "number" ? values.days : undefined };
+        return { kind: "channel_history", state: state === "on" ? "on" : "off" };
+      },
     },
   ];
 }

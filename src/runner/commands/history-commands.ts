@@ -1,11 +1,21 @@
 import type { ChannelRef, ChannelSettingsRepository } from "../../store/channel-settings-repository.js";
 import type { HistoryIndex } from "../../store/history-index.js";
 import type { WorkspaceRef } from "../../store/types.js";
+import type { HistoryBackfills } from "../history-backfill.js";
 import type { HistoryRecorder } from "../history-recorder.js";
 import { channelMention } from "./workspace-settings-commands.js";
 
 /** Issue 24's commands: a channel's history on or off (admins), and forget-me (anyone, for themselves). */
-export type HistoryCommand = { kind: "channel_history"; state: "on" | "off" } | { kind: "memory_forget_me" };
+export type HistoryCommand =
+  | { kind: "channel_history"; state: "on" | "off" }
+  | { kind: "channel_history"; state: "backfill"; days?: number }
+  | { kind: "memory_forget_me" };
+
+/** What a backfill needs: the reader, and the retention it stays within (older messages would be pruned at once). */
+export interface BackfillCommandOptions {
+  backfills: HistoryBackfills;
+  retentionDays: number;
+}
 
 type Result = { ok: boolean; text: string };
 
@@ -14,12 +24,13 @@ export class HistoryCommands {
     private readonly channels: ChannelSettingsRepository,
     private readonly index: HistoryIndex,
     private readonly recorder?: HistoryRecorder,
+    private readonly backfill?: BackfillCommandOptions,
   ) {}
 
   async execute(command: HistoryCommand, channel: ChannelRef, actorId: string): Promise<Result> {
     switch (command.kind) {
       case "channel_history":
-        return this.setHistory(channel, command.state, actorId);
+        return command.state === "backfill" ? this.startBackfill(channel, command.days, actorId) : this.setHistory(channel, command.state, actorId);
       case "memory_forget_me":
         return this.forgetMe(channel, actorId);
     }
@@ -44,10 +55,20 @@ export class HistoryCommands {
     };
   }
 
+  private async startBackfill(channel: ChannelRef, days: number | undefined, actorId: string): Promise<Result> {
+    if (!this.backfill) return { ok: false, text: "I cannot read earlier messages here." };
+    const max = this.backfill.retentionDays;
+    if (days === undefined || days < 1 || days > max) return { ok: false, text: `Say how many days back to read, from 1 to ${max} (HISTORY_RETENTION_DAYS).` };
+    if ((await this.channels.get(channel)).history !== true) {
+      return { ok: false, text: `History is off in ${channelMention(channel.channelId)}: turn it on first (\`settings channel history on\`).` };
+    }
+    return this.backfill.backfills.start(channel, days, actorId);
+  }
+
   private async forgetMe(workspace: WorkspaceRef, userId: string): Promise<Result> {
     await this.recorder?.idle();
     const forgotten = await this.index.forgetAuthor(workspace, userId);
-    await this.recorder?.authorForgotten(workspace, userId);
+    await this.recorder?.forgotten(forgotten);
     return {
       ok: true,
       text: `Done: I removed ${forgotten.indexed} indexed message(s) of yours and ${forgotten.exchanges} of your exchanges with me here from my search index and my memory.`,

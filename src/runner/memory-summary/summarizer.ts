@@ -8,6 +8,7 @@ import { budgetTimeZone } from "../budgets/budget-windows.js";
 import type { BudgetSubject } from "../budgets/budgets.js";
 import type { IndexedIdentifier, SummaryState } from "../../store/summary-repository.js";
 import type { Conversation, ConversationRef } from "../../store/types.js";
+import type { ForgetHook } from "../history-recorder.js";
 import { findIdentifiers } from "./identifiers.js";
 import { boundedSummary, exchangesOf, mergeIndex, promptBlock, sourceOf, SUMMARY_NOTE, summaryRequest, type DroppedExchange } from "./summary-text.js";
 
@@ -56,6 +57,8 @@ const FALLBACK_MESSAGES = 100;
 /** Identifiers the index keeps per conversation, the newest. */
 const INDEX_CAP = 200;
 const DEFAULT_TIMEOUT_MS = 60_000;
+/** Conversations whose last turn is remembered, to rebuild their summary at once after a forgetting (the newest kept). */
+const RECENT_TURNS = 1_000;
 
 type GrantedPermit = Extract<CallPermit, { allowed: true }>;
 
@@ -82,6 +85,12 @@ export class ConversationSummarizer {
    * object, which lives as long as the turn): afterTurn needs no read when even one more cannot make a batch.
    */
   private readonly waitingSeen = new WeakMap<Conversation, number>();
+
+  /** The last turn of each conversation lately summarized here, oldest first (what a rebuild needs: its window and model). */
+  private readonly recent = new Map<number, SummaryTurn>();
+
+  /** Registered with the history recorder: after a deletion or a forget-me, rebuilds the summaries the store emptied. */
+  readonly forgetHook: ForgetHook = { forgotten: async (what) => this.rebuild(what.staleSummaries) };
 
   /** Exchanges summarized together at least (a full read of BATCH_MESSAGES rows is a batch whatever the setting). */
   private readonly batch: number;
@@ -111,6 +120,7 @@ export class ConversationSummarizer {
   afterTurn(turn: SummaryTurn): void {
     const id = turn.conversation.id;
     if (this.closing) return;
+    this.remember(turn);
     // The turn's own exchange pushes one more out of the window at most.
     const seen = this.waitingSeen.get(turn.conversation);
     this.waitingSeen.delete(turn.conversation);
@@ -129,6 +139,27 @@ export class ConversationSummarizer {
         if (again) this.afterTurn(again);
       });
     this.running.add(update);
+  }
+
+  /**
+   * Rebuilds emptied summaries, in the background, from the exchanges still stored: the store
+   * emptied them in the forgetting's own transaction, so until the rebuild the prompt gets the
+   * fallback and never the removed text. A conversation without a recent turn in this process
+   * (another process's, or before a restart) is rebuilt after its next turn, like any update.
+   */
+  rebuild(conversationIds: readonly number[]): void {
+    for (const id of conversationIds) {
+      const turn = this.recent.get(id);
+      if (turn) this.afterTurn(turn);
+    }
+  }
+
+  private remember(turn: SummaryTurn): void {
+    const id = turn.conversation.id;
+    this.recent.delete(id);
+    // Without its note: the conversation was told already, and the turn's view is not kept alive.
+    this.recent.set(id, { ...turn, note: undefined });
+    if (this.recent.size > RECENT_TURNS) this.recent.delete(this.recent.keys().next().value!);
   }
 
   /** Resolves once no update runs (tests, shutdown). */

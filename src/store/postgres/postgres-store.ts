@@ -22,6 +22,7 @@ import { PostgresFeedback } from "./feedback.js";
 import { PostgresDepartures } from "./departures.js";
 import { PostgresRetention } from "./retention.js";
 import { PostgresSchedules } from "./schedules.js";
+import { PostgresBackfills } from "./backfills.js";
 import { PostgresSummaries } from "./summaries.js";
 import { PostgresHistory } from "./history.js";
 import type { ApprovalSetting } from "../tool-approval-repository.js";
@@ -65,6 +66,7 @@ export class PostgresStore implements Store {
   readonly installations: PostgresInstallations;
   readonly retention: PostgresRetention;
   readonly schedules: PostgresSchedules;
+  readonly backfills: PostgresBackfills;
   readonly summaries: PostgresSummaries;
   /** Budgets and what each spent (issue 25). */
   readonly budgets: PostgresBudgets;
@@ -96,6 +98,7 @@ export class PostgresStore implements Store {
     this.installations = new PostgresInstallations(pool);
     this.retention = new PostgresRetention(pool);
     this.schedules = new PostgresSchedules(pool);
+    this.backfills = new PostgresBackfills(pool);
     this.summaries = new PostgresSummaries(pool);
     this.budgets = new PostgresBudgets(pool);
     this.history = new PostgresHistory(pool);

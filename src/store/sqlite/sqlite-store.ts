@@ -16,6 +16,7 @@ import { SqliteFeedback } from "./feedback.js";
 import { SqliteDepartures } from "./departures.js";
 import { SqliteRetention } from "./retention.js";
 import { SqliteSchedules } from "./schedules.js";
+import { SqliteBackfills } from "./backfills.js";
 import { SqliteSummaries } from "./summaries.js";
 import { SqliteHistory } from "./history.js";
 import { WalCheckpointer, type CheckpointRounds } from "./wal-checkpointer.js";
@@ -52,6 +53,7 @@ export class SqliteStore implements Store {
   readonly installations: SqliteInstallations;
   readonly retention: SqliteRetention;
   readonly schedules: SqliteSchedules;
+  readonly backfills: SqliteBackfills;
   readonly summaries: SqliteSummaries;
   /** Budgets and what each spent (issue 25). */
   readonly budgets: SqliteBudgets;
@@ -85,6 +87,7 @@ export class SqliteStore implements Store {
     this.installations = new SqliteInstallations(db);
     this.retention = new SqliteRetention(db);
     this.schedules = new SqliteSchedules(db);
+    this.backfills = new SqliteBackfills(db);
     this.summaries = new SqliteSummaries(db, this.conversations.cache);
     this.budgets = new SqliteBudgets(db);
     this.history = new SqliteHistory(db, this.conversations);

@@ -187,6 +187,30 @@ export class FakeDiscord {
   }
 
   /**
+   * Messages posted before the bot was there to receive them (no gateway event): `count` of them,
+   * oldest first, one every `everyMs` up to now, for the history API to page through.
+   */
+  seedHistory(channelId: string, count: number, messageOf: (i: number) => { author: UserPayload; content: string }, everyMs = 60_000): MessagePayload[] {
+    const channel = this.world.channels.get(channelId);
+    if (!channel) throw new Error(`fake Discord: no channel ${channelId}`);
+    const start = Date.now() - count * everyMs;
+    return Array.from({ length: count }, (_, i) => {
+      const time = start + i * everyMs;
+      const { author, content } = messageOf(i);
+      const created = message({
+        id: snowflake(time),
+        channel_id: channelId,
+        author,
+        content,
+        timestamp: new Date(time).toISOString(),
+        guild_id: channel.guild_id,
+      });
+      this.world.channelMessages(channelId).set(created.id, created);
+      return created;
+    });
+  }
+
+  /**
    * A file on the CDN and the attachment object a message carries for it. `size` is what Discord
    * declares (the body's length unless given: a test may make it lie).
    */
@@ -289,7 +313,8 @@ export class FakeDiscord {
   }
 
   /** Holds matching requests unanswered until `release()` is called: a slow Discord, with no timing involved. */
-  hold(rule: { method?: string; path: RegExp }): HeldRequests {
+  /** Holds matching requests (with `query`: those with these query parameters) until released. */
+  hold(rule: { method?: string; path: RegExp; query?: Record<string, string> }): HeldRequests {
     return this.faults.hold(rule);
   }
 

@@ -39,11 +39,15 @@ export interface HeldRequests {
 interface HoldRule {
   method?: string;
   path: RegExp;
+  query?: Record<string, string>;
   arrive: () => void;
   released: Promise<void>;
 }
 
-const matches = (rule: { method?: string; path: RegExp }, call: RestCall) => (!rule.method || rule.method === call.method) && rule.path.test(call.path);
+const matches = (rule: { method?: string; path: RegExp; query?: Record<string, string> }, call: RestCall) =>
+  (!rule.method || rule.method === call.method) &&
+  rule.path.test(call.path) &&
+  Object.entries(rule.query ?? {}).every(([name, value]) => call.query[name] === value);
 
 /** Every answered REST call, in order, and the waits of tests for the calls they expect. */
 export class RestCallLog {
@@ -96,7 +100,7 @@ export class InjectedFaults {
     this.failures.push({ times: 1, ...rule });
   }
 
-  hold(rule: { method?: string; path: RegExp }): HeldRequests {
+  hold(rule: { method?: string; path: RegExp; query?: Record<string, string> }): HeldRequests {
     let arrive!: () => void;
     let release!: () => void;
     const arrived = new Promise<void>((resolve) => (arrive = resolve));

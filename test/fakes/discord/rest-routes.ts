@@ -58,6 +58,7 @@ const routes: Route[] = [
     announce(gateway, "MESSAGE_CREATE", created);
     return ok(created);
   }),
+  route("GET", `/channels/${ID}/messages`, ({ world, params, query }) => ok(messagesBefore(world, params[0]!, query))),
   route("GET", `/channels/${ID}/messages/${ID}`, ({ world, params }) => ok(messageOrThrow(world, params[0]!, params[1]!))),
   route("PATCH", `/channels/${ID}/messages/${ID}`, ({ world, gateway, params, body }) => {
     const edited = editBotMessage(world, params[0]!, params[1]!, body as OutgoingMessage);
@@ -234,4 +235,15 @@ function messageOrThrow(world: World, channelId: string, messageId: string): Mes
 function announce(gateway: FakeGateway, event: string, data: object): void {
   const snapshot = structuredClone(data) as Record<string, unknown>;
   setImmediate(() => void gateway.dispatch(event, snapshot));
+}
+
+/** GET /channels/{id}/messages: newest first, before= an id (older ones), at most limit (50 by default, 100 at most), as Discord pages them. */
+function messagesBefore(world: World, channelId: string, query: URLSearchParams): MessagePayload[] {
+  channelOrThrow(world, channelId);
+  const before = query.get("before");
+  const limit = Math.min(100, Number(query.get("limit") ?? 50));
+  return [...world.channelMessages(channelId).values()]
+    .filter((message) => before === null || BigInt(message.id) < BigInt(before))
+    .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1))
+    .slice(0, limit);
 }

@@ -9,8 +9,8 @@ export function snowflakeOnShard(shard: number, count: number): string {
   return ((onShard << 22n) | (1n << 17n) | increment).toString();
 }
 
-/** A real-looking, increasing snowflake id (discord.js reads timestamps out of them). */
-export function snowflake(): string {
+/** A real-looking, increasing snowflake id (discord.js reads timestamps out of them), of now or of `time` (ms). */
+export function snowflake(time = Date.now()): string {
   increment = (increment + 1n) & 0xfffn;
-  return (((BigInt(Date.now()) - DISCORD_EPOCH) << 22n) | (1n << 17n) | increment).toString();
+  return (((BigInt(time) - DISCORD_EPOCH) << 22n) | (1n << 17n) | increment).toString();
 }

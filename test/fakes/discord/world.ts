@@ -95,6 +95,22 @@ export class World {
     return channel;
   }
 
+  /**
+   * Only `visibleTo` (role or user ids) may see the channel: permission overwrites that deny
+   * View Channel to @everyone and allow it to them, as a private channel has. Set before the bot
+   * connects (GUILD_CREATE carries them).
+   */
+  restrictChannel(channelId: string, visibleTo: { roles?: string[]; users?: string[] }): void {
+    const channel = this.channels.get(channelId);
+    if (!channel?.guild_id) throw new Error(`fake Discord: no guild channel ${channelId}`);
+    const view = String(Permission.ViewChannel);
+    channel.permission_overwrites = [
+      { id: channel.guild_id, type: 0, allow: "0", deny: view },
+      ...(visibleTo.roles ?? []).map((id) => ({ id, type: 0, allow: view, deny: "0" })),
+      ...(visibleTo.users ?? []).map((id) => ({ id, type: 1, allow: view, deny: "0" })),
+    ];
+  }
+
   openDm(recipient: UserPayload, id = snowflake()): ChannelPayload {
     const existing = [...this.channels.values()].find((c) => c.type === ChannelKind.DM && c.recipients?.some((r) => r.id === recipient.id));
     if (existing) return existing;

@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { closeServer } from "../close-server.js";
 import { answer, type Answer } from "../fake-http-server.js";
 import { FakeFileHost } from "../file-host.js";
+import { FakeConversations } from "./conversations.js";
 import { FakeInstalls } from "./installs.js";
 import { ChannelMessages, type FakeMessage } from "./messages.js";
 import { SocketModeServer } from "./socket-mode.js";
@@ -109,6 +110,8 @@ export class FakeSlack {
   /** Distribution mode: codes, the tokens they were exchanged for, refreshes (see FakeInstalls). */
   readonly installs: FakeInstalls;
   baseUrl = "";
+  /** Channels conversations.info and conversations.members know (add them with `conversations.add`). */
+  readonly conversations = new FakeConversations();
   /** Slack's file host, on the fake's own server: point SLACK_FILES_URL at `files.baseUrl`. */
   readonly filesHost = new FakeFileHost("/files-pri/", () => this.baseUrl);
 
@@ -389,6 +392,14 @@ export class FakeSlack {
         return this.chat.react(method === "reactions.add", params);
       case "users.info":
         return this.userInfo(String(params.user ?? ""));
+      case "conversations.info":
+        return this.conversations.info(params);
+      case "conversations.members":
+        return this.conversations.members(params);
+      case "conversations.history":
+        return this.conversations.history(params);
+      case "conversations.replies":
+        return this.conversations.replies(params);
       case "files.getUploadURLExternal": {
         const id = `F${randomUUID().slice(0, 8).toUpperCase()}`;
         this.uploads.set(id, { name: String(params.filename ?? "file") });

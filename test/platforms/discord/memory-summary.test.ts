@@ -64,4 +64,59 @@ describe("Discord: the summary of what left the memory window", () => {
     expect(memory).toContain(`- https://example.com/checklist (${nameOf(discord.admin)}, ${jump})`);
     expect(memory).toContain(`- 20 min (${nameOf(discord.admin)}, ${jump})`);
   });
+
+  it("rebuilds a summary without a deleted message: the next prompt has neither its text nor its identifiers", async () => {
+    bot = await startDiscordBot({ MEMORY_SUMMARY: "on", MEMORY_WINDOW: "1", RATE_LIMIT_PER_USER: "100" });
+    const { discord } = bot;
+    // The fake summarizer keeps every line it is given: whatever a summary was made from shows in it.
+    bot.model.otherwise((req) =>
+      isSummary(req)
+        ? {
+            kind: "message",
+            content: String(req.body.messages[1].content)
+              .split("\n")
+              .filter((line) => line.startsWith("["))
+              .join("\n"),
+          }
+        : { kind: "message", content: "noted" },
+    );
+    let asked = 0;
+    const ask = async (author: UserPayload, text: string) => {
+      const question = await discord.dispatchMessage({ author, content: `${FakeDiscord.mention(discord.bot)} ${text}`, mentions: [discord.bot] });
+      await discord.waitFor((call) => isAnswerTo(call, question));
+      // From the second turn on, each drops one exchange out of a window of one: one summary call each.
+      asked++;
+      await until(() => bot.model.chatRequests.filter(isSummary).length === Math.max(0, asked - 1));
+      await bot.app.summaries.idle();
+      return question;
+    };
+    const secret = await ask(discord.member, "my locker code is 4417 and the key is at https://example.com/walrus");
+    await ask(discord.admin, "the launch is on 2026-12-03");
+    await ask(discord.moderator, "ok");
+    await ask(discord.admin, "anything else?");
+    const before = String(bot.model.chatRequests.filter((req) => !isSummary(req)).at(-1)!.body.messages[1].content);
+    expect(before).toContain("4417");
+    expect(before).toContain("https://example.com/walrus");
+
+    const summaries = bot.model.chatRequests.filter(isSummary).length;
+    await discord.deleteMessage(discord.general.id, secret.id);
+    // The rebuild: one summary call, in the background, from what is left.
+    await until(() => bot.model.chatRequests.filter(isSummary).length > summaries);
+    await bot.app.summaries.idle();
+    const rebuild = String(bot.model.chatRequests.filter(isSummary).at(-1)!.body.messages[1].content);
+    expect(rebuild).toContain("Previous summary:\n(none yet)");
+    expect(rebuild).toContain("the launch is on 2026-12-03");
+    expect(rebuild).not.toContain("4417");
+
+    const question = await discord.dispatchMessage({
+      author: discord.moderator,
+      content: `${FakeDiscord.mention(discord.bot)} what do you remember?`,
+      mentions: [discord.bot],
+    });
+    await discord.waitFor((call) => isAnswerTo(call, question));
+    const after = JSON.stringify(bot.model.chatRequests.filter((req) => !isSummary(req)).at(-1)!.body.messages);
+    expect(after).toContain("the launch is on 2026-12-03");
+    expect(after).not.toContain("4417");
+    expect(after).not.toContain("walrus");
+  });
 });

@@ -58,4 +58,61 @@ describe("Slack: the summary of what left the memory window", () => {
     const notes = asked.flatMap((ts) => h.slack.thread("C1", ts)).filter((message) => /I keep a summary of earlier messages here/.test(message.text ?? ""));
     expect(notes).toHaveLength(1);
   });
+
+  it("forget-me empties the summaries that used the person's messages: while the rebuild fails, the prompt gets the others' questions only", async () => {
+    h = await SlackHarness.start({ env: { MEMORY_SUMMARY: "on", MEMORY_WINDOW: "1", RATE_LIMIT_PER_USER: "100" } });
+    h.slack.addUser({ id: "U1", name: "alice" });
+    h.slack.addUser({ id: "U2", name: "bob" });
+    let failSummaries = false;
+    // The fake summarizer keeps every line it is given; once told to fail, it fails.
+    h.model.otherwise((req) => {
+      if (!isSummary(req)) return { kind: "message", content: "noted" };
+      if (failSummaries) return { kind: "http", status: 400, body: { error: { message: "summaries are down", type: "invalid_request_error", code: null } } };
+      return {
+        kind: "message",
+        content: String(req.body.messages[1].content)
+          .split("\n")
+          .filter((line) => line.startsWith("["))
+          .join("\n"),
+      };
+    });
+    let asked = 0;
+    const ask = async (user: string, text: string) => {
+      const ts = h.slack.nextTs();
+      await h.mention({ user, channel: "C1", ts, text });
+      await h.slack.waitFor(() => h.slack.thread("C1", ts).length > 0, { what: "an answer" });
+      await h.idle();
+      // From the second turn on, each drops one exchange out of a window of one: one summary call each.
+      asked++;
+      await until(() => h.model.chatRequests.filter(isSummary).length === Math.max(0, asked - 1));
+      await h.app.summaries.idle();
+    };
+    await ask("U1", "my phone is 555-0199, my CV is at https://example.com/alice-cv");
+    await ask("U2", "the launch is on 2026-12-03");
+    await ask("U1", "ok");
+    await ask("U2", "anything else?");
+    const prompt = () => JSON.stringify(h.model.chatRequests.filter((req) => !isSummary(req)).at(-1)!.body.messages);
+    expect(prompt()).toContain("555-0199");
+    expect(prompt()).toContain("https://example.com/alice-cv");
+
+    failSummaries = true;
+    const calls = h.model.chatRequests.filter(isSummary).length;
+    const run = await h.command("/memory", "forget-me", "U1");
+    expect((await h.answersAt(run.responseUrl))[0]).toMatch(/of your exchanges with me here/);
+    // The rebuild is tried at once, in the background, and fails.
+    await until(() => h.model.chatRequests.filter(isSummary).length > calls);
+    await h.app.summaries.idle();
+
+    const ts = h.slack.nextTs();
+    await h.mention({ user: "U2", channel: "C1", ts, text: "what do you remember?" });
+    await h.slack.waitFor(() => h.slack.thread("C1", ts).length > 0, { what: "an answer" });
+    const after = prompt();
+    expect(after).toContain("Earlier questions not summarized yet");
+    expect(after).toContain("bob: the launch is on 2026-12-03");
+    expect(after).not.toContain("555-0199");
+    expect(after).not.toContain("alice-cv");
+    expect(after).not.toContain("alice:");
+    const shown = await h.command("/memory", "show", "U2");
+    expect((await h.answersAt(shown.responseUrl))[0]).not.toContain("alice-cv");
+  });
 });
