@@ -66,7 +66,7 @@ describe("Discord: the summary of what left the memory window", () => {
   });
 
   it("rebuilds a summary without a deleted message: the next prompt has neither its text nor its identifiers", async () => {
-    bot = await startDiscordBot({ MEMORY_SUMMARY: "on", MEMORY_WINDOW: "1", RATE_LIMIT_PER_USER: "100" });
+    bot = await startDiscordBot({ MEMORY_SUMMARY: "on", MEMORY_SUMMARY_BATCH: "1", MEMORY_WINDOW: "1", RATE_LIMIT_PER_USER: "100" });
     const { discord } = bot;
     // The fake summarizer keeps every line it is given: whatever a summary was made from shows in it.
     bot.model.otherwise((req) =>

@@ -60,7 +60,7 @@ describe("Slack: the summary of what left the memory window", () => {
   });
 
   it("forget-me empties the summaries that used the person's messages: while the rebuild fails, the prompt gets the others' questions only", async () => {
-    h = await SlackHarness.start({ env: { MEMORY_SUMMARY: "on", MEMORY_WINDOW: "1", RATE_LIMIT_PER_USER: "100" } });
+    h = await SlackHarness.start({ env: { MEMORY_SUMMARY: "on", MEMORY_SUMMARY_BATCH: "1", MEMORY_WINDOW: "1", RATE_LIMIT_PER_USER: "100" } });
     h.slack.addUser({ id: "U1", name: "alice" });
     h.slack.addUser({ id: "U2", name: "bob" });
     let failSummaries = false;
