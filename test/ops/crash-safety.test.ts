@@ -109,7 +109,11 @@ describe("several bot processes writing one database", () => {
     for (const bot of bots) bot.process.stdin.end(questions);
     const exits = await Promise.all(bots.map((bot) => bot.exited));
 
-    expect(exits.map((e) => e.code)).toEqual([0, 0]);
+    // A bot that exits otherwise says why on stderr: shown with the failure.
+    expect(
+      exits.map((e) => e.code),
+      bots.map((bot) => bot.stderr()).join("\n"),
+    ).toEqual([0, 0]);
     for (const bot of bots) {
       expect(bot.stdout().match(/^bot: /gm)).toHaveLength(15);
       expect(bot.stdout()).not.toMatch(/went wrong|busy|locked/i);
