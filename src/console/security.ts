@@ -55,7 +55,8 @@ export class Sessions {
 
   /** The cookie that carries a session: HttpOnly, SameSite=Strict, Secure under https, gone when the session ends. */
   cookie(session: Session, secure: boolean): string {
-    const maxAge = Math.max(0, Math.floor((session.expiresAt - this.now()) / 1000));
+    // Rounded up: the browser may keep the cookie up to a second past the session, which the server ends anyway.
+    const maxAge = Math.max(0, Math.ceil((session.expiresAt - this.now()) / 1000));
     return `${SESSION_COOKIE}=${session.id}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure ? "; Secure" : ""}`;
   }
 }
