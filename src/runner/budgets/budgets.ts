@@ -340,7 +340,7 @@ export class Budgets {
    */
   private usedUp(budget: AppliedBudget, subject: BudgetSubject, now: number): string {
     const back = new Date(windowEnd(budget.period, now, subject.timeZone)).toISOString().slice(0, 16).replace("T", " ");
-    const label = budget.scope === "user" ? `your ${budget.period === "day" ? "daily" : "monthly"} budget` : labelOf(budget);
+    const label = budget.scope === "user" ? `your ${periodWord(budget)} budget` : labelOf(budget);
     return `${label} (${formatAmount(budget)}) is used up until ${back} ${subject.timeZone}`;
   }
 }
@@ -358,9 +358,11 @@ function costOf(line: BudgetLine, rate: Rate, maxTokens: number, usage: Usage | 
   return usage.promptTokens * rate.input + usage.completionTokens * rate.output;
 }
 
+const periodWord = (budget: BudgetSlot) => (budget.period === "day" ? "daily" : "monthly");
+
 /** How the budget is named to people: "this channel's daily budget". */
 function labelOf(budget: BudgetSlot): string {
-  const period = budget.period === "day" ? "daily" : "monthly";
+  const period = periodWord(budget);
   if (budget.scope === "workspace") return `this workspace's ${period} budget`;
   if (budget.scope === "channel") return `the ${period} budget of <#${budget.subject}>`;
   return `the ${period} budget of <@${budget.subject}>`;

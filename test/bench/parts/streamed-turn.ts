@@ -1,13 +1,10 @@
-import { silentLogger } from "../../../src/log.js";
-import { ChannelBudget } from "../../../src/presenter/channel-budget.js";
-import { TurnPresenter } from "../../../src/presenter/turn-presenter.js";
 import type { App } from "../../../src/app.js";
 import { startBenchApp } from "../support/bench-app.js";
 import { compareArms } from "../support/compare.js";
 import { FloorAgent } from "../support/floor-agent.js";
 import { runLoad } from "../support/load.js";
 import { startModelProcess } from "../support/model-process.js";
-import { nullSurface } from "../support/null-surface.js";
+import { streamingView } from "../support/null-surface.js";
 import { assertSameRequestBodies } from "../support/same-bodies.js";
 import { round } from "../support/stats.js";
 import { ANSWER, QUESTION } from "../support/turn-script.js";
@@ -84,19 +81,9 @@ export const streamedTurnPart: BenchPart = {
   },
 };
 
-const budget = new ChannelBudget(5, 5_000);
-
 /** One streamed turn through the runner and a presenter, as a platform's turn runs; throws unless it ended with the scripted answer. */
 async function streamedTurn(app: App, conversation: string): Promise<void> {
-  const view = new TurnPresenter({
-    surface: nullSurface,
-    question: { location: { channelId: conversation }, messageId: "q", isDm: false, askerId: "u1", text: QUESTION },
-    stepStartDelayMs: 400,
-    maxAnswerMessages: 5,
-    logger: silentLogger(),
-    onThreadOpened: () => {},
-    streaming: { intervalMs: 1_000, budget },
-  });
+  const view = streamingView(conversation, "u1", QUESTION);
   const reply = await app.runner.submit(
     { platform: "bench", workspaceId: "w1", channelId: conversation, userId: "u1", userName: "alice", text: QUESTION },
     view,

@@ -1,14 +1,11 @@
 import type OpenAI from "openai";
 import { systemPrompt } from "../../../src/agent/prompts.js";
-import { silentLogger } from "../../../src/log.js";
-import { ChannelBudget } from "../../../src/presenter/channel-budget.js";
-import { TurnPresenter } from "../../../src/presenter/turn-presenter.js";
 import { startBenchApp } from "../support/bench-app.js";
 import { loadedBot } from "../support/built-bot.js";
 import { STREAM_WORD } from "../support/bench-model.js";
 import { discordFirstText, slackFirstText, type FirstTextDriver } from "../support/first-text.js";
 import { startModelProcess } from "../support/model-process.js";
-import { nullSurface } from "../support/null-surface.js";
+import { streamingView } from "../support/null-surface.js";
 import { median, quantile, round } from "../support/stats.js";
 import type { BenchPart, Figure } from "../types.js";
 
@@ -34,20 +31,11 @@ export const streamingPart: BenchPart = {
     const model = await startModelProcess();
     const url = model.baseUrl().replace(/\/v1$/, `/stream/${size.chunks}/v1`);
     const bench = await startBenchApp(url, { STREAM_ANSWERS: "true" });
-    const budget = new ChannelBudget(5, 5_000);
     const client = loadedBot().createOpenAIClient({ baseURL: url, timeoutMs: 60_000 });
     const expected = STREAM_WORD.repeat(size.chunks).trim();
     let turn = 0;
     const botTurn = async () => {
-      const view = new TurnPresenter({
-        surface: nullSurface,
-        question: { location: { channelId: "c" }, messageId: "q", isDm: false, askerId: "u", text: "q" },
-        stepStartDelayMs: 400,
-        maxAnswerMessages: 5,
-        logger: silentLogger(),
-        onThreadOpened: () => {},
-        streaming: { intervalMs: 1_000, budget },
-      });
+      const view = streamingView("c", "u", "q");
       const reply = await bench.app.runner.submit({ platform: "bench", workspaceId: "w", channelId: `c${turn++ % 20}`, userId: "u", text: "stream" }, view);
       if (reply.text !== expected) throw new Error(`a streamed benchmark turn went wrong: ${reply.status}/${reply.outcome}`);
     };
