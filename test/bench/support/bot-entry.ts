@@ -4,3 +4,6 @@ export { createOpenAIClient } from "../../../src/agent/providers/openai/client.j
 export { createApp } from "../../../src/app.js";
 export { loadConfig } from "../../../src/config/env.js";
 export { createLogger } from "../../../src/log.js";
+export { TurnPresenter } from "../../../src/presenter/turn-presenter.js";
+export { ChannelBudget } from "../../../src/presenter/channel-budget.js";
+export { silentLogger } from "../../../src/log.js";
