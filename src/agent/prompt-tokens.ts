@@ -1,4 +1,4 @@
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { createRequire } from "node:module";
 import type { ModelMessage, ModelRequest, ToolSpec } from "./model.js";
 
 /*
@@ -17,6 +17,17 @@ const IMAGE_TOKENS = 1_600;
 
 type Counter = (text: string) => number;
 const estimate: Counter = (text) => Math.ceil(text.length / 3);
+
+let o200k: Counter | undefined;
+/**
+ * The tokenizer, loaded when a budget first counts with it, not at start: its merge tables are
+ * about 21 MB of heap and 60 MB of resident memory, and most bots set no budget (or use a model it
+ * does not count). Loading it takes a few hundred milliseconds, once per process.
+ */
+const countTokens: Counter = (text) => {
+  o200k ??= (createRequire(import.meta.url)("gpt-tokenizer/encoding/o200k_base") as { countTokens: Counter }).countTokens;
+  return o200k(text);
+};
 
 /**
  * The tokenizer's byte-pair merges take time quadratic in the length of one pre-token, and a run
