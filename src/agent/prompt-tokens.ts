@@ -25,7 +25,7 @@ let o200k: Counter | undefined;
  * does not count). Loading it takes a few hundred milliseconds, once per process.
  */
 const countTokens: Counter = (text) => {
-  o200k ??= (createRequire(import.meta.url)("gpt-tokenizer/encoding/o200k_base") as { countTokens: Counter }).countTokens;
+  o200k ??= (createRequire(import.meta.url)("gpt-tokenizer/encoding/o200k_base") as typeof import("gpt-tokenizer/encoding/o200k_base")).countTokens;
   return o200k(text);
 };
 
