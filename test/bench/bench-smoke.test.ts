@@ -78,11 +78,17 @@ describe("the benchmark, run small", () => {
       "metrics",
       "streamed",
       "console",
+      "started-streamed",
     ]);
     expect(positive(report.figures.metrics_cpu_us_per_turn)).toBe(true);
     // part 13 streamed the whole turn through the bot and both streaming loops, with the same request bodies (it fails otherwise)
     expect(positive(report.cpu_ratio_streamed_to_default_openai_streaming_loop)).toBe(true);
     expect(report.parts.streamed.requestBodiesCompared.bodies).toBe(6);
+    // part 15 streamed turns through the started bot on each platform and its floor in their own processes, same first-turn bodies
+    for (const platform of ["terminal", "discord", "slack"]) {
+      expect(positive(report.figures[`cpu_ratio_started_streamed_${platform}`]), platform).toBe(true);
+    }
+    expect(report.parts["started-streamed"].requestBodiesCompared).toBe(3);
     // part 7 streamed through the bot and the bare loop, and timed the first text on both platforms
     for (const key of ["stream_chunk_cpu_us", "stream_chunk_cpu_us_floor", "first_text_ms_discord", "first_text_ms_slack"]) {
       expect(positive(report[key]), `${key} = ${report[key]}`).toBe(true);

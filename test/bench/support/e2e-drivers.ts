@@ -77,7 +77,10 @@ export function discordDriver(discord: FakeDiscord, channelIds: string[]): E2eDr
 
 export const SLACK_USER = { id: "UBENCH", name: "alice" };
 
-/** A signed app_mention to the bot's Bolt HTTP receiver at `eventsUrl`; the answer's chat.postMessage out. */
+/**
+ * A signed app_mention to the bot's Bolt HTTP receiver at `eventsUrl`; the answer out: its
+ * chat.postMessage, or, streamed (STREAM_ANSWERS), the chat.stopStream that ends its stream.
+ */
 export function slackDriver(slack: FakeSlack, eventsUrl: string, signingSecret: string, channels: number): E2eDriver {
   const sender = new SignedSlackSender(eventsUrl, signingSecret);
   const answers = new AnswerWaiters();
@@ -85,6 +88,11 @@ export function slackDriver(slack: FakeSlack, eventsUrl: string, signingSecret: 
     // the answer is the thread reply that is not a tool step (steps start with an emoji marker)
     if (call.method === "chat.postMessage" && call.params.thread_ts && call.params.text === ANSWER) {
       answers.arrived(String(call.params.thread_ts), call.at, call.params.text);
+    }
+    if (call.method === "chat.stopStream" && call.response.ok) {
+      // newest first: the stream that just ended is near the end
+      const streamed = slack.messages.findLast((message) => message.ts === call.response.ts && message.channel === call.response.channel);
+      if (streamed?.threadTs) answers.arrived(streamed.threadTs, call.at, streamed.text);
     }
   });
   return {

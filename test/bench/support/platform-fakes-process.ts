@@ -16,7 +16,7 @@ slack.addUser(SLACK_USER);
 const drivers: { discord: E2eDriver; slack?: E2eDriver } = { discord: discordDriver(discord, channelIds) };
 
 const ready: FakesReady = {
-  discord: { token: discord.token, apiUrl: discord.apiUrl },
+  discord: { token: discord.token, apiUrl: discord.apiUrl, channelId: channelIds[0]! },
   slack: { botToken: slack.botToken, apiUrl: slack.apiUrl },
 };
 process.stdout.write(`${JSON.stringify(ready)}\n`);

@@ -4,7 +4,8 @@ import type { LoadFigures } from "./load.js";
 
 /** What the fakes process prints once it listens: how to point the bot at it. */
 export interface FakesReady {
-  discord: { token: string; apiUrl: string };
+  /** `channelId`: the first of the channels the bot knows. */
+  discord: { token: string; apiUrl: string; channelId: string };
   slack: { botToken: string; apiUrl: string };
 }
 

@@ -50,9 +50,17 @@ export interface ProcessTreeRss {
 
 const LOG_TAIL_CHARS = 8_000;
 
-/** Starts the bot with the start command in its own process group; stdout is ignored, stderr kept (its tail). */
-export function startProductionBot(env: Record<string, string>): ProductionBot {
-  const child = spawn("sh", ["-c", startCommand()], { cwd: PROJECT_ROOT, env: startEnvironment(env), detached: true, stdio: ["ignore", "ignore", "pipe"] });
+/**
+ * Starts the bot with the start command in its own process group; stderr kept (its tail). stdin and
+ * stdout are ignored, or with `piped` (the terminal, piped as a script runs it) the caller's to use.
+ */
+export function startProductionBot(env: Record<string, string>, piped = false): ProductionBot {
+  const child = spawn("sh", ["-c", startCommand()], {
+    cwd: PROJECT_ROOT,
+    env: startEnvironment(env),
+    detached: true,
+    stdio: [piped ? "pipe" : "ignore", piped ? "pipe" : "ignore", "pipe"],
+  });
   let log = "";
   child.stderr!.on("data", (chunk: Buffer) => {
     log = (log + chunk.toString("utf8")).slice(-LOG_TAIL_CHARS);
