@@ -1,6 +1,6 @@
 import { formatAmount } from "../config/budget-amount.js";
 import type { SuggestedPrompt } from "../contract/link.js";
-import type { UsageReportRepository } from "../store/usage-report-repository.js";
+import type { UsageReportStore } from "../store/usage-report-store.js";
 import type { WorkspaceSettingsStore } from "../store/store.js";
 import type { WorkspaceRef } from "../store/types.js";
 import { budgetTimeZone, windowStart } from "./budgets/budget-windows.js";
@@ -9,7 +9,7 @@ import type { ToolState } from "./tool-access.js";
 
 export interface HomeSummariesOptions {
   budgets: Budgets;
-  usage: UsageReportRepository;
+  usage: UsageReportStore;
   settings: WorkspaceSettingsStore;
   now?: () => number;
 }

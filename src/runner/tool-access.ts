@@ -1,8 +1,8 @@
 import type { Tool, ToolOrigin } from "../tools/define-tool.js";
 import type { ToolRegistry } from "../tools/registry.js";
-import type { ChannelRef, ChannelSettings, ChannelSettingsRepository } from "../store/channel-settings-repository.js";
+import type { ChannelRef, ChannelSettings, ChannelSettingsStore } from "../store/channel-settings-store.js";
 import type { ToolSetting, ToolSettingsStore } from "../store/store.js";
-import type { ApprovalSetting, ToolApprovalRepository } from "../store/tool-approval-repository.js";
+import type { ApprovalSetting, ToolApprovalStore } from "../store/tool-approval-store.js";
 import type { WorkspaceRef } from "../store/types.js";
 
 export interface ToolState {
@@ -52,8 +52,8 @@ interface TurnToolsFrom {
 
 export interface ToolAccessStores {
   settings: ToolSettingsStore;
-  approvals: ToolApprovalRepository;
-  channels: ChannelSettingsRepository;
+  approvals: ToolApprovalStore;
+  channels: ChannelSettingsStore;
 }
 
 /**

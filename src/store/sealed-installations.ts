@@ -1,4 +1,4 @@
-import type { InstallationRepository } from "./installation-repository.js";
+import type { InstallationStore } from "./installation-store.js";
 import { SecretsError, type SecretBox } from "./secrets.js";
 
 /** An installation as a platform hands it over: where it is, and its data (tokens included) as text. */
@@ -25,7 +25,7 @@ export interface RotationReport {
  */
 export class SealedInstallations {
   constructor(
-    private readonly repository: InstallationRepository,
+    private readonly repository: InstallationStore,
     private readonly box: SecretBox,
   ) {}
 

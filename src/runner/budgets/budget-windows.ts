@@ -1,4 +1,4 @@
-import type { BudgetPeriod } from "../../store/budget-repository.js";
+import type { BudgetPeriod } from "../../store/budget-store.js";
 import type { WorkspaceSettings } from "../../store/workspace-settings.js";
 
 /**

@@ -8,11 +8,11 @@ import {
   type BudgetCharge,
   type BudgetLine,
   type BudgetPeriod,
-  type BudgetRepository,
+  type BudgetStore,
   type BudgetScope,
   type BudgetSlot,
   type StoredBudget,
-} from "../../store/budget-repository.js";
+} from "../../store/budget-store.js";
 import type { WorkspaceRef } from "../../store/types.js";
 import type { ModelPrices } from "../usage-report.js";
 import type { BudgetAlerts } from "./budget-alerts.js";
@@ -43,7 +43,7 @@ export interface AppliedBudget extends BudgetSlot, BudgetAmount {
 }
 
 export interface BudgetsOptions {
-  repository: BudgetRepository;
+  repository: BudgetStore;
   defaults: readonly DefaultBudget[];
   prices: ModelPrices;
   logger: Logger;

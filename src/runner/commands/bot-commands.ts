@@ -1,7 +1,7 @@
-import type { ChannelSettingsRepository } from "../../store/channel-settings-repository.js";
-import type { HistoryIndex } from "../../store/history-index.js";
+import type { ChannelSettingsStore } from "../../store/channel-settings-store.js";
+import type { HistoryStore } from "../../store/history-store.js";
 import type { ConversationStore, WorkspaceSettingsStore } from "../../store/store.js";
-import type { SummaryRepository } from "../../store/summary-repository.js";
+import type { SummaryStore } from "../../store/summary-store.js";
 import type { ConversationRef } from "../../store/types.js";
 import { settingsChannelOf, type ChannelPolicies } from "../channel-policy.js";
 import type { Role } from "../../contract/inbound.js";
@@ -21,17 +21,17 @@ export interface BotCommandsOptions {
   policies: ChannelPolicies;
   memory: ConversationStore;
   workspaceSettings: WorkspaceSettingsStore;
-  channelSettings: ChannelSettingsRepository;
+  channelSettings: ChannelSettingsStore;
   usage: UsageReports;
   memoryTokenBudget: number;
   /** Scheduled tasks' commands; without them those commands say the scheduler is off. */
   schedules?: ScheduleCommands;
   /** Summaries of what left the windows (`/memory show`, `/memory clear`, the summary's settings). */
-  summaries: SummaryRepository;
+  summaries: SummaryStore;
   /** `settings budget …`, `settings alerts-channel`, and the budgets in `/settings show` and `/usage`. */
   budgets?: BudgetCommands;
   /** The history index (search_history) and its writer, for `settings channel history` and `memory forget-me`. */
-  history?: { index: HistoryIndex; recorder?: HistoryRecorder; backfill?: BackfillCommandOptions };
+  history?: { index: HistoryStore; recorder?: HistoryRecorder; backfill?: BackfillCommandOptions };
 }
 
 /** Where a command was given: its conversation, and the channel a thread belongs to. */

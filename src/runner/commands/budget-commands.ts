@@ -1,6 +1,6 @@
 import { formatAmount, parseBudgetAmount } from "../../config/budget-amount.js";
 import type { WorkspaceSettingsStore } from "../../store/store.js";
-import type { BudgetRepository, BudgetSlot } from "../../store/budget-repository.js";
+import type { BudgetStore, BudgetSlot } from "../../store/budget-store.js";
 import type { ConversationRef } from "../../store/types.js";
 import type { Budgets } from "../budgets/budgets.js";
 import { budgetTimeZone } from "../budgets/budget-windows.js";
@@ -16,7 +16,7 @@ export type BudgetCommand =
 
 export interface BudgetCommandsOptions {
   budgets: Budgets;
-  repository: BudgetRepository;
+  repository: BudgetStore;
   settings: WorkspaceSettingsStore;
   prices: ModelPrices;
   /** The models turns may use (OPENAI_MODELS): a budget in dollars needs a price for each. */

@@ -1,4 +1,4 @@
-import type { ChannelRef, ChannelSettingsRepository } from "../../store/channel-settings-repository.js";
+import type { ChannelRef, ChannelSettingsStore } from "../../store/channel-settings-store.js";
 import type { ChannelPolicies, EffectiveSettings, SettingSource } from "../channel-policy.js";
 import type { ToolAccess } from "../tool-access.js";
 import { channelMention, type WorkspaceSettingsCommands } from "./workspace-settings-commands.js";
@@ -28,7 +28,7 @@ export class ChannelSettingsCommands {
   constructor(
     private readonly policies: ChannelPolicies,
     private readonly access: ToolAccess,
-    private readonly channels: ChannelSettingsRepository,
+    private readonly channels: ChannelSettingsStore,
     private readonly server: WorkspaceSettingsCommands,
   ) {}
 

@@ -1,5 +1,5 @@
-import type { ChannelRef, ChannelSettingsRepository } from "../../store/channel-settings-repository.js";
-import type { HistoryIndex } from "../../store/history-index.js";
+import type { ChannelRef, ChannelSettingsStore } from "../../store/channel-settings-store.js";
+import type { HistoryStore } from "../../store/history-store.js";
 import type { WorkspaceRef } from "../../store/types.js";
 import type { HistoryBackfills } from "../history-backfill.js";
 import type { HistoryRecorder } from "../history-recorder.js";
@@ -21,8 +21,8 @@ type Result = { ok: boolean; text: string };
 
 export class HistoryCommands {
   constructor(
-    private readonly channels: ChannelSettingsRepository,
-    private readonly index: HistoryIndex,
+    private readonly channels: ChannelSettingsStore,
+    private readonly index: HistoryStore,
     private readonly recorder?: HistoryRecorder,
     private readonly backfill?: BackfillCommandOptions,
   ) {}

@@ -1,6 +1,6 @@
-import type { ChannelRef, ChannelSettingsRepository } from "../../store/channel-settings-repository.js";
+import type { ChannelRef, ChannelSettingsStore } from "../../store/channel-settings-store.js";
 import type { ConversationStore, WorkspaceSettingsStore } from "../../store/store.js";
-import type { SummaryRepository } from "../../store/summary-repository.js";
+import type { SummaryStore } from "../../store/summary-store.js";
 import type { ConversationRef } from "../../store/types.js";
 import { channelMention } from "../commands/workspace-settings-commands.js";
 import { describeSummary, exchangesOf } from "./summary-text.js";
@@ -10,9 +10,9 @@ export type MemorySummaryCommand = { kind: "settings_memory_summary"; enabled: b
 
 export interface MemorySummaryCommandsOptions {
   memory: ConversationStore;
-  summaries: SummaryRepository;
+  summaries: SummaryStore;
   workspaceSettings: WorkspaceSettingsStore;
-  channelSettings: ChannelSettingsRepository;
+  channelSettings: ChannelSettingsStore;
   /** MEMORY_SUMMARY: off, the switches are kept but nothing is summarized. */
   enabled: boolean;
 }

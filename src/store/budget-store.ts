@@ -70,7 +70,7 @@ export interface BudgetCharge {
  * with the check, and settled with its real usage after, so two processes cannot both spend the
  * last of a budget.
  */
-export interface BudgetRepository {
+export interface BudgetStore {
   limits(workspace: WorkspaceRef): Promise<StoredBudget[]>;
   /** Sets a budget, or with `undefined` removes it (the environment's default applies again). */
   setLimit(workspace: WorkspaceRef, slot: BudgetSlot, amount: BudgetAmount | undefined, changedBy: string): Promise<void>;
