@@ -4,6 +4,7 @@ import { displayToolName, shorten } from "../text.js";
 import { deadline } from "../signals.js";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "./json-depth.js";
 import type { ApprovalVerdict, StepEvent, ToolApproval } from "./types.js";
+import { BotError } from "../errors.js";
 
 /** Tool output is untrusted text of any size: the model gets at most this much of it. */
 const MAX_OBSERVATION_CHARS = 4_000;
@@ -29,8 +30,11 @@ export interface ToolCallResult {
   returnDirect: boolean;
 }
 
-export class TurnCancelled extends Error {
+export class TurnCancelled extends BotError<"turn_cancelled"> {
   override readonly name = "TurnCancelled";
+  constructor(message: string, options?: ErrorOptions) {
+    super("turn_cancelled", message, options);
+  }
 }
 
 export interface InvokerDeps {

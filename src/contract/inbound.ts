@@ -1,4 +1,5 @@
 import type { FetchedFile, FileLimits } from "../net/file-host.js";
+import { BotError } from "../errors.js";
 
 /**
  * The platform contract, inbound: what an adapter makes of a platform event. Everything after
@@ -78,8 +79,11 @@ export interface SharedContentSource {
 }
 
 /** A file a platform could not hand over; the message says why, in words the model may read. */
-export class FileUnavailable extends Error {
+export class FileUnavailable extends BotError<"file_unavailable"> {
   override readonly name = "FileUnavailable";
+  constructor(message: string, options?: ErrorOptions) {
+    super("file_unavailable", message, options);
+  }
 }
 
 /**

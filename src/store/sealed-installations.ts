@@ -1,5 +1,6 @@
 import type { InstallationStore } from "./installation-store.js";
-import { SecretsError, type SecretBox } from "./secrets.js";
+import type { SecretBox } from "./secrets.js";
+import { hasCode } from "../errors.js";
 
 /** An installation as a platform hands it over: where it is, and its data (tokens included) as text. */
 export interface InstallationRecord {
@@ -63,7 +64,7 @@ export class SealedInstallations {
       try {
         plain = this.box.open(row.sealed, context);
       } catch (error) {
-        if (!(error instanceof SecretsError)) throw error;
+        if (!hasCode(error, "secret_unreadable")) throw error;
         report.unreadable.push(context);
         continue;
       }

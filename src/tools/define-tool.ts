@@ -1,6 +1,7 @@
 import type { AskerChannelReader } from "../contract/channel-access.js";
 import { z } from "zod";
 import type { Logger } from "../log.js";
+import { BotError } from "../errors.js";
 
 /** Who asked, in platform-free terms: tools may use it (time zones, quotas) but never need to. */
 export interface ToolRequestInfo {
@@ -60,8 +61,11 @@ export interface ToolSpec<Schema extends z.ZodObject> {
 /** Names the OpenAI tool-calling API accepts. */
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
-class ToolDefinitionError extends Error {
+class ToolDefinitionError extends BotError<"tool_invalid"> {
   override readonly name = "ToolDefinitionError";
+  constructor(message: string, options?: ErrorOptions) {
+    super("tool_invalid", message, options);
+  }
 }
 
 const DEFINED = Symbol.for("agent-bot.tool");
