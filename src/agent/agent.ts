@@ -11,7 +11,7 @@ import { ToolsProtocolSession } from "./tools-protocol.js";
 import { emptyUsage, type AgentResult, type AgentRun, type AgentSettings, type Usage } from "./types.js";
 import { userMessage } from "./user-message.js";
 import { hasCode } from "../errors.js";
-import type { AnswerTextSink } from "./answer-text.js";
+import type { AnswerTextSink } from "../contract/turn-view.js";
 
 const EMPTY_REPLY = "Your reply was empty. Please answer the user's last message.";
 

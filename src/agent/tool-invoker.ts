@@ -3,8 +3,9 @@ import type { Tool, ToolContext, ToolRequestInfo } from "../tools/define-tool.js
 import { displayToolName, shorten } from "../text.js";
 import { deadline } from "../signals.js";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "./json-depth.js";
-import type { ApprovalVerdict, StepEvent, ToolApproval } from "./types.js";
+import type { ApprovalVerdict, ToolApproval } from "./types.js";
 import { BotError } from "../errors.js";
+import type { StepEvent } from "../contract/turn-view.js";
 
 /** Tool output is untrusted text of any size: the model gets at most this much of it. */
 const MAX_OBSERVATION_CHARS = 4_000;

@@ -1,8 +1,7 @@
 import type { ImageInput } from "../agent/types.js";
 import type { Logger } from "../log.js";
 import type { BoundedFetchError } from "../net/bounded-fetch.js";
-import type { FileLimits } from "../net/file-host.js";
-import type { AttachmentDescriptor, SharedContentSource } from "../contract/inbound.js";
+import type { AttachmentDescriptor, FileLimits, SharedContentSource } from "../contract/inbound.js";
 import { formatSeconds, formatSize } from "./describe.js";
 import { declaredKind, isShowableImage, readAsText, sniffImage, type FileKind } from "./file-types.js";
 import type { ImageMemory } from "./image-memory.js";

@@ -1,4 +1,3 @@
-import type { FetchedFile, FileLimits } from "../net/file-host.js";
 import { BotError } from "../errors.js";
 
 /**
@@ -216,4 +215,21 @@ export interface SharedContent {
   forwarded?: QuotedMessage[];
   /** How to fetch the files and earlier messages; without it, files are named but not read. */
   source?: SharedContentSource;
+}
+
+/** What the core allows one download (see the attachment settings). */
+export interface FileLimits {
+  maxBytes: number;
+  /** Images fail past maxBytes; text files keep their first maxBytes. */
+  overflow: "fail" | "truncate";
+  timeoutMs: number;
+}
+
+/** A downloaded file, not yet trusted: the core checks the bytes against the declared type. */
+export interface FetchedFile {
+  bytes: Buffer;
+  /** The Content-Type the host sent. */
+  contentType?: string;
+  /** Only the first `maxBytes` were read. */
+  truncated: boolean;
 }

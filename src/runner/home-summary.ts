@@ -5,7 +5,7 @@ import type { WorkspaceSettingsStore } from "../store/store.js";
 import type { WorkspaceRef } from "../store/types.js";
 import { budgetTimeZone, windowStart } from "./budgets/budget-windows.js";
 import type { Budgets } from "./budgets/budgets.js";
-import type { ToolState } from "./tool-access.js";
+import type { ToolState } from "../contract/commands.js";
 
 export interface HomeSummariesOptions {
   budgets: Budgets;

@@ -1,7 +1,6 @@
 import type { LlmError } from "../agent/llm-error.js";
 import type { Logger } from "../log.js";
-import type { AnswerTextSink } from "../agent/answer-text.js";
-import type { TurnReply, TurnView } from "../contract/turn-view.js";
+import type { AnswerTextSink, TurnReply, TurnView } from "../contract/turn-view.js";
 import { hasCode } from "../errors.js";
 
 /* What a turn's user is told when it does not end in an answer, and how replies reach its view. */

@@ -1,7 +1,6 @@
+import type { BudgetScope, BudgetPeriod } from "../contract/commands.js";
 import type { WorkspaceRef } from "./types.js";
 
-export type BudgetScope = "workspace" | "channel" | "user";
-export type BudgetPeriod = "day" | "month";
 type BudgetUnit = "tokens" | "usd";
 
 export interface BudgetAmount {

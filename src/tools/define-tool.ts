@@ -1,3 +1,4 @@
+import type { ToolOrigin } from "../contract/commands.js";
 import type { AskerChannelReader } from "../contract/channel-access.js";
 import { z } from "zod";
 import type { Logger } from "../log.js";
@@ -24,8 +25,6 @@ export interface ToolContext {
   /** Ask the model a side question (no tools, no memory); its tokens count towards the turn. */
   llm(prompt: string): Promise<string>;
 }
-
-export type ToolOrigin = "builtin" | "plugin" | "mcp";
 
 export type JsonSchema = Record<string, unknown>;
 

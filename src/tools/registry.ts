@@ -1,5 +1,6 @@
-import type { Tool, ToolOrigin } from "./define-tool.js";
+import type { Tool } from "./define-tool.js";
 import { BotError } from "../errors.js";
+import type { ToolOrigin } from "../contract/commands.js";
 
 class DuplicateToolError extends BotError<"tool_invalid"> {
   override readonly name = "DuplicateToolError";

@@ -1,7 +1,7 @@
 import type { Logger } from "../../log.js";
 import type { BoundedFetchError } from "../../net/bounded-fetch.js";
-import { fetchFromFileHost, type FetchedFile } from "../../net/file-host.js";
-import { FileUnavailable, type AttachmentDescriptor, type SharedContentSource } from "../../contract/inbound.js";
+import { fetchFromFileHost } from "../../net/file-host.js";
+import { FileUnavailable, type AttachmentDescriptor, type FetchedFile, type SharedContentSource } from "../../contract/inbound.js";
 import { hasCode } from "../../errors.js";
 
 const MISSING_SCOPE_HINT =

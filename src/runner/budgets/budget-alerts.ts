@@ -1,7 +1,8 @@
 import type { Logger } from "../../log.js";
 import type { WorkspaceSettingsStore } from "../../store/store.js";
 import type { WorkspaceRef } from "../../store/types.js";
-import type { BudgetStore, BudgetScope } from "../../store/budget-store.js";
+import type { BudgetStore } from "../../store/budget-store.js";
+import type { BudgetScope } from "../../contract/commands.js";
 
 /** A budget as its alerts need it: which it is, in which window, and its limit. */
 interface WatchedBudget {

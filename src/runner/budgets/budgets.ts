@@ -7,9 +7,7 @@ import {
   type BudgetAmount,
   type BudgetCharge,
   type BudgetLine,
-  type BudgetPeriod,
   type BudgetStore,
-  type BudgetScope,
   type BudgetSlot,
   type StoredBudget,
 } from "../../store/budget-store.js";
@@ -18,6 +16,7 @@ import type { ModelPrices } from "../usage-report.js";
 import type { BudgetAlerts } from "./budget-alerts.js";
 import { type Slice, SliceBook, sliceSet } from "./budget-slices.js";
 import { windowEnd, windowStart } from "./budget-windows.js";
+import type { BudgetPeriod, BudgetScope } from "../../contract/commands.js";
 
 /** Who a model call is for: its workspace, channel (a thread's is its channel) and user. */
 export interface BudgetSubject extends WorkspaceRef {

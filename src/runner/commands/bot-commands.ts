@@ -9,12 +9,13 @@ import { MemorySummaryCommands } from "../memory-summary/summary-commands.js";
 import type { ToolAccess, ToolPolicy } from "../tool-access.js";
 import type { UsageReports } from "../usage-report.js";
 import type { BudgetCommands } from "./budget-commands.js";
-import { accessOf, type Access, type BotCommand } from "./catalog.js";
+import { accessOf } from "./catalog.js";
 import type { HistoryRecorder } from "../history-recorder.js";
 import { ChannelSettingsCommands } from "./channel-settings-commands.js";
 import type { ScheduleCommands } from "./schedule-commands.js";
 import { HistoryCommands, type BackfillCommandOptions } from "./history-commands.js";
 import { WorkspaceSettingsCommands } from "./workspace-settings-commands.js";
+import type { Access, BotCommand, CommandResult } from "../../contract/commands.js";
 
 export interface BotCommandsOptions {
   access: ToolAccess;
@@ -43,14 +44,6 @@ export interface CommandActor {
   role: Role;
   /** In a direct message, its one person may clear the conversation's memory. */
   isDm?: boolean;
-}
-
-export interface CommandResult {
-  ok: boolean;
-  /** Markdown; the platform renders it. */
-  text: string;
-  /** Set when the actor lacked the role: the platform adds which of its permissions that is. */
-  denied?: Exclude<Access, "anyone">;
 }
 
 const PREVIEW_CHARS = 300;

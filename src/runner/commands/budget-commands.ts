@@ -1,3 +1,4 @@
+import type { BudgetCommand } from "../../contract/commands.js";
 import { formatAmount, parseBudgetAmount } from "../../config/budget-amount.js";
 import type { WorkspaceSettingsStore } from "../../store/store.js";
 import type { BudgetStore, BudgetSlot } from "../../store/budget-store.js";
@@ -7,12 +8,6 @@ import { budgetTimeZone } from "../budgets/budget-windows.js";
 import { settingsChannelOf } from "../channel-policy.js";
 import type { ModelPrices } from "../usage-report.js";
 import { channelMention } from "./workspace-settings-commands.js";
-
-/** The budget commands (admins only; the caller checked). `user` undefined: every member. */
-export type BudgetCommand =
-  | { kind: "settings_budget"; scope: BudgetSlot["scope"]; user?: string; period: BudgetSlot["period"]; amount: string }
-  /** `channel`: null clears it (admins are told by direct message); undefined means this channel. */
-  | { kind: "settings_alerts_channel"; channel?: string | null };
 
 export interface BudgetCommandsOptions {
   budgets: Budgets;

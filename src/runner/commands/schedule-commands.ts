@@ -1,3 +1,4 @@
+import type { ScheduleCommand } from "../../contract/commands.js";
 import { randomBytes } from "node:crypto";
 import type { ScheduledRun, ScheduledTask, ScheduleStore } from "../../store/schedule-store.js";
 import type { WorkspaceSettingsStore } from "../../store/store.js";
@@ -16,13 +17,6 @@ interface CommandResult {
   ok: boolean;
   text: string;
 }
-
-export type ScheduleCommand =
-  | { kind: "schedule_add"; when: string; task: string }
-  | { kind: "schedule_list" }
-  | { kind: "schedule_task"; action: "remove" | "pause" | "resume" | "run" | "history"; id: string }
-  | { kind: "settings_timezone"; zone: string | null }
-  | { kind: "settings_schedules"; members: boolean };
 
 /** What the scheduler offers the commands: a nudge when tasks change, and a run now. */
 export interface ScheduleTrigger {
