@@ -1,59 +1,59 @@
-import type { Model, ModelStream, StreamSink, Usage } from "./model.js";
+import type { CallTag, Model, ModelCallInfo, ModelCallObserver, ModelStream, StreamSink, Usage } from "./model.js";
 
-/** One request to a model as metrics see it, reported once when it ends (each retry is a request of its own). */
-export interface ModelCallInfo {
-  /** The model as the catalog names it ("gpt-4o-mini", "anthropic:claude-sonnet-4-5"): one of the configured few. */
-  model: string;
-  ok: boolean;
-  /** From sending the request to the whole answer, or the failure. */
-  durationMs: number;
-  /** Streamed calls that brought anything: from sending the request to the first text or tool call. */
-  firstTokenMs?: number;
-  /** As the provider reported it; absent when it did not (a failure, a stream cut off). */
-  usage?: Usage;
-}
-
-export interface ModelCallObserver {
-  modelCallFinished(info: ModelCallInfo): void;
-}
+const UNTAGGED: CallTag = { purpose: "turn", retry: false };
 
 /**
- * `model`, reporting each request's latency, time to first token and usage to `observer`. The
- * cost stays per call: a streamed answer's text and tool-call pieces go straight to the reader's
- * own handlers after the first (the wrapper replaces itself), so no work is added per chunk.
+ * `model`, reporting each request's latency, time to first token, outcome and usage to `observer`
+ * (the bot's metrics) and to the observer the request's own tag names (its turn's record): the one
+ * place calls are measured. The cost stays per call: a streamed answer's text and tool-call pieces
+ * go straight to the reader's own handlers after the first (the wrapper replaces itself), so no
+ * work is added per chunk.
  */
-export function observedModel(model: Model, ref: string, observer: ModelCallObserver): Model {
-  const report = (started: number, ok: boolean, usage?: Usage, firstAt?: number) =>
-    observer.modelCallFinished({
+export function observedModel(model: Model, ref: string, provider: string, observer: ModelCallObserver | undefined): Model {
+  const report = (tag: CallTag, startedAt: number, started: number, outcome: string, usage?: Usage, firstAt?: number) => {
+    const info: ModelCallInfo = {
       model: ref,
-      ok,
+      provider,
+      purpose: tag.purpose,
+      retry: tag.retry,
+      ok: outcome === "ok",
+      outcome,
+      startedAt,
       durationMs: performance.now() - started,
       ...(firstAt === undefined ? {} : { firstTokenMs: firstAt - started }),
       ...(usage ? { usage } : {}),
-    });
+    };
+    observer?.modelCallFinished(info);
+    tag.observer?.modelCallFinished(info);
+  };
+  const failure = (error: unknown, signal: AbortSignal) => (signal.aborted ? "cancelled" : model.classifyError(error).failure);
   return {
     classifyError: (error) => model.classifyError(error),
-    async complete(request, signal) {
+    async complete(request, signal, tag = UNTAGGED) {
+      const startedAt = Date.now();
       const started = performance.now();
       try {
         const reply = await model.complete(request, signal);
-        report(started, true, reply.usage);
+        report(tag, startedAt, started, "ok", reply.usage);
         return reply;
       } catch (error) {
-        report(started, false);
+        report(tag, startedAt, started, failure(error, signal));
         throw error;
       }
     },
-    async stream(request, signal) {
+    async stream(request, signal, tag = UNTAGGED) {
+      const startedAt = Date.now();
       const started = performance.now();
       let stream: ModelStream;
       try {
         stream = await model.stream(request, signal);
       } catch (error) {
-        report(started, false);
+        report(tag, startedAt, started, failure(error, signal));
         throw error;
       }
-      return observedStream(stream, (ok, usage, firstAt) => report(started, ok, usage, firstAt));
+      return observedStream(stream, (ok, usage, firstAt) =>
+        report(tag, startedAt, started, ok ? "ok" : signal.aborted ? "cancelled" : "interrupted", usage, firstAt),
+      );
     },
   };
 }

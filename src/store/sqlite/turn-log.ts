@@ -1,4 +1,4 @@
-import { noticeTargetJson, stepRows, storable, utcDay, type TurnClosing, type TurnStart } from "../turn-records.js";
+import { modelCallRows, noticeTargetJson, stepRows, storable, utcDay, type TurnClosing, type TurnStart } from "../turn-records.js";
 import type { TokenUsage, TurnLog } from "../store.js";
 import type { Conversation, WorkspaceRef } from "../types.js";
 import type { SqliteConversations } from "./conversations.js";
@@ -10,6 +10,7 @@ export class SqliteTurnLog implements TurnLog, TokenUsage {
   private readonly placeTurn;
   private readonly updateTurn;
   private readonly insertStep;
+  private readonly insertCall;
   private readonly addTokens;
   private readonly selectTokens;
   /** Built once: better-sqlite3 makes four wrapper functions for every db.transaction() call. */
@@ -28,11 +29,15 @@ export class SqliteTurnLog implements TurnLog, TokenUsage {
       `UPDATE turns SET status = @status, outcome = @outcome, ended_at = @endedAt,
          duration_ms = @endedAt - started_at, iterations = @iterations,
          prompt_tokens = @promptTokens, completion_tokens = @completionTokens, total_tokens = @totalTokens,
-         error = @error
+         error = @error, trace_id = @traceId, link = @link
        WHERE id = @id`,
     );
     this.insertStep = db.prepare<[string, number, string, string, string | null, string | null, number, number | null, number | null]>(
       `INSERT INTO turn_steps (turn_id, seq, tool, input, output, error, started_at, duration_ms, approval_wait_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertCall = db.prepare(
+      `INSERT INTO turn_model_calls (turn_id, seq, model, provider, purpose, retry, started_at, duration_ms, first_token_ms, prompt_tokens, completion_tokens, outcome)
+       VALUES (@turnId, @seq, @model, @provider, @purpose, @retry, @startedAt, @durationMs, @firstTokenMs, @promptTokens, @completionTokens, @outcome)`,
     );
     this.addTokens = db.prepare<[string, string, string, number]>(
       `INSERT INTO token_usage_daily (platform, workspace_id, day, tokens) VALUES (?, ?, ?, ?)
@@ -65,6 +70,7 @@ export class SqliteTurnLog implements TurnLog, TokenUsage {
       for (const step of stepRows(closing.steps)) {
         this.insertStep.run(turnId, step.seq, step.tool, step.input, step.output, step.error, step.startedAt, step.durationMs, step.approvalWaitMs);
       }
+      for (const call of modelCallRows(closing.modelCalls)) this.insertCall.run({ ...call, turnId, retry: call.retry ? 1 : 0 });
       if (exchange) {
         conversations.appendExchange(exchange.conversationId, turnId, exchange.question, exchange.answer);
         if (exchange.alsoIn) conversations.startThreadWith(exchange.alsoIn, turnId, exchange.question, exchange.answer);
@@ -81,6 +87,8 @@ export class SqliteTurnLog implements TurnLog, TokenUsage {
         completionTokens: end.usage.completionTokens,
         totalTokens: tokens,
         error: end.error === undefined ? null : storable(end.error),
+        traceId: closing.traceId ?? null,
+        link: closing.link === undefined ? null : storable(closing.link),
       });
     });
   }
