@@ -15,6 +15,8 @@ CREATE TABLE turn_model_calls (
   prompt_tokens     BIGINT,
   completion_tokens BIGINT,
   outcome           TEXT    NOT NULL,
+  -- How many of the turn's tool steps had begun when the call ended: the console's timeline shows it after them.
+  after_step        INTEGER NOT NULL,
   PRIMARY KEY (turn_id, seq)
 );
 -- The turn's OpenTelemetry trace id (32 hex digits), when traces are exported (OTEL_EXPORTER_OTLP_ENDPOINT).

@@ -1,4 +1,4 @@
-import type { CallTag, Model, ModelCallInfo, ModelCallObserver, ModelStream, StreamSink, Usage } from "./model.js";
+import type { CallTag, Model, ModelCallInfo, ModelCallObserver, ModelStream, StreamSink, ToolCallDelta, Usage } from "./model.js";
 
 const UNTAGGED: CallTag = { purpose: "turn", retry: false };
 
@@ -10,7 +10,7 @@ const UNTAGGED: CallTag = { purpose: "turn", retry: false };
  * work is added per chunk.
  */
 export function observedModel(model: Model, ref: string, provider: string, observer: ModelCallObserver | undefined): Model {
-  const report = (tag: CallTag, startedAt: number, started: number, outcome: string, usage?: Usage, firstAt?: number) => {
+  const report = (tag: CallTag, startedAt: number, started: number, outcome: string, usage?: Usage, firstAt?: number, calledTools?: boolean) => {
     const info: ModelCallInfo = {
       model: ref,
       provider,
@@ -22,6 +22,7 @@ export function observedModel(model: Model, ref: string, provider: string, obser
       durationMs: performance.now() - started,
       ...(firstAt === undefined ? {} : { firstTokenMs: firstAt - started }),
       ...(usage ? { usage } : {}),
+      ...(calledTools === undefined ? {} : { finishReason: calledTools ? "tool_calls" : "stop" }),
     };
     observer?.modelCallFinished(info);
     tag.observer?.modelCallFinished(info);
@@ -34,7 +35,7 @@ export function observedModel(model: Model, ref: string, provider: string, obser
       const started = performance.now();
       try {
         const reply = await model.complete(request, signal);
-        report(tag, startedAt, started, "ok", reply.usage);
+        report(tag, startedAt, started, "ok", reply.usage, undefined, reply.toolCalls.length > 0);
         return reply;
       } catch (error) {
         report(tag, startedAt, started, failure(error, signal));
@@ -51,14 +52,19 @@ export function observedModel(model: Model, ref: string, provider: string, obser
         report(tag, startedAt, started, failure(error, signal));
         throw error;
       }
-      return observedStream(stream, (ok, usage, firstAt) =>
-        report(tag, startedAt, started, ok ? "ok" : signal.aborted ? "cancelled" : "interrupted", usage, firstAt),
+      return observedStream(stream, (ok, usage, firstAt, calledTools) =>
+        ok
+          ? report(tag, startedAt, started, "ok", usage, firstAt, calledTools)
+          : report(tag, startedAt, started, signal.aborted ? "cancelled" : "interrupted", usage, firstAt),
       );
     },
   };
 }
 
-function observedStream(stream: ModelStream, ended: (ok: boolean, usage: Usage | undefined, firstAt: number | undefined) => void): ModelStream {
+function observedStream(
+  stream: ModelStream,
+  ended: (ok: boolean, usage: Usage | undefined, firstAt: number | undefined, calledTools: boolean) => void,
+): ModelStream {
   let aborted = false;
   return {
     abort() {
@@ -68,6 +74,7 @@ function observedStream(stream: ModelStream, ended: (ok: boolean, usage: Usage |
     async read(sink) {
       let firstAt: number | undefined;
       let usage: Usage | undefined;
+      let calledTools = false;
       const text = sink.text.bind(sink);
       const toolCall = sink.toolCall.bind(sink);
       const observed: StreamSink = {
@@ -78,7 +85,7 @@ function observedStream(stream: ModelStream, ended: (ok: boolean, usage: Usage |
         },
         toolCall: (delta) => {
           firstSeen();
-          toolCall(delta);
+          toolCallNoted(delta);
         },
         // Once or twice a stream (Anthropic reports the prompt's tokens first, the answer's at the end).
         usage: (reported) => {
@@ -86,18 +93,24 @@ function observedStream(stream: ModelStream, ended: (ok: boolean, usage: Usage |
           sink.usage(reported);
         },
       };
+      // After the first piece, text goes straight through; a tool call is noted once, then goes straight through too.
+      const toolCallNoted = (delta: ToolCallDelta) => {
+        calledTools = true;
+        observed.toolCall = toolCall;
+        toolCall(delta);
+      };
       function firstSeen() {
         firstAt = performance.now();
         observed.text = text;
-        observed.toolCall = toolCall;
+        observed.toolCall = toolCallNoted;
       }
       try {
         await stream.read(observed);
       } catch (error) {
-        ended(false, usage, firstAt);
+        ended(false, usage, firstAt, calledTools);
         throw error;
       }
-      ended(!aborted, usage, firstAt);
+      ended(!aborted, usage, firstAt, calledTools);
     },
   };
 }

@@ -123,6 +123,8 @@ export interface ModelCallInfo {
   firstTokenMs?: number;
   /** As the provider reported it; absent when it did not (a failure, a stream cut off). */
   usage?: Usage;
+  /** Why the answer ended, as the reply shows it: "tool_calls" when it asked for tools, else "stop"; absent when it failed. */
+  finishReason?: "stop" | "tool_calls";
 }
 
 export interface ModelCallObserver {

@@ -302,7 +302,7 @@ export class TurnRunner {
     const deadline = new TurnDeadline(this.options.turnTimeoutMs, () => controller.abort("timeout" satisfies CancelReason));
     this.running.set(turnId, { controller, conversation: conversationKey(request) });
     const steps = new StepRecorder(view, logger, this.options.observer);
-    const calls = new ModelCallLog();
+    const calls = new ModelCallLog(() => steps.begun);
     let trace: TurnTrace | undefined;
     // Made at intake while the turn waited and ran; whatever it is by the closing is kept (never waited for).
     let link: string | undefined;

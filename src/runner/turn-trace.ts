@@ -1,15 +1,24 @@
 import type { ModelCallInfo, ModelCallObserver } from "../agent/model.js";
-import type { StepRecord } from "../store/turn-records.js";
+import type { ModelCallRecord, StepRecord } from "../store/turn-records.js";
 
 /** The most model calls a turn keeps for its record and its trace (the store keeps as many). */
 const MAX_CALLS_KEPT = 500;
 
-/** A turn's model calls as they end, for its closing write and its trace: the catalog's observer tells each to the turn's own log. */
+/** A turn's model call, with its place among the turn's tool steps. */
+export type TurnModelCall = ModelCallInfo & ModelCallRecord;
+
+/**
+ * A turn's model calls as they end, for its closing write and its trace: the catalog's observer
+ * tells each to the turn's own log. Each is placed after the steps begun by then (`stepsBegun`),
+ * which orders them on the console's timeline whatever their clocks' resolution.
+ */
 export class ModelCallLog implements ModelCallObserver {
-  readonly calls: ModelCallInfo[] = [];
+  readonly calls: TurnModelCall[] = [];
+
+  constructor(private readonly stepsBegun: () => number) {}
 
   modelCallFinished(info: ModelCallInfo): void {
-    if (this.calls.length < MAX_CALLS_KEPT) this.calls.push(info);
+    if (this.calls.length < MAX_CALLS_KEPT) this.calls.push({ ...info, afterStep: this.stepsBegun() });
   }
 }
 
@@ -28,7 +37,7 @@ export interface TracedTurnEnd {
   outcome: string;
   /** The error's detail, for an operator opting into content (see the tracer's options); absent when it answered. */
   error?: string;
-  modelCalls: readonly ModelCallInfo[];
+  modelCalls: readonly TurnModelCall[];
   steps: Iterable<StepRecord>;
   usage: { promptTokens: number; completionTokens: number };
 }

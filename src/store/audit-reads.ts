@@ -69,6 +69,8 @@ export interface ModelCallView {
   firstTokenMs?: number;
   promptTokens?: number;
   completionTokens?: number;
+  /** How many tool steps had begun when it ended: it comes after them. */
+  afterStep: number;
 }
 
 /** A person's 👍 / 👎 on the turn's answer. */

@@ -86,7 +86,7 @@ export const stepsQuery = (placeholder: Placeholder): string =>
 /** A turn's model calls are few too (its iterations, side questions and retries; at most 500 are kept). */
 export const modelCallsQuery = (placeholder: Placeholder): string =>
   `SELECT seq, model, provider, purpose, retry, outcome, started_at AS "startedAt", duration_ms AS "durationMs", first_token_ms AS "firstTokenMs",
-     prompt_tokens AS "promptTokens", completion_tokens AS "completionTokens"
+     prompt_tokens AS "promptTokens", completion_tokens AS "completionTokens", after_step AS "afterStep"
    FROM turn_model_calls WHERE turn_id = ${placeholder(1)} ORDER BY seq LIMIT 500`;
 
 /** Through the primary key (turn_id, user_id). */

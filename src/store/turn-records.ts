@@ -94,6 +94,8 @@ export interface ModelCallRecord {
   durationMs: number;
   firstTokenMs?: number;
   usage?: TurnUsage;
+  /** How many tool steps had begun when it ended (its place among them). */
+  afterStep: number;
 }
 
 /** Everything that closes a turn, written as one unit of work. */
@@ -175,6 +177,7 @@ export interface ModelCallRow {
   firstTokenMs: number | null;
   promptTokens: number | null;
   completionTokens: number | null;
+  afterStep: number;
 }
 
 /** At most this many calls of a turn are kept (a turn makes AGENT_MAX_ITERATIONS and its tools' side questions, with retries). */
@@ -193,6 +196,7 @@ export function modelCallRows(calls: readonly ModelCallRecord[] | undefined): Mo
     firstTokenMs: call.firstTokenMs === undefined ? null : Math.round(call.firstTokenMs),
     promptTokens: call.usage?.promptTokens ?? null,
     completionTokens: call.usage?.completionTokens ?? null,
+    afterStep: call.afterStep,
   }));
 }
 

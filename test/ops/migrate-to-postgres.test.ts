@@ -42,8 +42,27 @@ async function fill(store: Store): Promise<void> {
       modelCalls:
         i === 0
           ? [
-              { model: "gpt-4o-mini", provider: "openai", purpose: "turn", retry: false, outcome: "ok", startedAt: 1, durationMs: 20, firstTokenMs: 5 },
-              { model: "gpt-4o-mini", provider: "openai", purpose: "side_question", retry: true, outcome: "timeout", startedAt: 2, durationMs: 30 },
+              {
+                model: "gpt-4o-mini",
+                provider: "openai",
+                purpose: "turn",
+                retry: false,
+                outcome: "ok",
+                startedAt: 1,
+                durationMs: 20,
+                firstTokenMs: 5,
+                afterStep: 0,
+              },
+              {
+                model: "gpt-4o-mini",
+                provider: "openai",
+                purpose: "side_question",
+                retry: true,
+                outcome: "timeout",
+                startedAt: 2,
+                durationMs: 30,
+                afterStep: 1,
+              },
             ]
           : [],
       traceId: i === 0 ? "0af7651916cd43dd8448eb211c80319c" : undefined,

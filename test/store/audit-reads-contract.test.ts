@@ -128,7 +128,7 @@ for (const engine of engines) {
       const ref = place();
       const id = randomUUID();
       await a.turns.start({ id, conversation: ref, userId: "u1", instance: "test", context: { model: "m1", channelId: ref.channelId } });
-      const call = { model: "m1", provider: "openai", purpose: "turn", outcome: "ok", startedAt: 5_000 } as const;
+      const call = { model: "m1", provider: "openai", purpose: "turn", outcome: "ok", startedAt: 5_000, afterStep: 0 } as const;
       await a.turns.finish({
         turnId: id,
         end: { status: "answered", outcome: "answer", iterations: 1, usage: { promptTokens: 40, completionTokens: 9, totalTokens: 49 } },
@@ -140,6 +140,7 @@ for (const engine of engines) {
             ...call,
             purpose: "side_question",
             retry: false,
+            afterStep: 1,
             startedAt: 5_110,
             durationMs: 7,
             usage: { promptTokens: 15, completionTokens: 4, totalTokens: 19 },
@@ -154,14 +155,14 @@ for (const engine of engines) {
       const detail = await b.audit.turn(id);
       expect(detail).toMatchObject({ traceId: "4bf92f3577b34da6a3ce929d0e0e4736", link: "https://discord.com/channels/g1/c1/m1" });
       expect(detail!.modelCalls).toEqual([
-        { seq: 1, model: "m1", provider: "openai", purpose: "turn", retry: false, outcome: "rate_limited", startedAt: 5_000, durationMs: 12 },
+        { seq: 1, model: "m1", provider: "openai", purpose: "turn", retry: false, outcome: "rate_limited", startedAt: 5_000, durationMs: 12, afterStep: 0 },
         {
           ...{ seq: 2, model: "m1", provider: "openai", purpose: "turn", retry: true, outcome: "ok", startedAt: 5_020, durationMs: 81, firstTokenMs: 30 },
-          ...{ promptTokens: 25, completionTokens: 5 },
+          ...{ promptTokens: 25, completionTokens: 5, afterStep: 0 },
         },
         {
           ...{ seq: 3, model: "m1", provider: "openai", purpose: "side_question", retry: false, outcome: "ok", startedAt: 5_110, durationMs: 7 },
-          ...{ promptTokens: 15, completionTokens: 4 },
+          ...{ promptTokens: 15, completionTokens: 4, afterStep: 1 },
         },
       ]);
       expect(detail!.feedback).toEqual([{ userId: "bob", vote: "up", votedAt: 9_000 }]);

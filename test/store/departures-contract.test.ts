@@ -73,7 +73,7 @@ for (const engine of engines) {
         turnId,
         end: { status: "answered", outcome: "answer", iterations: 1, usage: { promptTokens: 5, completionTokens: 5, totalTokens: 10 } },
         steps: [{ seq: 1, tool: "calculator", input: { expression: "1+1" }, startedAt: 1, output: "2", durationMs: 1 }],
-        modelCalls: [{ model: "m", provider: "openai", purpose: "turn", retry: false, outcome: "ok", startedAt: 1, durationMs: 1 }],
+        modelCalls: [{ model: "m", provider: "openai", purpose: "turn", retry: false, outcome: "ok", startedAt: 1, durationMs: 1, afterStep: 0 }],
         workspace: ws,
         exchange: { conversationId: conversation.id, question: { author: "ann", text: "1+1?" }, answer: "2" },
       });

@@ -124,6 +124,7 @@ const TABLES: TableCopy[] = [
       "prompt_tokens",
       "completion_tokens",
       "outcome",
+      "after_step",
     ],
     cast: { retry: "boolean" },
     orderBy: "turn_id, seq",

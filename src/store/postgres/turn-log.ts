@@ -52,10 +52,11 @@ const FINISH = `
     SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[], $30::bigint[])
     WHERE EXISTS (SELECT 1 FROM open)
   ), calls AS (
-    INSERT INTO turn_model_calls (turn_id, seq, model, provider, purpose, retry, started_at, duration_ms, first_token_ms, prompt_tokens, completion_tokens, outcome)
-    SELECT $1, c.seq, c.model, c.provider, c.purpose, c.retry, c."startedAt", c."durationMs", c."firstTokenMs", c."promptTokens", c."completionTokens", c.outcome
+    INSERT INTO turn_model_calls (turn_id, seq, model, provider, purpose, retry, started_at, duration_ms, first_token_ms, prompt_tokens, completion_tokens, outcome, after_step)
+    SELECT $1, c.seq, c.model, c.provider, c.purpose, c.retry, c."startedAt", c."durationMs", c."firstTokenMs", c."promptTokens", c."completionTokens", c.outcome,
+      c."afterStep"
     FROM jsonb_to_recordset($31::jsonb) AS c(seq int, model text, provider text, purpose text, retry boolean, "startedAt" bigint, "durationMs" bigint,
-      "firstTokenMs" bigint, "promptTokens" bigint, "completionTokens" bigint, outcome text)
+      "firstTokenMs" bigint, "promptTokens" bigint, "completionTokens" bigint, outcome text, "afterStep" int)
     WHERE EXISTS (SELECT 1 FROM open)
   ), thread AS (
     INSERT INTO conversations (platform, workspace_id, channel_id, thread_id, created_at, seed_turn_id)
