@@ -1,7 +1,7 @@
 import type { Statement } from "better-sqlite3";
 import type {
   ActivityCounts,
-  AuditReads,
+  AuditStore,
   DailyModelUsage,
   FeedbackView,
   SettingsChange,
@@ -9,7 +9,7 @@ import type {
   TurnFilter,
   TurnRow,
   ApprovalRow,
-} from "../audit-reads.js";
+} from "../audit-store.js";
 import {
   activityQuery,
   approvalRow,
@@ -39,8 +39,8 @@ import type { Db } from "./database.js";
 
 type Row = Record<string, unknown>;
 
-/** The console's reads of the audit trail (see AuditReads). */
-export class SqliteAuditReads implements AuditReads {
+/** The console's reads of the audit trail (see AuditStore). */
+export class SqliteAuditReads implements AuditStore {
   /** The filtered lists' statements, by their text: a few shapes, each prepared once. */
   private readonly prepared = new Map<string, Statement<unknown[], Row>>();
 
