@@ -39,6 +39,8 @@ export class FakeOtlpCollector {
   readonly spans: ReceivedSpan[] = [];
   /** Export requests received, answered or not. */
   requests = 0;
+  /** The authorization header of the last export. */
+  authorization: string | undefined;
   private hanging = false;
   private readonly held = new Set<ServerResponse>();
   private server?: Server;
@@ -70,6 +72,7 @@ export class FakeOtlpCollector {
           return;
         }
         this.requests++;
+        this.authorization = req.headers.authorization;
         if (this.hanging) {
           this.held.add(res);
           res.on("close", () => this.held.delete(res));
