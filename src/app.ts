@@ -34,7 +34,6 @@ import { ToolRegistry } from "./tools/registry.js";
 import { createScheduling } from "./scheduler/scheduling.js";
 import type { Scheduler } from "./scheduler/scheduler.js";
 import { useProxy } from "./net/proxy.js";
-import type { TracingSettings } from "./ops/tracing.js";
 
 /** The core, built once per process: the composition root. Platforms never see it, only `links`. */
 export interface App {
@@ -145,9 +144,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
   const history = new HistoryRecorder(store.history, logger, [summaries.forgetHook, ...(options.forgetHooks ?? [])]);
   const backfills = new HistoryBackfills({ repository: store.backfills, index: store.history, logger, owner: lease.run.id, ...options.backfillPacing });
   // Loaded only when traces are exported: without the variable no OpenTelemetry package is imported.
-  const tracer = config.OTEL_EXPORTER_OTLP_ENDPOINT
-    ? (await import("./ops/tracing.js")).startTurnTracer(tracingSettingsOf(config, config.OTEL_EXPORTER_OTLP_ENDPOINT), logger)
-    : undefined;
+  const tracer = sections.tracing ? (await import("./ops/tracing.js")).startTurnTracer(sections.tracing, logger) : undefined;
   const runner = new TurnRunner({
     tracer,
     summaries,
@@ -224,18 +221,5 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     budgets,
     policies,
     usage,
-  };
-}
-
-/** The exporter's settings from the OTEL_* variables (the type alone is imported here: the module stays unloaded). */
-function tracingSettingsOf(config: Config, endpoint: string): TracingSettings {
-  return {
-    endpoint,
-    headers: config.OTEL_EXPORTER_OTLP_HEADERS,
-    serviceName: config.OTEL_SERVICE_NAME,
-    content: config.OTEL_TRACE_CONTENT,
-    maxQueueSize: config.OTEL_BSP_MAX_QUEUE_SIZE,
-    scheduledDelayMs: config.OTEL_BSP_SCHEDULE_DELAY,
-    exportTimeoutMs: config.OTEL_BSP_EXPORT_TIMEOUT,
   };
 }

@@ -9,6 +9,7 @@ import type { PolicyDefaults } from "../runner/channel-policy.js";
 import type { IntakeOptions } from "../runner/intake.js";
 import type { SummarizerOptions } from "../runner/memory-summary/summarizer.js";
 import type { TurnRunnerOptions } from "../runner/turn-runner.js";
+import type { TracingSettings } from "../ops/tracing.js";
 import type { PrunerOptions } from "../store/pruner.js";
 import type { Config } from "./env.js";
 import { modelChoices, providerConnections } from "./models.js";
@@ -43,6 +44,8 @@ export interface ConfigSections {
   summaries: Pick<SummarizerOptions, "maxTokens" | "batchExchanges" | "model">;
   /** How long rows kept only for a while are kept (days). */
   retention: { threadDays: PrunerOptions["threadRetentionDays"]; historyDays: number; uninstallPurgeDays: number };
+  /** Where turns go as traces, and how (the OTEL_* variables); none: no traces, and no OpenTelemetry module loaded. */
+  tracing?: TracingSettings;
 }
 
 /** Reads the configuration's sections; `config` as loadConfig returned it. */
@@ -104,5 +107,18 @@ export function sectionsOf(config: Config): ConfigSections {
       historyDays: config.HISTORY_RETENTION_DAYS,
       uninstallPurgeDays: config.UNINSTALL_PURGE_DAYS,
     },
+    ...(config.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? {
+          tracing: {
+            endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+            headers: config.OTEL_EXPORTER_OTLP_HEADERS,
+            serviceName: config.OTEL_SERVICE_NAME,
+            content: config.OTEL_TRACE_CONTENT,
+            maxQueueSize: config.OTEL_BSP_MAX_QUEUE_SIZE,
+            scheduledDelayMs: config.OTEL_BSP_SCHEDULE_DELAY,
+            exportTimeoutMs: config.OTEL_BSP_EXPORT_TIMEOUT,
+          },
+        }
+      : {}),
   };
 }
