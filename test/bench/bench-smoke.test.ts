@@ -78,13 +78,16 @@ describe("the benchmark, run small", () => {
       "metrics",
       "streamed",
       "console",
+      "tracing",
       "started-streamed",
     ]);
+    // part 15 timed the tracer's spans of a turn against the same loop without one
+    expect(positive(report.figures.tracing_cpu_us_per_turn)).toBe(true);
     expect(positive(report.figures.metrics_cpu_us_per_turn)).toBe(true);
     // part 13 streamed the whole turn through the bot and both streaming loops, with the same request bodies (it fails otherwise)
     expect(positive(report.cpu_ratio_streamed_to_default_openai_streaming_loop)).toBe(true);
     expect(report.parts.streamed.requestBodiesCompared.bodies).toBe(6);
-    // part 15 streamed turns through the started bot on each platform and its floor in their own processes, same first-turn bodies
+    // part 16 streamed turns through the started bot on each platform and its floor in their own processes, same first-turn bodies
     for (const platform of ["terminal", "discord", "slack"]) {
       expect(positive(report.figures[`cpu_ratio_started_streamed_${platform}`]), platform).toBe(true);
     }

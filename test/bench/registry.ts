@@ -13,6 +13,7 @@ import { storeScalePart } from "./parts/store-scale.js";
 import { startedStreamedPart } from "./parts/started-streamed.js";
 import { streamedTurnPart } from "./parts/streamed-turn.js";
 import { streamingPart } from "./parts/streaming.js";
+import { tracingCostPart } from "./parts/tracing-cost.js";
 import type { BenchPart } from "./types.js";
 
 /**
@@ -34,6 +35,7 @@ export const benchParts: BenchPart[] = [
   metricsCostPart,
   streamedTurnPart,
   consolePagesPart,
+  tracingCostPart,
   startedStreamedPart,
 ];
 

@@ -36,7 +36,7 @@ interface Driven {
 }
 
 /**
- * Part 15 (issue 30): a streamed turn through the started bot, per platform. The bot as production
+ * Part 16 (issue 30): a streamed turn through the started bot, per platform. The bot as production
  * starts it (package.json's start script, STREAM_ANSWERS on, every model call streamed, the answer
  * shown as it comes): the terminal piped, and Discord and Slack through discord.js and Bolt against
  * the fakes in their own process. Its floor, in a process of its own too: the bare `openai`
@@ -47,7 +47,7 @@ interface Driven {
  */
 export const startedStreamedPart: BenchPart = {
   id: "started-streamed",
-  title: "15. A streamed turn through the started bot, per platform, against a bare streaming loop plus the platform's calls",
+  title: "16. A streamed turn through the started bot, per platform, against a bare streaming loop plus the platform's calls",
   async run(options) {
     const size = options.quick ? SIZES.quick : SIZES.full;
     const model = await startModelProcess();

@@ -14,7 +14,7 @@ export interface StreamingFloorSetup {
 }
 
 /**
- * The floor of part 15, in a process of its own as the started bot is: the bare `openai` streaming
+ * The floor of part 16, in a process of its own as the started bot is: the bare `openai` streaming
  * loop with the SDK as it comes, plus what a minimal streaming bot must do to show the answer on its
  * platform — print it (terminal), or post it when its text comes and edit it once at the end
  * (Discord: POST and PATCH a message; Slack: chat.postMessage and chat.update), over the global fetch.
