@@ -1,4 +1,4 @@
-import { clampPage, DAY_MS, type ApprovalRow, type StepRow, type TurnFilter, type TurnRow } from "./audit-reads.js";
+import { clampPage, type ApprovalRow, type StepRow, type TurnFilter, type TurnRow } from "./audit-reads.js";
 import type { WorkspaceRef } from "./types.js";
 
 /**
@@ -98,13 +98,6 @@ export function approvalsQuery(workspace: WorkspaceRef | undefined, pending: boo
     values: q.values,
   };
 }
-
-export const dailyUsageQuery = (placeholder: Placeholder): string =>
-  `SELECT t.started_at / ${DAY_MS} AS day, COALESCE(t.model, '') AS model, COUNT(*) AS turns,
-     CAST(COALESCE(SUM(t.prompt_tokens), 0) AS BIGINT) AS "promptTokens",
-     CAST(COALESCE(SUM(t.completion_tokens), 0) AS BIGINT) AS "completionTokens"
-   ${FROM_TURNS} WHERE c.platform = ${placeholder(1)} AND c.workspace_id = ${placeholder(2)} AND t.started_at >= ${placeholder(3)}
-   GROUP BY 1, 2 ORDER BY 1, 2 LIMIT 10000`;
 
 export const activityQuery = (placeholder: Placeholder): string =>
   `SELECT (SELECT COUNT(*) FROM turns WHERE status = 'running') AS running,

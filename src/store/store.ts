@@ -58,7 +58,7 @@ export interface Store {
   readonly budgets: BudgetRepository;
   /** The full-text index of what was said in channels, and forgetting deleted messages (issue 24). */
   readonly history: HistoryIndex;
-  /** Reads of the audit trail for the operator's console: turns, steps, approvals, usage by day. */
+  /** Reads of the audit trail for the operator's console: turns, steps, approvals, what runs now, the settings audit. */
   readonly audit: AuditReads;
   /** Backfills of channels' earlier messages into the history index, resumable (issue 24). */
   readonly backfills: BackfillRepository;

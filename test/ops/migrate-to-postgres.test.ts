@@ -112,7 +112,7 @@ describe.skipIf(!availability.available)(
       const run = await migrate(dir, { DATABASE_PATH: path, DATABASE_URL: url.toString() });
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toMatch(
-        /^Copied .*bot\.sqlite into postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/agent_bot_copy_\w+: conversations 2, turns 2, messages 4, conversation_summaries 0, history_messages 0, history_backfills 0, turn_feedback 1, turn_steps 1, tool_settings 1, bot_threads 1, processed_events 1, currency_rates 1, platform_installations 0, workspace_settings 2, settings_changes 5, token_usage_daily 1, approvals 1, tool_approval_settings 1, channel_settings 1, scheduled_tasks 1, scheduled_runs 1\.\n$/,
+        /^Copied .*bot\.sqlite into postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/agent_bot_copy_\w+: conversations 2, turns 2, messages 4, conversation_summaries 0, history_messages 0, history_backfills 0, turn_feedback 1, turn_steps 1, tool_settings 1, bot_threads 1, processed_events 1, currency_rates 1, platform_installations 0, workspace_settings 2, settings_changes 5, token_usage_daily 1, usage_daily 1, usage_daily_users 1, approvals 1, tool_approval_settings 1, channel_settings 1, scheduled_tasks 1, scheduled_runs 1\.\n$/,
       );
       expect(run.stdout + run.stderr).not.toContain("never-print-me");
 
@@ -133,6 +133,9 @@ describe.skipIf(!availability.available)(
         expect(await store.threads.scopeOf("slack", "C1", "1600000000.000001")).toBe("channel");
         expect(await store.events.claim("slack", "C1:1700000000.000100")).toBe(false);
         expect(await store.usage.tokensToday(channel)).toBe(30);
+        // the usage rollup came along: the reports read it
+        const today = Math.floor(Date.now() / 86_400_000);
+        expect((await store.usageReports.summary(channel, today, 10)).total).toEqual({ turns: 2, promptTokens: 20, completionTokens: 10 });
         expect(await store.currencyRates.get("ecb")).toMatchObject({ date: "2026-01-02", rates: { USD: 1.1 } });
         expect((await store.toolApprovals.overrides(channel)).get("shred")).toMatchObject({ required: true });
         expect(await store.channelSettings.get({ ...channel, channelId: "C1" })).toEqual({ prompt: "In C1 only." });

@@ -7,8 +7,8 @@ import { postgresEngine, sqliteEngine, titleOf, type SharedDatabase } from "./en
 
 /**
  * The console's reads of the audit trail (src/store/audit-reads.ts), the same on both engines:
- * turns filtered and paged newest first, a turn with its exchange, steps and approvals, usage by
- * day and model, what runs now, the settings audit's version.
+ * turns filtered and paged newest first, a turn with its exchange, steps and approvals, what runs
+ * now, the settings audit's version; and the usage reports' figures by day and model.
  */
 const availability = await postgresAvailability();
 const engines = [sqliteEngine, postgresEngine(availability)];
@@ -131,7 +131,7 @@ for (const engine of engines) {
       await turn({ ...ref, channelId: "c9" }, { model: "m2", tokens: [5, 5], failed: true });
       const workspace = { platform: ref.platform, workspaceId: ref.workspaceId };
       const today = Math.floor(Date.now() / DAY);
-      expect(await b.audit.dailyUsage(workspace, Date.now() - DAY)).toEqual([
+      expect(await b.usageReports.daily(workspace, today)).toEqual([
         { day: today, model: "m1", turns: 2, promptTokens: 30, completionTokens: 3 },
         { day: today, model: "m2", turns: 1, promptTokens: 5, completionTokens: 5 },
       ]);

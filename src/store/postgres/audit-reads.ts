@@ -1,12 +1,11 @@
 import type pg from "pg";
-import type { ActivityCounts, ApprovalRow, AuditReads, DailyModelUsage, SettingsChange, TurnDetail, TurnFilter, TurnRow } from "../audit-reads.js";
+import type { ActivityCounts, ApprovalRow, AuditReads, SettingsChange, TurnDetail, TurnFilter, TurnRow } from "../audit-reads.js";
 import {
   activityQuery,
   approvalRow,
   approvalsQuery,
   changesSinceQuery,
   channelsQuery,
-  dailyUsageQuery,
   exchangeOf,
   exchangeQuery,
   postgresPlaceholder as p,
@@ -54,10 +53,6 @@ export class PostgresAuditReads implements AuditReads {
 
   async approvals(workspace: WorkspaceRef | undefined, pending: boolean, limit: number): Promise<ApprovalRow[]> {
     return (await this.all(approvalsQuery(workspace, pending, limit, p))).map(approvalRow);
-  }
-
-  async dailyUsage(workspace: WorkspaceRef, since: number): Promise<DailyModelUsage[]> {
-    return (await this.all({ text: dailyUsageQuery(p), values: [workspace.platform, workspace.workspaceId, since] })) as unknown as DailyModelUsage[];
   }
 
   async activity(failedSince: number): Promise<ActivityCounts> {

@@ -131,6 +131,16 @@ const TABLES: TableCopy[] = [
   { name: "settings_changes", columns: ["id", "platform", "workspace_id", "key", "value_json", "changed_by", "changed_at"], orderBy: "id", identity: true },
   { name: "token_usage_daily", columns: ["platform", "workspace_id", "day", "tokens"], orderBy: "rowid" },
   {
+    name: "usage_daily",
+    columns: ["platform", "workspace_id", "day", "channel_id", "model", "kind", "turns", "prompt_tokens", "completion_tokens", "total_tokens"],
+    orderBy: "platform, workspace_id, day, channel_id, model, kind",
+  },
+  {
+    name: "usage_daily_users",
+    columns: ["platform", "workspace_id", "day", "user_id", "model", "turns", "prompt_tokens", "completion_tokens", "total_tokens"],
+    orderBy: "platform, workspace_id, day, user_id, model",
+  },
+  {
     name: "approvals",
     columns: [
       "id",

@@ -1,12 +1,11 @@
 import type { Statement } from "better-sqlite3";
-import type { ActivityCounts, AuditReads, DailyModelUsage, SettingsChange, TurnDetail, TurnFilter, TurnRow, ApprovalRow } from "../audit-reads.js";
+import type { ActivityCounts, AuditReads, SettingsChange, TurnDetail, TurnFilter, TurnRow, ApprovalRow } from "../audit-reads.js";
 import {
   activityQuery,
   approvalRow,
   approvalsQuery,
   changesSinceQuery,
   channelsQuery,
-  dailyUsageQuery,
   exchangeOf,
   exchangeQuery,
   settingsVersionQuery,
@@ -59,10 +58,6 @@ export class SqliteAuditReads implements AuditReads {
 
   async approvals(workspace: WorkspaceRef | undefined, pending: boolean, limit: number): Promise<ApprovalRow[]> {
     return this.all(approvalsQuery(workspace, pending, limit, p)).map(approvalRow);
-  }
-
-  async dailyUsage(workspace: WorkspaceRef, since: number): Promise<DailyModelUsage[]> {
-    return this.all({ text: dailyUsageQuery(p), values: [workspace.platform, workspace.workspaceId, since] }) as unknown as DailyModelUsage[];
   }
 
   async activity(failedSince: number): Promise<ActivityCounts> {
