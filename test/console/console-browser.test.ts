@@ -133,6 +133,35 @@ describe("the operator's console", () => {
     expect(h.rows(`SELECT key FROM workspace_settings WHERE key = 'memoryWindow'`)).toEqual([]);
   });
 
+  it("audits a budget set on the settings page like the command's, and a form opened before it is then stale", async () => {
+    const first = await h.signedIn();
+    const second = await h.signedIn();
+    for (const page of [first, second]) await page.goto(`/settings?workspace=${h.workspace}`);
+    await first.fill("input[name=budgetDay]", "50k");
+    await Promise.all([first.waitForLoadState(), first.click("form.settings button[type=submit]")]);
+    expect(await first.textContent("main")).toContain("50,000 tokens");
+    expect(h.rows(`SELECT value_json AS value, changed_by AS by FROM settings_changes WHERE key = 'budget:workspace::day'`)).toEqual([
+      { value: '{"unit":"tokens","amount":50000}', by: "console-operator" },
+    ]);
+
+    await second.fill("input[name=memoryWindow]", "9");
+    const [response] = await Promise.all([
+      second.waitForResponse((r) => r.url().endsWith("/settings") && r.request().method() === "POST"),
+      second.click("form.settings button[type=submit]"),
+    ]);
+    expect(response.status()).toBe(409);
+    expect(await second.textContent("[role=alert]")).toContain("budget:workspace::day");
+
+    // removing it is audited too
+    await first.goto(`/settings?workspace=${h.workspace}`);
+    await first.fill("input[name=budgetDay]", "");
+    await Promise.all([first.waitForLoadState(), first.click("form.settings button[type=submit]")]);
+    expect(h.rows(`SELECT value_json AS value FROM settings_changes WHERE key = 'budget:workspace::day' ORDER BY id`)).toEqual([
+      { value: '{"unit":"tokens","amount":50000}' },
+      { value: "null" },
+    ]);
+  });
+
   it("refuses a change without the CSRF token (403) and every page without a session", async () => {
     const page = await h.signedIn();
     const post = await page.request.post("/settings", { form: { workspace: h.workspace, version: "0", prompt: "sneaky" }, maxRedirects: 0 });
