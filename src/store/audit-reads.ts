@@ -75,6 +75,8 @@ export interface ApprovalRow {
   requestedAt: number;
   decidedBy?: string;
   decidedAt?: number;
+  /** Where: the platform's name, or "console". */
+  decidedVia?: string;
 }
 
 /** What the overview counts, across every process sharing the database. */

@@ -84,7 +84,7 @@ export const stepsQuery = (placeholder: Placeholder): string =>
    WHERE turn_id = ${placeholder(1)} ORDER BY seq LIMIT 500`;
 
 const APPROVAL_COLUMNS = `id, platform, workspace_id AS "workspaceId", channel_id AS "channelId", turn_id AS "turnId", tool, args_json AS args,
-  asked_by AS "askedBy", status, requested_at AS "requestedAt", decided_by AS "decidedBy", decided_at AS "decidedAt"`;
+  asked_by AS "askedBy", status, requested_at AS "requestedAt", decided_by AS "decidedBy", decided_at AS "decidedAt", decided_via AS "decidedVia"`;
 
 export const turnApprovalsQuery = (placeholder: Placeholder): string =>
   `SELECT ${APPROVAL_COLUMNS} FROM approvals WHERE turn_id = ${placeholder(1)} ORDER BY requested_at, id LIMIT 100`;

@@ -69,7 +69,7 @@ async function fill(store: Store): Promise<void> {
     requestedAt: 1,
     instance: "main",
   });
-  await store.approvals.close("approval-1", "approved", "U-admin", 2);
+  await store.approvals.close("approval-1", "approved", { by: "U-admin", via: "slack", at: 2 });
   await store.schedules.create({
     id: "task-1",
     platform: "slack",
@@ -141,7 +141,7 @@ describe.skipIf(!availability.available)(
         expect(await store.channelSettings.get({ ...channel, channelId: "C1" })).toEqual({ prompt: "In C1 only." });
         expect(await store.schedules.get("task-1")).toMatchObject({ nextDue: 4_000, cron: "0 9 * * 1-5", status: "active" });
         expect(await store.schedules.history("task-1", 10)).toMatchObject([{ dueAt: 3_000, status: "ok", tokens: 42 }]);
-        expect(await store.approvals.get("approval-1")).toMatchObject({ status: "approved", decidedBy: "U-admin", args: { file: "a" } });
+        expect(await store.approvals.get("approval-1")).toMatchObject({ status: "approved", decidedBy: "U-admin", decidedVia: "slack", args: { file: "a" } });
         expect(await queryRows(database.url, "SELECT user_id, vote, changes FROM turn_feedback")).toEqual([{ user_id: "U2", vote: "up", changes: 0 }]);
         expect(await queryRows(database.url, "SELECT tool, input, output FROM turn_steps")).toEqual([
           { tool: "calculator", input: '{"expression":"6*7"}', output: "42" },

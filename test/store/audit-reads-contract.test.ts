@@ -100,7 +100,7 @@ for (const engine of engines) {
         requestedAt: 2_000,
         instance: "test",
       });
-      await a.approvals.close(`${id}-a`, "approved", "admin-1", 3_000);
+      await a.approvals.close(`${id}-a`, "approved", { by: "admin-1", via: "discord", at: 3_000 });
 
       const detail = await b.audit.turn(id);
       expect(detail).toMatchObject({
@@ -118,7 +118,7 @@ for (const engine of engines) {
         [1, "get_time", '{"n":0}', "out 0"],
         [2, "calculator", '{"n":1}', "out 1"],
       ]);
-      expect(detail!.approvals).toMatchObject([{ tool: "calculator", status: "approved", decidedBy: "admin-1", decidedAt: 3_000 }]);
+      expect(detail!.approvals).toMatchObject([{ tool: "calculator", status: "approved", decidedBy: "admin-1", decidedAt: 3_000, decidedVia: "discord" }]);
       expect(await b.audit.approvals({ platform: ref.platform, workspaceId: ref.workspaceId }, false, 10)).toHaveLength(1);
       expect(await b.audit.approvals({ platform: ref.platform, workspaceId: ref.workspaceId }, true, 10)).toEqual([]);
       expect(await b.audit.turn("no such turn")).toBeUndefined();

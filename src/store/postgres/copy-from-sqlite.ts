@@ -155,6 +155,7 @@ const TABLES: TableCopy[] = [
       "requested_at",
       "decided_by",
       "decided_at",
+      "decided_via",
       "instance",
     ],
     orderBy: "rowid",
