@@ -34,8 +34,8 @@ function upsert(table: string, keys: string[], select: string): string {
 
 /**
  * The two statements that add the turns `t` of `from` (a FROM clause joining `conversations c`),
- * those matching `where`, to the rollup: by channel, model and kind; and by user and model (people's
- * turns only). The turn counts for its channel as the reports always counted it: a thread's turn
+ * those matching `where`, to the rollup: by channel, model and kind; and by user (people's turns
+ * only). The turn counts for its channel as the reports always counted it: a thread's turn
  * for its channel, one from before channels were recorded for its conversation's.
  */
 export function addToRollup(from: string, where: string, figures: AddedFigures = OWN_FIGURES): { channels: string; users: string } {
@@ -49,8 +49,8 @@ export function addToRollup(from: string, where: string, figures: AddedFigures =
     ),
     users: upsert(
       "usage_daily_users",
-      ["platform", "workspace_id", "day", "user_id", "model"],
-      `SELECT c.platform, c.workspace_id, ${day}, t.user_id, COALESCE(t.model, ''), ${sums} ${from} WHERE ${where} AND t.kind = 'turn'`,
+      ["platform", "workspace_id", "day", "user_id"],
+      `SELECT c.platform, c.workspace_id, ${day}, t.user_id, ${sums} ${from} WHERE ${where} AND t.kind = 'turn'`,
     ),
   };
 }

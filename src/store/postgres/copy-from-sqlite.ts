@@ -137,8 +137,8 @@ const TABLES: TableCopy[] = [
   },
   {
     name: "usage_daily_users",
-    columns: ["platform", "workspace_id", "day", "user_id", "model", "turns", "prompt_tokens", "completion_tokens", "total_tokens"],
-    orderBy: "platform, workspace_id, day, user_id, model",
+    columns: ["platform", "workspace_id", "day", "user_id", "turns", "prompt_tokens", "completion_tokens", "total_tokens"],
+    orderBy: "platform, workspace_id, day, user_id",
   },
   {
     name: "approvals",
