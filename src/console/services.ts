@@ -21,7 +21,7 @@ interface PlatformStatus {
  */
 export interface ConsoleServices {
   /** Read directly for what pages show; every change goes through `commands`. */
-  store: Pick<Store, "engine" | "audit" | "usageReports" | "schedules" | "workspaceSettings" | "channelSettings" | "budgets" | "approvals">;
+  store: Pick<Store, "engine" | "audit" | "usageReports" | "schedules" | "workspaceSettings" | "channelSettings" | "budgets" | "approvals" | "consoleSessions">;
   commands: BotCommands;
   /** The requests for approval waiting in this process: decided with the platforms' own rule. */
   approvals: Pick<ApprovalDesk, "decide">;

@@ -1,4 +1,5 @@
 import type { AuditReads } from "./audit-reads.js";
+import type { ConsoleSessionRepository } from "./console-session-repository.js";
 import type { ApprovalRepository } from "./approval-repository.js";
 import type { BackfillRepository } from "./backfill-repository.js";
 import type { BudgetRepository } from "./budget-repository.js";
@@ -62,6 +63,8 @@ export interface Store {
   readonly audit: AuditReads;
   /** Backfills of channels' earlier messages into the history index, resumable (issue 24). */
   readonly backfills: BackfillRepository;
+  /** The operator's console's sessions, for every process on the database. */
+  readonly consoleSessions: ConsoleSessionRepository;
   /** Resolves when the database answers (health checks); rejects otherwise. */
   ping(): Promise<void>;
   /** What `npm run doctor` reports. */
