@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import type { ConsoleSessionRepository } from "../store/console-session-repository.js";
+import type { ConsoleSessionStore } from "../store/console-session-store.js";
 import type { Viewer } from "./viewer.js";
 
 /** Headers on every answer: no inline script or style, no framing, nothing cached or leaked in a referrer. */
@@ -29,7 +29,7 @@ export interface Session {
  */
 export class Sessions {
   constructor(
-    private readonly store: ConsoleSessionRepository,
+    private readonly store: ConsoleSessionStore,
     private readonly lifetimeMs: number,
     private readonly now: () => number = Date.now,
   ) {}

@@ -1,36 +1,26 @@
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect } from "vitest";
 import { Sessions } from "../../src/console/security.js";
 import { OPERATOR, type Viewer } from "../../src/console/viewer.js";
-import type { Store } from "../../src/store/store.js";
-import { postgresAvailability } from "../support/postgres.js";
-import { postgresEngine, sqliteEngine, titleOf, type SharedDatabase } from "./engines.js";
+import { describeOnEngines } from "./engines.js";
 
 /**
  * The console's sessions in the store (migration 023), the same on both engines, with two stores
  * on one database standing for two processes: a sign-in made through one is good in the other,
  * until it expires or is ended in either; only a hash of the cookie's secret is kept.
  */
-const availability = await postgresAvailability();
-const engines = [sqliteEngine, postgresEngine(availability)];
 const HOUR = 60 * 60 * 1000;
 
-for (const engine of engines) {
-  describe.skipIf(engine.unavailable !== undefined)(titleOf(`the ${engine.name} store's console sessions`, engine), () => {
-    let shared: SharedDatabase;
-    let a: Store;
-    let b: Store;
+await describeOnEngines(
+  (engine) => `the ${engine.name} store's console sessions`,
+  2,
+  (it) => {
     let clock = 1_000_000;
     const now = () => clock;
-    beforeAll(async () => {
-      shared = await engine.openShared(2);
-      [a, b] = shared.stores as [Store, Store];
-    });
-    afterAll(() => shared?.close());
 
     const admin: Viewer = { userId: "U1", operator: false, platform: "discord", workspaceIds: ["G1", "G2"], name: "bob" };
 
-    it("signs in through one process and is signed in through the other, with the same CSRF token, until sign-out", async () => {
+    it("signs in through one process and is signed in through the other, with the same CSRF token, until sign-out", async ({ a, b, shared }) => {
       const first = new Sessions(a.consoleSessions, 12 * HOUR, now);
       const second = new Sessions(b.consoleSessions, 12 * HOUR, now);
       const session = await first.create(admin);
@@ -50,7 +40,7 @@ for (const engine of engines) {
       expect(await first.get(session.id)).toBeUndefined();
     });
 
-    it("refuses a session once it expired, and deletes expired ones as new ones are made", async () => {
+    it("refuses a session once it expired, and deletes expired ones as new ones are made", async ({ a, b, shared }) => {
       const sessions = new Sessions(a.consoleSessions, HOUR, now);
       const old = await sessions.create(OPERATOR);
       clock += HOUR - 1;
@@ -62,5 +52,5 @@ for (const engine of engines) {
       expect(hashes).not.toContain(createHash("sha256").update(old.id).digest("hex"));
       expect(hashes).toContain(createHash("sha256").update(fresh.id).digest("hex"));
     });
-  });
-}
+  },
+);

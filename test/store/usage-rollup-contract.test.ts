@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect } from "vitest";
 import type { Store } from "../../src/store/store.js";
 import type { ConversationRef, WorkspaceRef } from "../../src/store/types.js";
-import type { UsageRow } from "../../src/store/usage-report-repository.js";
-import { postgresAvailability } from "../support/postgres.js";
-import { postgresEngine, sqliteEngine, titleOf, type SharedDatabase } from "./engines.js";
+import type { UsageRow } from "../../src/store/usage-report-store.js";
+import { describeOnEngines, type SharedDatabase } from "./engines.js";
 
 /**
  * The daily usage rollup (migration 020) that the usage reports read, the same on both engines:
@@ -12,8 +11,6 @@ import { postgresEngine, sqliteEngine, titleOf, type SharedDatabase } from "./en
  * ended (closed, failed, reaped as interrupted, closed after being reaped, a summary call), and the
  * rollup of a database that predates it is built from its turns by the migration.
  */
-const availability = await postgresAvailability();
-const engines = [sqliteEngine, postgresEngine(availability)];
 const DAY = 86_400_000;
 const today = () => Math.floor(Date.now() / DAY);
 
@@ -26,17 +23,10 @@ const ended = (ws: WorkspaceRef, fromDay: number) =>
 
 const byKey = (rows: readonly UsageRow[]) => [...rows].sort((x, y) => x.key.localeCompare(y.key));
 
-for (const engine of engines) {
-  describe.skipIf(engine.unavailable !== undefined)(titleOf(`the ${engine.name} store's usage rollup`, engine), () => {
-    let shared: SharedDatabase;
-    let a: Store;
-    let b: Store;
-    beforeAll(async () => {
-      shared = await engine.openShared(2);
-      [a, b] = shared.stores as [Store, Store];
-    });
-    afterAll(() => shared?.close());
-
+await describeOnEngines(
+  (engine) => `the ${engine.name} store's usage rollup`,
+  2,
+  (it) => {
     const workspace = (): WorkspaceRef => ({ platform: "test", workspaceId: `w-${randomUUID()}` });
 
     async function start(store: Store, where: ConversationRef, options: { user?: string; model?: string; instance?: string; bare?: boolean } = {}) {
@@ -64,7 +54,7 @@ for (const engine of engines) {
     }
 
     /** The reports' figures and the same figures counted over the turns, side by side. */
-    async function compare(store: Store, ws: WorkspaceRef, fromDay: number) {
+    async function compare(shared: SharedDatabase, store: Store, ws: WorkspaceRef, fromDay: number) {
       const summary = await store.usageReports.summary(ws, fromDay, 100);
       const grouped = async (key: string, only = "") =>
         (await shared.rows(`SELECT ${key} AS key, ${FIGURES} ${ended(ws, fromDay)} ${only} GROUP BY 1`)) as unknown as UsageRow[];
@@ -91,7 +81,7 @@ for (const engine of engines) {
       };
     }
 
-    it("reports what a count over the turns that ended says: totals, channels, people, models, kinds, days", async () => {
+    it("reports what a count over the turns that ended says: totals, channels, people, models, kinds, days", async ({ a, b, shared }) => {
       const ws = workspace();
       const c1: ConversationRef = { ...ws, channelId: "C1" };
       const first = await start(a, c1, { user: "U1", model: "m1" });
@@ -121,7 +111,7 @@ for (const engine of engines) {
       const elsewhere = await start(a, { ...workspace(), channelId: "C1" });
       await finish(a, c1, elsewhere.id, [1_000, 1_000]);
 
-      const { reported, counted } = await compare(b, ws, today() - 29);
+      const { reported, counted } = await compare(shared, b, ws, today() - 29);
       expect(reported).toEqual(counted);
       expect(reported.total).toEqual({ turns: 6, promptTokens: 143, completionTokens: 22 });
       expect(reported.byUser.map((row) => row.key)).toEqual(["U1", "U2", "U3"]);
@@ -141,22 +131,22 @@ for (const engine of engines) {
       expect(await b.usageReports.activeWorkspaces(today() + 1)).toEqual([]);
 
       await finish(a, c1, running.id, [3, 3]);
-      const after = await compare(b, ws, today() - 29);
+      const after = await compare(shared, b, ws, today() - 29);
       expect(after.reported).toEqual(after.counted);
       expect(after.reported.total.turns).toBe(7);
     });
 
-    it("counts a turn reaped as interrupted once, and adds its tokens when its process closes it after all", async () => {
+    it("counts a turn reaped as interrupted once, and adds its tokens when its process closes it after all", async ({ a, b, shared }) => {
       const ws = workspace();
       const where: ConversationRef = { ...ws, channelId: "C1" };
       const orphan = await start(a, where, { instance: `gone-${randomUUID()}` });
       await b.instances.reap({ leaseMs: 60_000 });
-      let figures = await compare(b, ws, today());
+      let figures = await compare(shared, b, ws, today());
       expect(figures.reported).toEqual(figures.counted);
       expect(figures.reported.total).toEqual({ turns: 1, promptTokens: 0, completionTokens: 0 });
 
       await finish(a, where, orphan.id, [4, 4]);
-      figures = await compare(b, ws, today());
+      figures = await compare(shared, b, ws, today());
       expect(figures.reported).toEqual(figures.counted);
       expect(figures.reported.total).toEqual({ turns: 1, promptTokens: 4, completionTokens: 4 });
 
@@ -165,13 +155,13 @@ for (const engine of engines) {
       await a.instances.register(run);
       await start(a, where, { instance: run.id, user: "U9" });
       await a.instances.leave(run);
-      figures = await compare(b, ws, today());
+      figures = await compare(shared, b, ws, today());
       expect(figures.reported).toEqual(figures.counted);
       expect(figures.reported.total.turns).toBe(2);
       expect(figures.reported.byUser.map((row) => row.key)).toEqual(["u1", "U9"]);
     });
 
-    it("is built from the turns already recorded when the migration adds it", async () => {
+    it("is built from the turns already recorded when the migration adds it", async ({ a, shared }) => {
       const ws = workspace();
       const where: ConversationRef = { ...ws, channelId: "C1" };
       for (const [user, model, tokens] of [
@@ -186,9 +176,9 @@ for (const engine of engines) {
       // the database as it was before migration 020, then a process that applies it
       await shared.run(`DROP TABLE usage_daily; DROP TABLE usage_daily_users; DELETE FROM schema_migrations WHERE version = 20`);
       const upgraded = await shared.open();
-      const { reported, counted } = await compare(upgraded, ws, today() - 29);
+      const { reported, counted } = await compare(shared, upgraded, ws, today() - 29);
       expect(reported).toEqual(counted);
       expect(reported.total).toEqual({ turns: 3, promptTokens: 60, completionTokens: 6 });
     });
-  });
-}
+  },
+);

@@ -1,4 +1,4 @@
-import type { ApprovalRow } from "../../store/audit-reads.js";
+import type { ApprovalRow } from "../../store/audit-store.js";
 import { NotFound, type PageContext, type PageResult } from "../context.js";
 import { commandAnswer, html, when, workspaceLabel } from "../html.js";
 import { checkWorkspace, chosenWorkspace, workspaceSelect } from "./common.js";

@@ -1,5 +1,5 @@
 import { costOf, dayOf } from "../../runner/usage-report.js";
-import type { DailyModelUsage, UsageFigures, UsageRow } from "../../store/usage-report-repository.js";
+import type { DailyModelUsage, UsageFigures, UsageRow } from "../../store/usage-report-store.js";
 import { UsageExport } from "../../ops/usage-export.js";
 import { Forbidden, type PageContext, type PageResult } from "../context.js";
 import { count, dollars, html, query, type Html } from "../html.js";

@@ -1,8 +1,8 @@
 import type pg from "pg";
-import { EXPIRED_DELETED_PER_SIGN_IN, type ConsoleSessionRepository, type StoredSession } from "../console-session-repository.js";
+import { EXPIRED_DELETED_PER_SIGN_IN, type ConsoleSessionStore, type StoredSession } from "../console-session-store.js";
 
 /** The console's sessions in PostgreSQL, shared by every process on the database. */
-export class PostgresConsoleSessions implements ConsoleSessionRepository {
+export class PostgresConsoleSessions implements ConsoleSessionStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async create(idHash: string, viewerJson: string, now: number, expiresAt: number): Promise<void> {

@@ -3,12 +3,12 @@ import type pg from "pg";
 import {
   summaryFromRow,
   type DroppedMessage,
-  type SummaryRepository,
+  type SummaryStore,
   type SummaryRow,
   type SummaryState,
   type SummaryUpdate,
   type SummaryUsage,
-} from "../summary-repository.js";
+} from "../summary-store.js";
 import { storable, storableJson, utcDay } from "../turn-records.js";
 import type { Conversation } from "../types.js";
 import { addToRollup } from "../usage-rollup-sql.js";
@@ -17,7 +17,7 @@ import { addToRollup } from "../usage-rollup-sql.js";
 const RECORDED_ROLLUP = addToRollup("FROM recorded t JOIN conversations c ON c.id = t.conversation_id", "true");
 
 /** Conversation summaries in PostgreSQL: every write is one conditional UPDATE on the versioned row. */
-export class PostgresSummaries implements SummaryRepository {
+export class PostgresSummaries implements SummaryStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async get(conversationId: number): Promise<SummaryState> {

@@ -1,19 +1,12 @@
 import type pg from "pg";
 import { postgresPlaceholder as p } from "../audit-sql.js";
-import type { FeedbackRow } from "../feedback-repository.js";
+import type { FeedbackRow } from "../feedback-store.js";
 import type { WorkspaceRef } from "../types.js";
 import { activeWorkspacesQuery, usageDailyQuery, usageGroupedQuery, usageTotalQuery, usageVotesQuery, userTokensQuery } from "../usage-report-sql.js";
-import {
-  MAX_MODELS,
-  type DailyModelUsage,
-  type UsageFigures,
-  type UsageReportRepository,
-  type UsageRow,
-  type UsageSummary,
-} from "../usage-report-repository.js";
+import { MAX_MODELS, type DailyModelUsage, type UsageFigures, type UsageReportStore, type UsageRow, type UsageSummary } from "../usage-report-store.js";
 
-/** Usage reports from the daily rollup, and a user's tokens since a time from the turns (see UsageReportRepository). */
-export class PostgresUsageReports implements UsageReportRepository {
+/** Usage reports from the daily rollup, and a user's tokens since a time from the turns (see UsageReportStore). */
+export class PostgresUsageReports implements UsageReportStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async summary(workspace: WorkspaceRef, fromDay: number, top: number): Promise<UsageSummary> {

@@ -3,12 +3,12 @@ import {
   decideReservation,
   type BudgetAmount,
   type BudgetCharge,
-  type BudgetRepository,
+  type BudgetStore,
   type BudgetSlot,
   type ReserveRequest,
   type Reservation,
   type StoredBudget,
-} from "../budget-repository.js";
+} from "../budget-store.js";
 import type { WorkspaceRef } from "../types.js";
 import type { Db } from "./database.js";
 import type { Audit } from "./settings-version.js";
@@ -19,7 +19,7 @@ import type { Audit } from "./settings-version.js";
  * row per budget (its sum of holds), the least a commit can write: the check before every model
  * call costs a few tens of microseconds.
  */
-export class SqliteBudgets implements BudgetRepository {
+export class SqliteBudgets implements BudgetStore {
   private readonly selectLimits;
   private readonly upsertLimit;
   private readonly deleteLimit;

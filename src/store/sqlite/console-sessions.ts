@@ -1,8 +1,8 @@
-import { EXPIRED_DELETED_PER_SIGN_IN, type ConsoleSessionRepository, type StoredSession } from "../console-session-repository.js";
+import { EXPIRED_DELETED_PER_SIGN_IN, type ConsoleSessionStore, type StoredSession } from "../console-session-store.js";
 import type { Db } from "./database.js";
 
 /** The console's sessions in the SQLite file, shared by the processes that open it. */
-export class SqliteConsoleSessions implements ConsoleSessionRepository {
+export class SqliteConsoleSessions implements ConsoleSessionStore {
   private readonly select;
   private readonly remove;
   private readonly insert: (idHash: string, viewerJson: string, now: number, expiresAt: number) => void;

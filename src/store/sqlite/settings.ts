@@ -1,5 +1,5 @@
-import type { ChannelSettings } from "../channel-settings-repository.js";
-import type { ApprovalSetting } from "../tool-approval-repository.js";
+import type { ChannelSettings } from "../channel-settings-store.js";
+import type { ApprovalSetting } from "../tool-approval-store.js";
 import { SqliteChannelSettings } from "./channel-settings.js";
 import { SqliteToolFlags } from "./tool-flags.js";
 import { TOOL_ENABLED, TOOL_NEEDS_APPROVAL } from "../tool-flags.js";

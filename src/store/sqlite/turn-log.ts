@@ -1,12 +1,12 @@
 import { noticeTargetJson, stepRows, storable, utcDay, type TurnClosing, type TurnStart } from "../turn-records.js";
-import type { TokenUsage, TurnLog } from "../store.js";
+import type { TokenUsageStore, TurnStore } from "../store.js";
 import { addToRollup, COUNTED_ONCE, TURNS_WITH_CONVERSATIONS } from "../usage-rollup-sql.js";
 import type { Conversation, WorkspaceRef } from "../types.js";
 import type { SqliteConversations } from "./conversations.js";
 import type { Db } from "./database.js";
 
 /** The audit trail and the daily token usage; a turn closes in one transaction. */
-export class SqliteTurnLog implements TurnLog, TokenUsage {
+export class SqliteTurnLog implements TurnStore, TokenUsageStore {
   private readonly insertTurn;
   private readonly placeTurn;
   private readonly updateTurn;

@@ -1,19 +1,12 @@
-import type { FeedbackRow } from "../feedback-repository.js";
+import type { FeedbackRow } from "../feedback-store.js";
 import { sqlitePlaceholder as p } from "../audit-sql.js";
 import type { WorkspaceRef } from "../types.js";
 import { activeWorkspacesQuery, usageDailyQuery, usageGroupedQuery, usageTotalQuery, usageVotesQuery, userTokensQuery } from "../usage-report-sql.js";
-import {
-  MAX_MODELS,
-  type DailyModelUsage,
-  type UsageFigures,
-  type UsageReportRepository,
-  type UsageRow,
-  type UsageSummary,
-} from "../usage-report-repository.js";
+import { MAX_MODELS, type DailyModelUsage, type UsageFigures, type UsageReportStore, type UsageRow, type UsageSummary } from "../usage-report-store.js";
 import type { Db } from "./database.js";
 
-/** Usage reports from the daily rollup, and a user's tokens since a time from the turns (see UsageReportRepository). */
-export class SqliteUsageReports implements UsageReportRepository {
+/** Usage reports from the daily rollup, and a user's tokens since a time from the turns (see UsageReportStore). */
+export class SqliteUsageReports implements UsageReportStore {
   private readonly total;
   private readonly byUser;
   private readonly byChannel;

@@ -1,4 +1,4 @@
-import type { DroppedMessage } from "../summary-repository.js";
+import type { DroppedMessage } from "../summary-store.js";
 import type { StoredMessage } from "../types.js";
 import type { DataVersion } from "./data-version.js";
 

@@ -1,4 +1,4 @@
-import type { FeedbackRow } from "./feedback-repository.js";
+import type { FeedbackRow } from "./feedback-store.js";
 import type { WorkspaceRef } from "./types.js";
 
 /** Turns and tokens of one group (a user, a channel, a model, or all). */
@@ -41,7 +41,7 @@ export const MAX_MODELS = 100;
  * running is not counted yet. The votes are read from the votes themselves (they change after the
  * turn): they are few beside the turns.
  */
-export interface UsageReportRepository {
+export interface UsageReportStore {
   /** A workspace's turns from `fromDay` on, with the `top` biggest users and channels, and every model. */
   summary(workspace: WorkspaceRef, fromDay: number, top: number): Promise<UsageSummary>;
   /** A workspace's turns and tokens by day and model from `fromDay` on, oldest first. */

@@ -16,7 +16,7 @@ export interface ApprovalRecord {
   decidedAt?: number;
   /** Where it was decided: the platform's name, or "console". */
   decidedVia?: string;
-  /** The process run that waits for the decision (see InstanceRegistry): when it is reaped, its pending requests expire. */
+  /** The process run that waits for the decision (see InstanceStore): when it is reaped, its pending requests expire. */
   instance: string;
 }
 
@@ -28,7 +28,7 @@ export interface ApprovalDecision {
 }
 
 /** Requests to approve a tool call, and the decisions on them: the approvals audit. */
-export interface ApprovalRepository {
+export interface ApprovalStore {
   create(request: Omit<ApprovalRecord, "status" | "decidedBy" | "decidedAt" | "decidedVia">): Promise<void>;
   /** Records the end of a pending request; false when it had already ended (nothing changes then). */
   close(id: string, status: Exclude<ApprovalStatus, "pending">, decision?: ApprovalDecision): Promise<boolean>;

@@ -1,4 +1,4 @@
-import type { ApprovalStatus } from "./approval-repository.js";
+import type { ApprovalStatus } from "./approval-store.js";
 import type { WorkspaceRef } from "./types.js";
 
 /** Which turns a list shows; every condition is optional but the page size. */
@@ -102,10 +102,10 @@ const MAX_PAGE = 200;
 
 /**
  * Reads of the audit trail for the operator's console: turns and their steps, approvals, what runs
- * now, the settings audit (usage is the usage reports', UsageReportRepository). Each goes through an index and a LIMIT (keyset paging),
+ * now, the settings audit (usage is the usage reports', UsageReportStore). Each goes through an index and a LIMIT (keyset paging),
  * so a page is as fast at a million turns as at a hundred.
  */
-export interface AuditReads {
+export interface AuditStore {
   turns(filter: TurnFilter): Promise<TurnRow[]>;
   turn(id: string): Promise<TurnDetail | undefined>;
   /** Newest first; `pending` true: only pending, false: only decided. */

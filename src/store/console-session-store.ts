@@ -10,7 +10,7 @@ export interface StoredSession {
  * made through one process is good in all, a sign-out ends it in all. Only a hash of each
  * session's secret is kept; the console hashes it.
  */
-export interface ConsoleSessionRepository {
+export interface ConsoleSessionStore {
   /** Keeps a new session, and deletes some of those that expired by `now`. */
   create(idHash: string, viewerJson: string, now: number, expiresAt: number): Promise<void>;
   /** The session, while it has not expired by `now`. */

@@ -1,7 +1,6 @@
+import type { BudgetScope, BudgetPeriod } from "../contract/commands.js";
 import type { WorkspaceRef } from "./types.js";
 
-export type BudgetScope = "workspace" | "channel" | "user";
-export type BudgetPeriod = "day" | "month";
 type BudgetUnit = "tokens" | "usd";
 
 export interface BudgetAmount {
@@ -82,7 +81,7 @@ export interface BudgetCharge {
  * with the check, and settled with its real usage after, so two processes cannot both spend the
  * last of a budget.
  */
-export interface BudgetRepository {
+export interface BudgetStore {
   limits(workspace: WorkspaceRef): Promise<StoredBudget[]>;
   /** Sets a budget, or with `undefined` removes it (the environment's default applies again); with its entry in the settings audit. */
   setLimit(workspace: WorkspaceRef, slot: BudgetSlot, amount: BudgetAmount | undefined, changedBy: string): Promise<void>;
