@@ -160,8 +160,9 @@ describe.skipIf(!availability.available)(
         // new rows continue after the copied ids
         const fresh = await store.conversations.open({ ...channel, channelId: "C2" });
         expect(fresh.id).toBe(3);
+        // five settings and the budget set in SQLite, then this one
         await store.workspaceSettings.set(channel, "memoryWindow", 3, "U-admin");
-        expect(await queryRows(database.url, "SELECT MAX(id)::int AS id FROM settings_changes")).toEqual([{ id: 6 }]);
+        expect(await queryRows(database.url, "SELECT MAX(id)::int AS id FROM settings_changes")).toEqual([{ id: 7 }]);
       } finally {
         await store.close();
       }
