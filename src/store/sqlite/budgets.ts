@@ -1,4 +1,5 @@
 import {
+  budgetAuditEntry,
   decideReservation,
   type BudgetAmount,
   type BudgetCharge,
@@ -10,6 +11,7 @@ import {
 } from "../budget-store.js";
 import type { WorkspaceRef } from "../types.js";
 import type { Db } from "./database.js";
+import type { Audit } from "./settings-version.js";
 
 /**
  * Budgets in SQLite. A reservation is one IMMEDIATE transaction (the write lock is taken before
@@ -26,8 +28,10 @@ export class SqliteBudgets implements BudgetStore {
   private readonly since;
   private readonly reserveTx: (request: ReserveRequest) => Reservation;
   private readonly settleTx: (charges: readonly BudgetCharge[]) => number[];
+  private readonly change: (workspace: WorkspaceRef, slot: BudgetSlot, amount: BudgetAmount | undefined, changedBy: string) => void;
 
-  constructor(db: Db) {
+  /** `audit`: the settings audit's insert, which a budget's change writes in its transaction. */
+  constructor(db: Db, audit: Audit) {
     this.selectLimits = db.prepare<[string, string], StoredBudget>(
       `SELECT scope, subject, period, unit, amount, changed_by AS changedBy, changed_at AS changedAt
        FROM budget_limits WHERE platform = ? AND workspace_id = ? ORDER BY scope, subject, period`,
@@ -86,6 +90,14 @@ export class SqliteBudgets implements BudgetStore {
     this.settleTx = db.transaction((charges: readonly BudgetCharge[]) =>
       charges.map((charge) => settle.get(charge.key, charge.windowStart, charge.amount, charge.held) ?? 0),
     );
+    this.change = db.transaction((workspace: WorkspaceRef, slot: BudgetSlot, amount: BudgetAmount | undefined, changedBy: string) => {
+      const where = [workspace.platform, workspace.workspaceId, slot.scope, slot.subject, slot.period] as const;
+      const now = Date.now();
+      if (amount === undefined) this.deleteLimit.run(...where);
+      else this.upsertLimit.run(...where, amount.unit, amount.amount, changedBy, now);
+      const entry = budgetAuditEntry(slot, amount);
+      audit.run(workspace.platform, workspace.workspaceId, entry.key, entry.valueJson, changedBy, now);
+    });
   }
 
   async limits(workspace: WorkspaceRef): Promise<StoredBudget[]> {
@@ -93,9 +105,7 @@ export class SqliteBudgets implements BudgetStore {
   }
 
   async setLimit(workspace: WorkspaceRef, slot: BudgetSlot, amount: BudgetAmount | undefined, changedBy: string): Promise<void> {
-    const where = [workspace.platform, workspace.workspaceId, slot.scope, slot.subject, slot.period] as const;
-    if (amount === undefined) this.deleteLimit.run(...where);
-    else this.upsertLimit.run(...where, amount.unit, amount.amount, changedBy, Date.now());
+    this.change(workspace, slot, amount, changedBy);
   }
 
   async reserve(request: ReserveRequest): Promise<Reservation> {

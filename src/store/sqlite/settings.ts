@@ -26,6 +26,8 @@ export function sqliteSettings(db: Db) {
     workspaces: new SqliteWorkspaceSettings(db, workspaceCache, version, audit) as WorkspaceSettingsStore,
     toolApprovals: new SqliteToolFlags(db, TOOL_NEEDS_APPROVAL, approvalCache, version, audit),
     channels: new SqliteChannelSettings(db, channelCache, version, audit),
+    /** The audit's insert, for the changes kept elsewhere (budgets) to write their entries with. */
+    audit,
   };
 }
 
