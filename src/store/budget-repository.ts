@@ -71,7 +71,7 @@ export interface BudgetCharge {
  * last of a budget.
  */
 export interface BudgetRepository {
-  limits(workspace: WorkspaceRef): Promise<StoredBudget[]>;
+  limits(workspace: WorkspaceRef): Promise<readonly StoredBudget[]>;
   /** Sets a budget, or with `undefined` removes it (the environment's default applies again). */
   setLimit(workspace: WorkspaceRef, slot: BudgetSlot, amount: BudgetAmount | undefined, changedBy: string): Promise<void>;
   /** Checks every line and, if the call may go, holds its cost in each; one transaction. */

@@ -8,14 +8,24 @@ import {
   type Reservation,
   type StoredBudget,
 } from "../budget-repository.js";
+import type { SettingsCache } from "../settings-cache.js";
 import type { WorkspaceRef } from "../types.js";
 import type { Db } from "./database.js";
+import type { SettingsVersion } from "./settings-version.js";
+
+/** The admins' budgets cached per workspace, invalidated through the settings version row as settings are. */
+export interface CachedLimits {
+  cache: SettingsCache<readonly StoredBudget[]>;
+  version: SettingsVersion;
+}
 
 /**
  * Budgets in SQLite. A reservation is one IMMEDIATE transaction (the write lock is taken before
  * the check), so processes sharing the file check and hold one after the other. It writes one
  * row per budget (its sum of holds), the least a commit can write: the check before every model
- * call costs a few tens of microseconds.
+ * call costs a few tens of microseconds. The admins' budgets (read at every turn's start and its
+ * first call) are cached like the settings: every change bumps the settings version row in its
+ * transaction, so another process's change applies from its next look.
  */
 export class SqliteBudgets implements BudgetRepository {
   private readonly selectLimits;
@@ -26,8 +36,12 @@ export class SqliteBudgets implements BudgetRepository {
   private readonly since;
   private readonly reserveTx: (request: ReserveRequest) => Reservation;
   private readonly settleTx: (charges: readonly BudgetCharge[]) => number[];
+  private readonly changeLimit: (where: readonly [string, string, string, string, string], amount: BudgetAmount | undefined, changedBy: string) => void;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly cached: CachedLimits,
+  ) {
     this.selectLimits = db.prepare<[string, string], StoredBudget>(
       `SELECT scope, subject, period, unit, amount, changed_by AS changedBy, changed_at AS changedAt
        FROM budget_limits WHERE platform = ? AND workspace_id = ? ORDER BY scope, subject, period`,
@@ -83,19 +97,24 @@ export class SqliteBudgets implements BudgetRepository {
       return reservation;
     });
     this.reserveTx = (request) => reserve.immediate(request);
+    this.changeLimit = db.transaction((where: readonly [string, string, string, string, string], amount: BudgetAmount | undefined, changedBy: string) => {
+      if (amount === undefined) this.deleteLimit.run(...where);
+      else this.upsertLimit.run(...where, amount.unit, amount.amount, changedBy, Date.now());
+      cached.version.bump();
+    });
     this.settleTx = db.transaction((charges: readonly BudgetCharge[]) =>
       charges.map((charge) => settle.get(charge.key, charge.windowStart, charge.amount, charge.held) ?? 0),
     );
   }
 
-  async limits(workspace: WorkspaceRef): Promise<StoredBudget[]> {
-    return this.selectLimits.all(workspace.platform, workspace.workspaceId);
+  async limits(workspace: WorkspaceRef): Promise<readonly StoredBudget[]> {
+    this.cached.version.check();
+    return this.cached.cache.get(workspace, () => this.selectLimits.all(workspace.platform, workspace.workspaceId));
   }
 
   async setLimit(workspace: WorkspaceRef, slot: BudgetSlot, amount: BudgetAmount | undefined, changedBy: string): Promise<void> {
-    const where = [workspace.platform, workspace.workspaceId, slot.scope, slot.subject, slot.period] as const;
-    if (amount === undefined) this.deleteLimit.run(...where);
-    else this.upsertLimit.run(...where, amount.unit, amount.amount, changedBy, Date.now());
+    this.changeLimit([workspace.platform, workspace.workspaceId, slot.scope, slot.subject, slot.period], amount, changedBy);
+    this.cached.version.check();
   }
 
   async reserve(request: ReserveRequest): Promise<Reservation> {

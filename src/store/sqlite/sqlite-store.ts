@@ -89,7 +89,7 @@ export class SqliteStore implements Store {
     this.schedules = new SqliteSchedules(db);
     this.backfills = new SqliteBackfills(db);
     this.summaries = new SqliteSummaries(db, this.conversations.cache);
-    this.budgets = new SqliteBudgets(db);
+    this.budgets = new SqliteBudgets(db, settings.budgetLimits);
     this.history = new SqliteHistory(db, this.conversations);
     this.audit = new SqliteAuditReads(db);
     this.currencyRates = new SqliteCurrencyRates(db);
