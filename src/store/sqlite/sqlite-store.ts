@@ -119,6 +119,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    this.turns.commitWaiting();
     await this.checkpointer?.stop();
     if (this.db.open) this.db.close();
   }
