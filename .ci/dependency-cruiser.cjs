@@ -86,12 +86,17 @@ module.exports = {
     {
       name: "contract-depends-on-no-implementation",
       comment:
-        "src/contract/ is what platforms and the core both depend on: the inbound message, the surface, the link, the platform definition, the turn view. It names the commands the runner's catalogue describes, and nothing else of the core.",
+        "src/contract/ is what platforms and the core both depend on: the inbound message, the surface, the link, the platform definition, the turn view, the commands. It imports nothing of the bot but itself, the logger's type and the errors' base (src/log.ts, src/errors.ts).",
       severity: "error",
       from: { path: "^src/contract/" },
-      to: {
-        path: "^src/(platforms|store|presenter|attachments|tools|app\\.ts$|main\\.ts$)|^src/runner/(?!commands/catalog\\.ts$|commands/bot-commands\\.ts$|tool-access\\.ts$)",
-      },
+      to: { path: "^src/", pathNot: "^src/(contract/|log\\.ts$|errors\\.ts$)" },
+    },
+    {
+      name: "errors-and-log-import-no-folder",
+      comment: "src/errors.ts and src/log.ts sit below every folder (the contract included), so they import none of them.",
+      severity: "error",
+      from: { path: "^src/(errors|log)\\.ts$" },
+      to: { path: "^src/[^/]+/" },
     },
     {
       name: "console-goes-through-the-core",

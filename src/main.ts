@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import { createApp, type App } from "./app.js";
-import { ConfigError, loadConfig, loadDotEnv, type Config } from "./config/env.js";
+import { loadConfig, loadDotEnv, type Config } from "./config/env.js";
 import { misspelledVariables } from "./config/misspelled-variables.js";
 import { providersInUse } from "./config/models.js";
 import { createLogger } from "./log.js";
@@ -11,7 +11,7 @@ import { consoleSettingsOf, consoleStartProblem, type ConsoleServer } from "./co
 import { startConsoleFor } from "./start-console.js";
 import { closeCpuPool } from "./tools/cpu/cpu-pool.js";
 import { loadToolExtensions, type ToolExtensions } from "./tools/extensions.js";
-import { McpConfigError } from "./tools/mcp/mcp-config.js";
+import { hasCode } from "./errors.js";
 
 const NO_MODEL_MESSAGE = `No language model is configured: set OPENAI_API_KEY (for OpenAI) or OPENAI_BASE_URL (for a local OpenAI-compatible server).
 For example, with Ollama running locally:
@@ -25,7 +25,7 @@ function readConfig(): Config {
     loadDotEnv();
     return loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) exitWith(error.message);
+    if (hasCode(error, "config_invalid")) exitWith(error.message);
     exitWith(`Could not read the configuration: ${(error as Error).message}`);
   }
 }
@@ -118,7 +118,7 @@ async function loadExtensions(app: App): Promise<ToolExtensions> {
     return await loadToolExtensions(app.config, app.registry, app.logger);
   } catch (error) {
     await app.close();
-    if (error instanceof McpConfigError) exitWith(error.message);
+    if (hasCode(error, "mcp_config_invalid")) exitWith(error.message);
     throw error;
   }
 }

@@ -1,6 +1,5 @@
 import { cleanAnswer, hasVisibleText } from "../text.js";
-import type { AnswerTextSink } from "./answer-text.js";
-import { BudgetReached } from "./call-budget.js";
+import type { BudgetReached } from "./call-budget.js";
 import type { ModelMessage } from "./model.js";
 import { ModelCaller } from "./model-caller.js";
 import type { ModelCatalog } from "./model-catalog.js";
@@ -11,6 +10,8 @@ import { invokeTool, tooManyCallsResult, type InvokerDeps } from "./tool-invoker
 import { ToolsProtocolSession } from "./tools-protocol.js";
 import { emptyUsage, type AgentResult, type AgentRun, type AgentSettings, type Usage } from "./types.js";
 import { userMessage } from "./user-message.js";
+import { hasCode } from "../errors.js";
+import type { AnswerTextSink } from "../contract/turn-view.js";
 
 const EMPTY_REPLY = "Your reply was empty. Please answer the user's last message.";
 
@@ -56,7 +57,7 @@ export class Agent {
       if (!caller.budgetNotice) return result;
       return { ...result, output: withNotice(result.output, caller.budgetNotice), outcome: "budget_reached" };
     } catch (error) {
-      if (!(error instanceof BudgetReached)) throw error;
+      if (!hasCode<BudgetReached>(error, "budget_reached")) throw error;
       shown.retract();
       return { output: withNotice(session.answerSoFar(), error.notice), outcome: "budget_reached", iterations: counted.iterations, usage };
     }

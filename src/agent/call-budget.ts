@@ -1,4 +1,5 @@
 import type { Usage } from "./model.js";
+import { BotError } from "../errors.js";
 
 /**
  * What is asked before each model call (turns, retries, a tool's side questions, and whatever
@@ -30,9 +31,9 @@ export type CallPermit =
   | { allowed: false; notice: string };
 
 /** A model call not made for want of budget: the turn ends with what it has and `notice`. */
-export class BudgetReached extends Error {
+export class BudgetReached extends BotError<"budget_reached"> {
+  override readonly name = "BudgetReached";
   constructor(readonly notice: string) {
-    super(notice);
-    this.name = "BudgetReached";
+    super("budget_reached", notice);
   }
 }

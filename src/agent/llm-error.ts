@@ -1,4 +1,5 @@
 import type { ModelErrorVerdict, ModelFailure } from "./model.js";
+import { BotError, hasCode } from "../errors.js";
 
 /** What the user is told for each failure; the user never sees raw API text. */
 const USER_MESSAGES: Record<ModelFailure, string> = {
@@ -17,14 +18,14 @@ const USER_MESSAGES: Record<ModelFailure, string> = {
  * Its own message names the failure only; the provider's words stay in `cause`, which the log
  * (pino's `err`) and the audit (errorDetail) each append once. Repeating them here printed them twice.
  */
-export class LlmError extends Error {
+export class LlmError extends BotError<"model_failed"> {
   override readonly name = "LlmError";
   constructor(
     readonly failure: ModelFailure,
     readonly userMessage: string,
     options: { cause: unknown },
   ) {
-    super(`model call failed (${failure})`, options);
+    super("model_failed", `model call failed (${failure})`, options);
   }
 }
 
@@ -35,5 +36,5 @@ export function llmError(failure: ModelFailure, cause: unknown): LlmError {
 
 /** Turns what a model call threw, as its provider read it, into an LlmError. */
 export function toLlmError(error: unknown, verdict: ModelErrorVerdict): LlmError {
-  return error instanceof LlmError ? error : llmError(verdict.failure, error);
+  return hasCode<LlmError>(error, "model_failed") ? error : llmError(verdict.failure, error);
 }

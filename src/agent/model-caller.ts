@@ -6,6 +6,7 @@ import { addUsage, readStream, type StreamLimits } from "./model-stream.js";
 import { promptTokens } from "./prompt-tokens.js";
 import { TurnCancelled } from "./tool-invoker.js";
 import { emptyUsage } from "./types.js";
+import { hasCode } from "../errors.js";
 
 /** The budget every call of a turn is checked against, and the model's name as budgets and prices know it. */
 export interface CallerBudget {
@@ -98,7 +99,7 @@ export class ModelCaller {
       try {
         return await send();
       } catch (error) {
-        if (error instanceof BudgetReached) throw error;
+        if (hasCode(error, "budget_reached")) throw error;
         if (signal.aborted) throw new TurnCancelled("the turn was cancelled", { cause: error });
         const verdict = this.model.classifyError(error);
         const delay = attempt < this.retry.maxRetries ? retryDelayMs(verdict, attempt, this.retry) : undefined;

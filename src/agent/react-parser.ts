@@ -15,6 +15,7 @@ import {
   withoutPartialObservation,
 } from "./react-values.js";
 import { insideFence, unwrapJsonString } from "./tolerant-json.js";
+import { BotError } from "../errors.js";
 
 /**
  * Reads what a model without native tool calling wrote: a JSON blob (fenced or bare, with the
@@ -35,14 +36,14 @@ export type AgentOutput = { kind: "action"; tool: string; input: unknown } | { k
 /** What the model should have written instead: picks the example shown with the error. */
 export type ExpectedForm = "action" | "final" | "either";
 
-export class OutputParseError extends Error {
+export class OutputParseError extends BotError<"model_output_unreadable"> {
   override readonly name = "OutputParseError";
   constructor(
     message: string,
     readonly text: string,
     readonly expected: ExpectedForm = "either",
   ) {
-    super(message);
+    super("model_output_unreadable", message);
   }
 }
 

@@ -4,9 +4,10 @@ import type { ModelCaller } from "./model-caller.js";
 import { LIMIT_REACHED_PROMPT, reactFormatError, reactObservation } from "./prompts.js";
 import type { Decision, ProtocolSession } from "./protocol.js";
 import { ReactAnswerStream } from "./react-answer-stream.js";
-import { OutputParseError, parseAgentOutput } from "./react-parser.js";
+import { type OutputParseError, parseAgentOutput } from "./react-parser.js";
 import type { ToolShape } from "./react-tools.js";
 import type { ToolCallResult } from "./tool-invoker.js";
+import { hasCode } from "../errors.js";
 
 /** Stops the model from writing the observation itself. */
 const STOP = ["\nObservation:"];
@@ -31,7 +32,7 @@ export class ReactProtocolSession implements ProtocolSession {
       if (parsed.kind === "final") return { kind: "final", text: parsed.output };
       return { kind: "calls", calls: [{ tool: parsed.tool, args: parsed.input }] };
     } catch (error) {
-      if (!(error instanceof OutputParseError)) throw error;
+      if (!hasCode<OutputParseError>(error, "model_output_unreadable")) throw error;
       this.logger.debug({ problem: error.message }, "text-protocol reply could not be read; sent back to the model");
       return { kind: "invalid", observation: reactFormatError(error.message, error.expected) };
     }

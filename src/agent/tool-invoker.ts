@@ -3,7 +3,9 @@ import type { Tool, ToolContext, ToolRequestInfo } from "../tools/define-tool.js
 import { displayToolName, shorten } from "../text.js";
 import { deadline } from "../signals.js";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "./json-depth.js";
-import type { ApprovalVerdict, StepEvent, ToolApproval } from "./types.js";
+import type { ApprovalVerdict, ToolApproval } from "./types.js";
+import { BotError } from "../errors.js";
+import type { StepEvent } from "../contract/turn-view.js";
 
 /** Tool output is untrusted text of any size: the model gets at most this much of it. */
 const MAX_OBSERVATION_CHARS = 4_000;
@@ -29,8 +31,11 @@ export interface ToolCallResult {
   returnDirect: boolean;
 }
 
-export class TurnCancelled extends Error {
+export class TurnCancelled extends BotError<"turn_cancelled"> {
   override readonly name = "TurnCancelled";
+  constructor(message: string, options?: ErrorOptions) {
+    super("turn_cancelled", message, options);
+  }
 }
 
 export interface InvokerDeps {

@@ -1,22 +1,11 @@
 import type { Logger } from "../log.js";
 import type { Tool, ToolRequestInfo } from "../tools/define-tool.js";
-import type { AnswerTextSink } from "./answer-text.js";
 import type { CallBudget } from "./call-budget.js";
 import type { Usage } from "./model.js";
 import type { RetryPolicy } from "./model-retry.js";
+import type { AnswerTextSink, StepEvent } from "../contract/turn-view.js";
 
 export type { Usage } from "./model.js";
-
-/**
- * What happened inside a turn, as it happens. `seq` numbers the tool steps of one turn from 1.
- * An ended step repeats its arguments, so it can be shown on its own. `durationMs` is the time the
- * tool ran; `approvalWaitMs`, for a tool that needed approval, the time spent waiting for a person
- * before it (kept apart so a 1 ms tool approved after a minute does not read as a minute's work).
- */
-export type StepEvent =
-  | { type: "tool_started"; seq: number; tool: string; args: unknown }
-  | { type: "tool_finished"; seq: number; tool: string; args: unknown; output: string; durationMs: number; approvalWaitMs?: number }
-  | { type: "tool_failed"; seq: number; tool: string; args: unknown; error: string; durationMs: number; approvalWaitMs?: number };
 
 /** budget_reached: a model call was not made (or its answer was cut) for want of budget; the output says which. */
 type AgentOutcome = "answer" | "direct" | "iteration_limit_generated" | "iteration_limit_forced" | "budget_reached";

@@ -1,12 +1,12 @@
 import type { ImageInput } from "../agent/types.js";
 import type { Logger } from "../log.js";
-import { BoundedFetchError } from "../net/bounded-fetch.js";
-import type { FileLimits } from "../net/file-host.js";
-import { FileUnavailable, type AttachmentDescriptor, type SharedContentSource } from "../contract/inbound.js";
+import type { BoundedFetchError } from "../net/bounded-fetch.js";
+import type { AttachmentDescriptor, FileLimits, SharedContentSource } from "../contract/inbound.js";
 import { formatSeconds, formatSize } from "./describe.js";
 import { declaredKind, isShowableImage, readAsText, sniffImage, type FileKind } from "./file-types.js";
 import type { ImageMemory } from "./image-memory.js";
 import { untilAborted } from "../signals.js";
+import { hasCode } from "../errors.js";
 
 /** The limits of what a question may share (VISION, MAX_IMAGES_PER_TURN, ... in the config). */
 export interface AttachmentSettings {
@@ -101,8 +101,8 @@ async function fetchChecked(file: AttachmentDescriptor, kind: "image" | "text", 
 
 /** Why a download failed, in words the model may pass on; the detail goes to the log. */
 function whyUnavailable(error: unknown, limits: FileLimits, reading: FileReading): string {
-  if (error instanceof FileUnavailable) return error.message;
-  if (error instanceof BoundedFetchError) {
+  if (hasCode(error, "file_unavailable")) return error.message;
+  if (hasCode<BoundedFetchError>(error, "fetch_failed")) {
     reading.logger.info({ err: error, failure: error.failure }, "a shared file could not be fetched");
     switch (error.failure) {
       case "not_allowed":

@@ -1,4 +1,4 @@
-import type { BudgetAmount } from "../store/budget-repository.js";
+import type { BudgetAmount } from "../store/budget-store.js";
 
 /**
  * A budget as people write it: tokens ("50000", "50k", "2M", "50000 tokens") or dollars ("$5",

@@ -4,6 +4,7 @@ import { platformConfigSchemas, platformDefinitions, type PlatformConfig } from 
 import { isTimeZone } from "../scheduler/when.js";
 import { processEnvironment } from "./environment.js";
 import { bool, budgetAmount, idList, nonNegativeInt, optionalText, optionalUrl, positiveInt, proxyUrl, tokenBudget, urlTemplate } from "./fields.js";
+import { BotError } from "../errors.js";
 
 /** The core's variables; each platform adds its own (see src/platforms/<name>/config.ts). */
 const coreConfigSchema = z.object({
@@ -284,8 +285,11 @@ export type Config = CoreConfig & PlatformConfig;
 /** Variables also read in lower case, as other programs spell them. */
 export const LOWER_CASE_VARIABLES: ReadonlySet<string> = new Set(["HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY"]);
 
-export class ConfigError extends Error {
+export class ConfigError extends BotError<"config_invalid"> {
   override readonly name = "ConfigError";
+  constructor(message: string, options?: ErrorOptions) {
+    super("config_invalid", message, options);
+  }
 }
 
 /**

@@ -3,10 +3,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Config } from "../config/env.js";
 import { discordSignIn } from "./sign-in/discord.js";
 import { slackSignIn } from "./sign-in/slack.js";
-import { SignInError, type PlatformIdentity, type SignInProvider } from "./sign-in/provider.js";
+import type { PlatformIdentity, SignInProvider } from "./sign-in/provider.js";
 import { SERVER_LIMITS } from "../net/server-limits.js";
 import { ASSETS } from "./assets.js";
-import { Forbidden, NotFound, type PageContext, type PageHandler, type PageResult } from "./context.js";
+import type { PageContext, PageHandler, PageResult } from "./context.js";
 import { html } from "./html.js";
 import { layout } from "./layout.js";
 import { routeOf } from "./pages/index.js";
@@ -25,6 +25,7 @@ import {
 } from "./security.js";
 import type { ConsoleServices, ConsoleSettings } from "./services.js";
 import { OPERATOR, type Viewer } from "./viewer.js";
+import { hasCode } from "../errors.js";
 
 /** The console's settings from the configuration. */
 export function consoleSettingsOf(config: Config): ConsoleSettings {
@@ -194,9 +195,9 @@ class ConsoleHandler {
     try {
       result = await handler(context);
     } catch (error) {
-      if (error instanceof NotFound)
+      if (hasCode(error, "not_found"))
         return this.page(res, context, { kind: "html", status: 404, title: "Not found", path, body: html`<p>${error.message}</p>` });
-      if (error instanceof Forbidden)
+      if (hasCode(error, "forbidden"))
         return this.page(res, context, { kind: "html", status: 403, title: "Not yours", path, body: html`<p>${error.message}</p>` });
       throw error;
     }
@@ -246,7 +247,7 @@ class ConsoleHandler {
     try {
       identity = await provider.identify(code, this.redirectUri(provider));
     } catch (error) {
-      if (!(error instanceof SignInError)) throw error;
+      if (!hasCode(error, "sign_in_failed")) throw error;
       this.limiter.failed(address);
       this.services.logger.warn({ err: error, provider: provider.name }, "a console sign-in through a platform failed");
       send(res, 502, "text/html; charset=utf-8", this.loginPage(`${provider.label} did not work this time; the bot's log says why.`));

@@ -1,5 +1,6 @@
 import type { ConsoleServices } from "./services.js";
 import type { Viewer } from "./viewer.js";
+import { BotError } from "../errors.js";
 
 /** What a page handler gets: the request's query and form, who asks, and the services. */
 export interface PageContext {
@@ -20,5 +21,16 @@ export type PageResult =
 
 export type PageHandler = (context: PageContext) => Promise<PageResult>;
 
-export class NotFound extends Error {}
-export class Forbidden extends Error {}
+export class NotFound extends BotError<"not_found"> {
+  override readonly name = "NotFound";
+  constructor(message: string) {
+    super("not_found", message);
+  }
+}
+
+export class Forbidden extends BotError<"forbidden"> {
+  override readonly name = "Forbidden";
+  constructor(message: string) {
+    super("forbidden", message);
+  }
+}

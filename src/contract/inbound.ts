@@ -1,4 +1,4 @@
-import type { FetchedFile, FileLimits } from "../net/file-host.js";
+import { BotError } from "../errors.js";
 
 /**
  * The platform contract, inbound: what an adapter makes of a platform event. Everything after
@@ -78,8 +78,11 @@ export interface SharedContentSource {
 }
 
 /** A file a platform could not hand over; the message says why, in words the model may read. */
-export class FileUnavailable extends Error {
+export class FileUnavailable extends BotError<"file_unavailable"> {
   override readonly name = "FileUnavailable";
+  constructor(message: string, options?: ErrorOptions) {
+    super("file_unavailable", message, options);
+  }
 }
 
 /**
@@ -212,4 +215,21 @@ export interface SharedContent {
   forwarded?: QuotedMessage[];
   /** How to fetch the files and earlier messages; without it, files are named but not read. */
   source?: SharedContentSource;
+}
+
+/** What the core allows one download (see the attachment settings). */
+export interface FileLimits {
+  maxBytes: number;
+  /** Images fail past maxBytes; text files keep their first maxBytes. */
+  overflow: "fail" | "truncate";
+  timeoutMs: number;
+}
+
+/** A downloaded file, not yet trusted: the core checks the bytes against the declared type. */
+export interface FetchedFile {
+  bytes: Buffer;
+  /** The Content-Type the host sent. */
+  contentType?: string;
+  /** Only the first `maxBytes` were read. */
+  truncated: boolean;
 }

@@ -3,9 +3,6 @@
  * the narrow services it gets back. The commands and tool states it names are described once, in
  * the runner's command catalogue.
  */
-import type { BotCommand, CommandGroup } from "../runner/commands/catalog.js";
-import type { CommandResult } from "../runner/commands/bot-commands.js";
-import type { ToolState } from "../runner/tool-access.js";
 import type { ApprovalAnswer, ApprovalPress } from "./approvals.js";
 import type { FeedbackAnswer, FeedbackPress } from "./feedback.js";
 import type { ChannelReader } from "./channel-access.js";
@@ -13,6 +10,7 @@ import type { ChannelHistory } from "./channel-history.js";
 import type { IncomingCommand, IncomingMessage, Location, SharedContentSource } from "./inbound.js";
 import type { ChatSurface, PostedMessage } from "./surface.js";
 import type { TurnReply } from "./turn-view.js";
+import type { BotCommand, CommandGroup, CommandResult, ToolState } from "./commands.js";
 
 /** A prompt offered to start a conversation with (Slack's assistant threads): its short title, and the message it sends. */
 export interface SuggestedPrompt {

@@ -1,4 +1,5 @@
 import type { Location } from "./inbound.js";
+import { BotError } from "../errors.js";
 
 /**
  * The platform contract, outbound: the few things the shared presenter asks of a platform. The
@@ -71,13 +72,13 @@ export interface PostOptions {
  * (for `interim` writes at least, and from native streams) so the presenter can wait
  * `retryAfterMs` and send the text gathered meanwhile in one write.
  */
-export class RateLimitedError extends Error {
+export class RateLimitedError extends BotError<"platform_rate_limited"> {
   override readonly name = "RateLimitedError";
   constructor(
     readonly retryAfterMs: number,
     message = `rate limited; retry after ${retryAfterMs} ms`,
   ) {
-    super(message);
+    super("platform_rate_limited", message);
   }
 }
 
@@ -86,13 +87,13 @@ export class RateLimitedError extends Error {
  * a missing scope, a method the server lacks) or expired (a stream left idle too long). The
  * presenter goes on by posting and editing.
  */
-export class StreamUnavailableError extends Error {
+export class StreamUnavailableError extends BotError<"stream_unavailable"> {
   override readonly name = "StreamUnavailableError";
   constructor(
     readonly reason: "refused" | "expired",
     message: string,
   ) {
-    super(message);
+    super("stream_unavailable", message);
   }
 }
 

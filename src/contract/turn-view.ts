@@ -1,5 +1,3 @@
-import type { AnswerTextEvent } from "../agent/answer-text.js";
-import type { StepEvent } from "../agent/types.js";
 import type { ApprovalOutcome, ApprovalPrompt } from "./approvals.js";
 import type { Location } from "./inbound.js";
 
@@ -63,3 +61,24 @@ export interface TurnView {
    */
   openedThread?(): Promise<Location | undefined>;
 }
+
+/**
+ * The answer's text as the model writes it, for a view that shows it while it arrives. `delta`
+ * is more text; `retracted` says the text since the last retraction was not the answer after all
+ * (it came before tool calls, or a text-protocol reply turned out to be an action), so whoever
+ * shows it starts over with what follows.
+ */
+export type AnswerTextEvent = { type: "delta"; text: string } | { type: "retracted" };
+
+export type AnswerTextSink = (event: AnswerTextEvent) => void;
+
+/**
+ * What happened inside a turn, as it happens. `seq` numbers the tool steps of one turn from 1.
+ * An ended step repeats its arguments, so it can be shown on its own. `durationMs` is the time the
+ * tool ran; `approvalWaitMs`, for a tool that needed approval, the time spent waiting for a person
+ * before it (kept apart so a 1 ms tool approved after a minute does not read as a minute's work).
+ */
+export type StepEvent =
+  | { type: "tool_started"; seq: number; tool: string; args: unknown }
+  | { type: "tool_finished"; seq: number; tool: string; args: unknown; output: string; durationMs: number; approvalWaitMs?: number }
+  | { type: "tool_failed"; seq: number; tool: string; args: unknown; error: string; durationMs: number; approvalWaitMs?: number };

@@ -6,6 +6,7 @@
 
 import { deadline } from "../signals.js";
 import { netFetch } from "./proxied-fetch.js";
+import { BotError, hasCode } from "../errors.js";
 
 /** Why a fetch failed; callers turn it into words for their audience (the model, the log). */
 export type FetchFailure =
@@ -13,7 +14,7 @@ export type FetchFailure =
   "not_allowed" | "redirected" | "http_status" | "too_large" | "timeout" | "unreachable";
 
 /** An expected failure. The message is for the log; `failure` and `status` are for deciding what to say. */
-export class BoundedFetchError extends Error {
+export class BoundedFetchError extends BotError<"fetch_failed"> {
   override readonly name = "BoundedFetchError";
   constructor(
     readonly failure: FetchFailure,
@@ -21,7 +22,7 @@ export class BoundedFetchError extends Error {
     readonly status?: number,
     options?: ErrorOptions,
   ) {
-    super(message, options);
+    super("fetch_failed", message, options);
   }
 }
 
@@ -70,7 +71,7 @@ export async function boundedFetch(request: BoundedRequest, signal: AbortSignal)
     return { status: response.status, contentType: response.headers.get("content-type") ?? undefined, ...body };
   } catch (error) {
     if (signal.aborted) throw error;
-    if (error instanceof BoundedFetchError) throw error;
+    if (hasCode(error, "fetch_failed")) throw error;
     if (timeout.expired) throw new BoundedFetchError("timeout", `no answer within ${request.timeoutMs} ms`, undefined, { cause: error });
     throw new BoundedFetchError("unreachable", "could not be reached", undefined, { cause: error });
   } finally {

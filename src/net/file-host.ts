@@ -1,21 +1,5 @@
+import type { FetchedFile, FileLimits } from "../contract/inbound.js";
 import { boundedFetch, BoundedFetchError } from "./bounded-fetch.js";
-
-/** What the core allows one download (see the attachment settings). */
-export interface FileLimits {
-  maxBytes: number;
-  /** Images fail past maxBytes; text files keep their first maxBytes. */
-  overflow: "fail" | "truncate";
-  timeoutMs: number;
-}
-
-/** A downloaded file, not yet trusted: the core checks the bytes against the declared type. */
-export interface FetchedFile {
-  bytes: Buffer;
-  /** The Content-Type the host sent. */
-  contentType?: string;
-  /** Only the first `maxBytes` were read. */
-  truncated: boolean;
-}
 
 /**
  * True when `url` is on the file host configured as `base` (DISCORD_CDN_URL, SLACK_FILES_URL):

@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig, loadDotEnv } from "../config/env.js";
 import { backupDatabase, defaultBackupPath } from "./backup.js";
 import { parseCommandLine } from "./command-line.js";
+import { hasCode } from "../errors.js";
 
 const { positional: target } = parseCommandLine({
   command: "npm run backup",
@@ -20,6 +21,6 @@ try {
   const { pages } = await backupDatabase(config.DATABASE_PATH, path);
   process.stdout.write(`Backed up ${config.DATABASE_PATH} to ${path} (${pages} pages).\n`);
 } catch (error) {
-  process.stderr.write(`${error instanceof ConfigError ? error.message : `Backup failed: ${(error as Error).message}`}\n`);
+  process.stderr.write(`${hasCode(error, "config_invalid") ? error.message : `Backup failed: ${(error as Error).message}`}\n`);
   process.exitCode = 1;
 }

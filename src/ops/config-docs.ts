@@ -1,4 +1,5 @@
-import { ASK, type Access, COMMANDS, type CommandSpec, GROUPS } from "../runner/commands/catalog.js";
+import { ASK, COMMANDS, type CommandSpec, GROUPS } from "../runner/commands/catalog.js";
+import type { Access } from "../contract/commands.js";
 
 /**
  * The configuration reference and the command list are written from the code's own sources

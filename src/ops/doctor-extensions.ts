@@ -4,10 +4,11 @@ import { pino } from "pino";
 import type { Config } from "../config/env.js";
 import { silentLogger } from "../log.js";
 import { builtinTools } from "../tools/builtin/index.js";
-import { McpConfigError, readMcpConfig, type McpServerConfig } from "../tools/mcp/mcp-config.js";
+import { readMcpConfig, type McpServerConfig } from "../tools/mcp/mcp-config.js";
 import { loadPlugins } from "../tools/plugins/plugin-loader.js";
 import { ToolRegistry } from "../tools/registry.js";
 import { type Verdict, withTimeout } from "./verdict.js";
+import { hasCode } from "../errors.js";
 
 /** The doctor's checks of the tools from outside the code: the TOOLS_DIR folder, its plugins, the MCP servers. */
 
@@ -59,7 +60,7 @@ export async function checkMcpServers(config: Pick<Config, "MCP_CONFIG">, env: N
   try {
     servers = readMcpConfig(config.MCP_CONFIG, env);
   } catch (error) {
-    const detail = error instanceof McpConfigError ? error.message.replace(/^MCP_CONFIG: /, "") : (error as Error).message;
+    const detail = hasCode(error, "mcp_config_invalid") ? error.message.replace(/^MCP_CONFIG: /, "") : (error as Error).message;
     return [{ item: "MCP servers", status: "fail", detail: `${detail} (MCP_CONFIG)` }];
   }
   if (servers.length === 0) return [{ item: "MCP servers", status: "warning", detail: `${config.MCP_CONFIG} lists no server that is not disabled` }];

@@ -1,6 +1,6 @@
 import { parseModelRef } from "../agent/model-ref.js";
 import { openModelCatalog } from "../agent/providers/open-catalog.js";
-import { ConfigError, loadConfig, type Config } from "../config/env.js";
+import { loadConfig, type Config } from "../config/env.js";
 import { processEnvironment } from "../config/environment.js";
 import { misspelledVariables } from "../config/misspelled-variables.js";
 import { modelChoices, providerConnections } from "../config/models.js";
@@ -13,6 +13,7 @@ import type { Store } from "../store/store.js";
 import { checkMcpServers, checkPlugins } from "./doctor-extensions.js";
 import { attempt, type Verdict, withTimeout } from "./verdict.js";
 import { useProxy } from "../net/proxy.js";
+import { hasCode } from "../errors.js";
 
 /** `npm run doctor`: checks what the bot needs, one verdict per item, without starting the bot. */
 
@@ -31,7 +32,7 @@ export async function runDoctor(env: NodeJS.ProcessEnv = processEnvironment(), o
   try {
     config = loadConfig(env);
   } catch (error) {
-    const detail = error instanceof ConfigError ? error.message.replace(/^Configuration error:\n\s*/, "") : String(error);
+    const detail = hasCode(error, "config_invalid") ? error.message.replace(/^Configuration error:\n\s*/, "") : String(error);
     // A misspelled name may be why a variable seems missing.
     return [{ item: "configuration", status: "fail", detail }, ...configurationWarnings(env)];
   }

@@ -5,6 +5,7 @@ import { silentLogger } from "../log.js";
 import { openStore } from "../store/open-store.js";
 import { redactUrl } from "../store/redact-url.js";
 import { parseCommandLine } from "./command-line.js";
+import { hasCode } from "../errors.js";
 
 const { values } = parseCommandLine({
   command: "npm run migrate",
@@ -36,7 +37,7 @@ try {
     }
   }
 } catch (error) {
-  const message = error instanceof ConfigError ? error.message : `Migration failed: ${(error as Error).message}`;
+  const message = hasCode(error, "config_invalid") ? error.message : `Migration failed: ${(error as Error).message}`;
   process.stderr.write(`${message}\n`);
   process.exitCode = 1;
 }

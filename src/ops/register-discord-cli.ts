@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, loadDotEnv } from "../config/env.js";
 import { describeDiscordError } from "../platforms/discord/errors.js";
 import { registerCommands } from "../platforms/discord/commands/registration.js";
 import { parseCommandLine } from "./command-line.js";
+import { hasCode } from "../errors.js";
 
 parseCommandLine({
   command: "npm run register:discord",
@@ -25,7 +26,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  const message = error instanceof ConfigError ? error.message : `Could not register the commands: ${describeDiscordError(error).message}`;
+  const message = hasCode(error, "config_invalid") ? error.message : `Could not register the commands: ${describeDiscordError(error).message}`;
   process.stderr.write(`${message}\n`);
   process.exit(1);
 });

@@ -5,6 +5,7 @@ import { openStore } from "../store/open-store.js";
 import { SealedInstallations } from "../store/sealed-installations.js";
 import { SecretBox } from "../store/secrets.js";
 import { parseCommandLine } from "./command-line.js";
+import { hasCode } from "../errors.js";
 
 parseCommandLine({
   command: "npm run rotate-secrets",
@@ -33,6 +34,6 @@ try {
     await store.close();
   }
 } catch (error) {
-  process.stderr.write(`${error instanceof ConfigError ? error.message : `Rotating the secrets failed: ${(error as Error).message}`}\n`);
+  process.stderr.write(`${hasCode(error, "config_invalid") ? error.message : `Rotating the secrets failed: ${(error as Error).message}`}\n`);
   process.exitCode = 1;
 }

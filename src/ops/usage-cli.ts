@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, loadDotEnv } from "../config/env.js";
+import { loadConfig, loadDotEnv } from "../config/env.js";
 import { storeSettingsOf } from "../config/store-settings.js";
 import { silentLogger } from "../log.js";
 import { budgetDefaults } from "../runner/budgets/budget-defaults.js";
@@ -6,6 +6,7 @@ import { Budgets } from "../runner/budgets/budgets.js";
 import { openStore } from "../store/open-store.js";
 import { parseCommandLine } from "./command-line.js";
 import { UsageExport } from "./usage-export.js";
+import { hasCode } from "../errors.js";
 
 const { values } = parseCommandLine({
   command: "npm run usage",
@@ -34,6 +35,6 @@ try {
     await store.close();
   }
 } catch (error) {
-  process.stderr.write(`${error instanceof ConfigError ? error.message : `Usage report failed: ${(error as Error).message}`}\n`);
+  process.stderr.write(`${hasCode(error, "config_invalid") ? error.message : `Usage report failed: ${(error as Error).message}`}\n`);
   process.exitCode = 1;
 }

@@ -1,6 +1,6 @@
-import type { FeedbackRow } from "../store/feedback-repository.js";
+import type { FeedbackRow } from "../store/feedback-store.js";
 import type { Store } from "../store/store.js";
-import type { UsageFigures } from "../store/usage-report-repository.js";
+import type { UsageFigures } from "../store/usage-report-store.js";
 import { costOf, type ModelPrices, UsageReports } from "../runner/usage-report.js";
 
 /** One line of the operators' export: a workspace's figures for one period, in all or for one user, channel or model. */

@@ -2,7 +2,8 @@ import { hasVisibleText } from "../text.js";
 import { pacedAt, recordWrite, sleepUntil, type AnswerContext } from "./answer-pacing.js";
 import { waitingOutRateLimits } from "./rate-limits.js";
 import { splitMessage } from "./split-message.js";
-import { RateLimitedError, type NativeStream, type PostedMessage, type StreamTask } from "../contract/surface.js";
+import type { RateLimitedError, NativeStream, PostedMessage, StreamTask } from "../contract/surface.js";
+import { hasCode } from "../errors.js";
 
 /**
  * A streamed answer through the platform's own stream (Slack's chat.startStream): text appended
@@ -82,7 +83,7 @@ export class NativeAnswer {
       this.context.becameVisible();
       return now === text() ? undefined : pacedAt(this.context, this.lastWriteAt, this.blockedUntil);
     } catch (error) {
-      if (error instanceof RateLimitedError) {
+      if (hasCode<RateLimitedError>(error, "platform_rate_limited")) {
         this.blockedUntil = performance.now() + error.retryAfterMs;
         return this.blockedUntil;
       }

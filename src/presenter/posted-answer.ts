@@ -3,7 +3,8 @@ import { answerOptions, pacedAt, recordWrite, sleepUntil, type AnswerContext } f
 import { answerLayout, postAnswerFile } from "./answer-writer.js";
 import { waitingOutRateLimits } from "./rate-limits.js";
 import { splitMessage } from "./split-message.js";
-import { RateLimitedError, type PostedMessage } from "../contract/surface.js";
+import type { RateLimitedError, PostedMessage } from "../contract/surface.js";
+import { hasCode } from "../errors.js";
 
 /** One message of the answer as the user sees it now. */
 interface Shown {
@@ -156,7 +157,7 @@ export class PostedAnswer {
       shown.lastWriteAt = performance.now();
       shown.writes++;
     } catch (error) {
-      if (error instanceof RateLimitedError) {
+      if (hasCode<RateLimitedError>(error, "platform_rate_limited")) {
         shown.blockedUntil = performance.now() + error.retryAfterMs;
         return;
       }

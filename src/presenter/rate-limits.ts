@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { RateLimitedError } from "../contract/surface.js";
+import type { RateLimitedError } from "../contract/surface.js";
+import { hasCode } from "../errors.js";
 
 /** The longest a write waits for a platform's rate limit before it gives up (a platform asking for minutes is refused). */
 const MAX_WAIT_MS = 30_000;
@@ -15,7 +16,7 @@ export async function waitingOutRateLimits<T>(write: () => Promise<T>, deadline:
     try {
       return await write();
     } catch (error) {
-      if (!(error instanceof RateLimitedError) || attempt >= ATTEMPTS || error.retryAfterMs > MAX_WAIT_MS) throw error;
+      if (!hasCode<RateLimitedError>(error, "platform_rate_limited") || attempt >= ATTEMPTS || error.retryAfterMs > MAX_WAIT_MS) throw error;
       if (performance.now() + error.retryAfterMs > deadline()) throw error;
       await sleep(Math.max(0, error.retryAfterMs));
     }

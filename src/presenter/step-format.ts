@@ -1,6 +1,6 @@
-import type { StepEvent } from "../agent/types.js";
 import { displayToolName } from "../text.js";
 import type { StreamTask } from "../contract/surface.js";
+import type { StepEvent } from "../contract/turn-view.js";
 
 /** Caps that keep every step message well under the smallest platform limit (Discord's 2,000). */
 const MAX_ARGS_CHARS = 400;

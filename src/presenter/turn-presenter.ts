@@ -1,9 +1,7 @@
-import type { StepEvent } from "../agent/types.js";
 import type { Logger } from "../log.js";
 import type { Location } from "../contract/inbound.js";
 import type { ApprovalOutcome, ApprovalPrompt } from "../contract/approvals.js";
-import type { AnswerTextEvent } from "../agent/answer-text.js";
-import type { TurnReply, TurnView } from "../contract/turn-view.js";
+import type { AnswerTextEvent, StepEvent, TurnReply, TurnView } from "../contract/turn-view.js";
 import { cleanAnswer, hasVisibleText } from "../text.js";
 import { AnswerStream } from "./answer-stream.js";
 import { AnswerWriter } from "./answer-writer.js";

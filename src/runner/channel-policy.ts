@@ -1,4 +1,4 @@
-import type { ChannelRef, ChannelSettings, ChannelSettingsRepository } from "../store/channel-settings-repository.js";
+import type { ChannelRef, ChannelSettings, ChannelSettingsStore } from "../store/channel-settings-store.js";
 import type { WorkspaceSettingsStore } from "../store/store.js";
 import type { WorkspaceSettings } from "../store/workspace-settings.js";
 import type { Location } from "../contract/inbound.js";
@@ -84,7 +84,7 @@ export function resolveSettings(defaults: PolicyDefaults, server: WorkspaceSetti
 export class ChannelPolicies {
   constructor(
     private readonly workspaceSettings: WorkspaceSettingsStore,
-    private readonly channels: ChannelSettingsRepository,
+    private readonly channels: ChannelSettingsStore,
     private readonly access: ToolAccess,
     readonly defaults: PolicyDefaults,
   ) {}

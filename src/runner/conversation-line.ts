@@ -1,12 +1,12 @@
 import type { Logger } from "../log.js";
 import { abortableSleep } from "../store/abortable-sleep.js";
-import type { ClaimOutcome, PlaceClaim, QueueTicket, TurnQueue } from "../store/store.js";
+import type { ClaimOutcome, PlaceClaim, QueueTicket, QueueStore } from "../store/store.js";
 import { conversationKey } from "../store/types.js";
 import { KeyedQueue } from "./keyed-queue.js";
 import { PlaceReleases } from "./place-releases.js";
 
 export interface ConversationLineOptions {
-  queue: TurnQueue;
+  queue: QueueStore;
   logger: Logger;
   /** A place first in line for longer than this was lost by its process and is dropped. */
   placeHeldAtMostMs: number;
@@ -72,7 +72,7 @@ export class ConversationLine {
   }
 
   /**
-   * Claims a message and takes its place (TurnQueue.claim): the place is this process's from then
+   * Claims a message and takes its place (QueueStore.claim): the place is this process's from then
    * until it is given up (giveUp, or the end of its turn), so that a place of this process found in
    * the way and no longer held here is known to be lost.
    */

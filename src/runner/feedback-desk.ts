@@ -1,6 +1,6 @@
 import type { FeedbackAnswer, FeedbackPress } from "../contract/feedback.js";
 import type { Logger } from "../log.js";
-import type { FeedbackRepository, VoteOutcome } from "../store/feedback-repository.js";
+import type { FeedbackStore, VoteOutcome } from "../store/feedback-store.js";
 
 const ICON = { up: "👍", down: "👎" } as const;
 
@@ -16,7 +16,7 @@ const TEXT: Record<Exclude<VoteOutcome, "unknown">, (icon: string) => string> = 
  */
 export class FeedbackDesk {
   constructor(
-    private readonly repository: FeedbackRepository,
+    private readonly repository: FeedbackStore,
     private readonly logger: Logger,
   ) {}
 

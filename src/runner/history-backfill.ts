@@ -2,13 +2,13 @@ import type { ChannelHistory, PastMessage } from "../contract/channel-history.js
 import type { ChatSurface } from "../contract/surface.js";
 import type { Logger } from "../log.js";
 import { abortableSleep } from "../store/abortable-sleep.js";
-import type { Backfill, BackfillRepository } from "../store/backfill-repository.js";
-import type { ChannelRef } from "../store/channel-settings-repository.js";
-import type { HistoryEntry, HistoryIndex } from "../store/history-index.js";
+import type { Backfill, BackfillStore } from "../store/backfill-store.js";
+import type { ChannelRef } from "../store/channel-settings-store.js";
+import type { HistoryEntry, HistoryStore } from "../store/history-store.js";
 
 export interface BackfillOptions {
-  repository: BackfillRepository;
-  index: Pick<HistoryIndex, "add">;
+  repository: BackfillStore;
+  index: Pick<HistoryStore, "add">;
   logger: Logger;
   /** This process run's id: it holds the backfills it reads. */
   owner: string;

@@ -1,5 +1,5 @@
 import type { Logger } from "../log.js";
-import type { DeletedMessages, Forgotten, HistoryEntry, HistoryIndex } from "../store/history-index.js";
+import type { DeletedMessages, Forgotten, HistoryEntry, HistoryStore } from "../store/history-store.js";
 
 /** An entry to index, its link still being made (a Slack permalink needs the workspace's address, asked once). */
 export type PendingEntry = Omit<HistoryEntry, "link"> & { link?: Promise<string | undefined> };
@@ -32,7 +32,7 @@ export class HistoryRecorder {
   private droppedSince = 0;
 
   constructor(
-    private readonly index: HistoryIndex,
+    private readonly index: HistoryStore,
     private readonly logger: Logger,
     private readonly hooks: readonly ForgetHook[] = [],
   ) {}

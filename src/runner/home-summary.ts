@@ -1,15 +1,15 @@
 import { formatAmount } from "../config/budget-amount.js";
 import type { SuggestedPrompt } from "../contract/link.js";
-import type { UsageReportRepository } from "../store/usage-report-repository.js";
+import type { UsageReportStore } from "../store/usage-report-store.js";
 import type { WorkspaceSettingsStore } from "../store/store.js";
 import type { WorkspaceRef } from "../store/types.js";
 import { budgetTimeZone, windowStart } from "./budgets/budget-windows.js";
 import type { Budgets } from "./budgets/budgets.js";
-import type { ToolState } from "./tool-access.js";
+import type { ToolState } from "../contract/commands.js";
 
 export interface HomeSummariesOptions {
   budgets: Budgets;
-  usage: UsageReportRepository;
+  usage: UsageReportStore;
   settings: WorkspaceSettingsStore;
   now?: () => number;
 }

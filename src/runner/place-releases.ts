@@ -1,5 +1,5 @@
 import type { Logger } from "../log.js";
-import type { QueueTicket, TurnQueue } from "../store/store.js";
+import type { QueueTicket, QueueStore } from "../store/store.js";
 
 /** The first retry of a failed release, doubling up to the longest wait between two. */
 const FIRST_RETRY_MS = 200;
@@ -19,7 +19,7 @@ export class PlaceReleases {
   private stopped = false;
 
   constructor(
-    private readonly queue: TurnQueue,
+    private readonly queue: QueueStore,
     private readonly logger: Logger,
   ) {}
 

@@ -1,6 +1,6 @@
 import type { Logger } from "../log.js";
 import type { ChatSurface, Destination } from "../contract/surface.js";
-import type { InstanceRegistry } from "../store/store.js";
+import type { InstanceStore } from "../store/store.js";
 import type { NoticeTarget } from "../store/turn-records.js";
 import { RUNNER_TEXT } from "./turn-replies.js";
 
@@ -10,7 +10,7 @@ const NOTICES_PER_LOOK = 20;
 /**
  * Tells the askers of turns a dead process left unfinished that the bot restarted, where their
  * question was: whichever process reaps the dead one records a notice per turn (see
- * InstanceRegistry.reap), and a process connected to the turn's platform takes it and posts it.
+ * InstanceStore.reap), and a process connected to the turn's platform takes it and posts it.
  * Each notice is taken by one process and posted at most once.
  */
 export class RestartNotices {
@@ -18,7 +18,7 @@ export class RestartNotices {
   private looking?: Promise<void>;
 
   constructor(
-    private readonly instances: InstanceRegistry,
+    private readonly instances: InstanceStore,
     private readonly logger: Logger,
   ) {}
 

@@ -1,8 +1,7 @@
-import type { StepEvent } from "../agent/types.js";
 import type { Logger } from "../log.js";
 import type { StepRecord } from "../store/turn-records.js";
 import type { TurnObserver } from "./turn-observer.js";
-import type { TurnView } from "../contract/turn-view.js";
+import type { StepEvent, TurnView } from "../contract/turn-view.js";
 
 /**
  * Keeps each tool step for the audit (written with the turn's closing transaction) and hands it

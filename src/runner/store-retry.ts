@@ -17,7 +17,7 @@ export interface RetryOptions {
 /**
  * Runs a store write, and runs it again with backoff while it fails, for a bounded time: a short
  * outage (PostgreSQL restarting or unreachable, the SQLite file busy or full) costs the turn a
- * delay, not its record. The write must be safe to repeat (see TurnLog.finish).
+ * delay, not its record. The write must be safe to repeat (see TurnStore.finish).
  */
 export async function retryStoreWrite<T>(write: () => Promise<T>, options: RetryOptions): Promise<T> {
   const start = Date.now();

@@ -1,22 +1,10 @@
-import type { Tool, ToolOrigin } from "../tools/define-tool.js";
+import type { Tool } from "../tools/define-tool.js";
 import type { ToolRegistry } from "../tools/registry.js";
-import type { ChannelRef, ChannelSettings, ChannelSettingsRepository } from "../store/channel-settings-repository.js";
+import type { ChannelRef, ChannelSettings, ChannelSettingsStore } from "../store/channel-settings-store.js";
 import type { ToolSetting, ToolSettingsStore } from "../store/store.js";
-import type { ApprovalSetting, ToolApprovalRepository } from "../store/tool-approval-repository.js";
+import type { ApprovalSetting, ToolApprovalStore } from "../store/tool-approval-store.js";
 import type { WorkspaceRef } from "../store/types.js";
-
-export interface ToolState {
-  name: string;
-  description: string;
-  origin: ToolOrigin;
-  /** A question a person might ask that uses it (see Tool.example). */
-  example?: string;
-  enabled: boolean;
-  /** "default" until an admin changed it in this workspace. */
-  source: "default" | "admin";
-  changedBy?: string;
-  changedAt?: number;
-}
+import type { ToolState } from "../contract/commands.js";
 
 /** A tool as one channel sees it: the workspace's state, the channel's override, and approval. */
 export interface ToolPolicy extends ToolState {
@@ -52,8 +40,8 @@ interface TurnToolsFrom {
 
 export interface ToolAccessStores {
   settings: ToolSettingsStore;
-  approvals: ToolApprovalRepository;
-  channels: ChannelSettingsRepository;
+  approvals: ToolApprovalStore;
+  channels: ChannelSettingsStore;
 }
 
 /**

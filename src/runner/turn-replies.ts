@@ -1,8 +1,7 @@
-import type { AnswerTextSink } from "../agent/answer-text.js";
-import { LlmError } from "../agent/llm-error.js";
-import { TurnCancelled } from "../agent/tool-invoker.js";
+import type { LlmError } from "../agent/llm-error.js";
 import type { Logger } from "../log.js";
-import type { TurnReply, TurnView } from "../contract/turn-view.js";
+import type { AnswerTextSink, TurnReply, TurnView } from "../contract/turn-view.js";
+import { hasCode } from "../errors.js";
 
 /* What a turn's user is told when it does not end in an answer, and how replies reach its view. */
 
@@ -19,12 +18,12 @@ export const RUNNER_TEXT = {
 
 /** The outcome and the words for a turn that failed or was cancelled. */
 export function describeFailure(error: unknown, signal: AbortSignal, turnTimeoutMs: number): { outcome: string; text: string } {
-  if (error instanceof TurnCancelled || signal.aborted) {
+  if (hasCode(error, "turn_cancelled") || signal.aborted) {
     if (signal.reason === "shutdown") return { outcome: "shutdown", text: RUNNER_TEXT.shutdown };
     if (signal.reason === "stopped") return { outcome: "stopped", text: RUNNER_TEXT.stopped };
     return { outcome: "timeout", text: RUNNER_TEXT.timeout(turnTimeoutMs) };
   }
-  if (error instanceof LlmError) return { outcome: `llm_${error.failure}`, text: error.userMessage };
+  if (hasCode<LlmError>(error, "model_failed")) return { outcome: `llm_${error.failure}`, text: error.userMessage };
   return { outcome: "error", text: RUNNER_TEXT.unexpected };
 }
 

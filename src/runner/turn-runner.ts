@@ -4,7 +4,7 @@ import { emptyUsage, type AgentResult, type ApprovalRequest, type ApprovalVerdic
 import { withStoredFilesNamed } from "../attachments/describe.js";
 import type { ReadQuestion, SharedContentReader } from "../attachments/shared-content-reader.js";
 import { lazyChild, type Logger } from "../log.js";
-import type { ChannelRef } from "../store/channel-settings-repository.js";
+import type { ChannelRef } from "../store/channel-settings-store.js";
 import type { ClaimOutcome, PlaceClaim, Store } from "../store/store.js";
 import type { NoticeTarget, TurnClosing } from "../store/turn-records.js";
 import { conversationKey, type Conversation, type ConversationRef } from "../store/types.js";

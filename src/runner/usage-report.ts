@@ -1,6 +1,6 @@
 import type { WorkspaceRef } from "../store/types.js";
-import type { FeedbackRow } from "../store/feedback-repository.js";
-import type { UsageFigures, UsageReportRepository, UsageRow, UsageSummary } from "../store/usage-report-repository.js";
+import type { FeedbackRow } from "../store/feedback-store.js";
+import type { UsageFigures, UsageReportStore, UsageRow, UsageSummary } from "../store/usage-report-store.js";
 
 /** Dollars per million tokens in (prompt) and out (completion), by model (MODEL_PRICES). */
 export type ModelPrices = Readonly<Record<string, { input: number; output: number }>>;
@@ -34,7 +34,7 @@ export function costOf(row: UsageRow, prices: ModelPrices): number | undefined {
 /** /usage and the operators' export: what the turns table recorded for a workspace, with a cost estimate. */
 export class UsageReports {
   constructor(
-    private readonly repository: UsageReportRepository,
+    private readonly repository: UsageReportStore,
     private readonly prices: ModelPrices,
     private readonly now: () => number = Date.now,
   ) {}

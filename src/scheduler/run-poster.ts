@@ -1,7 +1,7 @@
 import type { ChatSurface } from "../contract/surface.js";
 import type { PlatformInbox } from "../contract/link.js";
 import type { PlatformOutlets } from "../runner/platform-link.js";
-import type { ScheduledTask } from "../store/schedule-repository.js";
+import type { ScheduledTask } from "../store/schedule-store.js";
 
 /** How one run ended, as its history records it. */
 export interface RunOutcome {

@@ -1,12 +1,12 @@
 import type { Logger } from "../log.js";
 import { scheduleOf, type ScheduleTrigger } from "../runner/commands/schedule-commands.js";
-import type { ScheduledTask, ScheduleRepository } from "../store/schedule-repository.js";
+import type { ScheduledTask, ScheduleStore } from "../store/schedule-store.js";
 import type { RunOutcome } from "./run-poster.js";
 import { nextTimes } from "./when.js";
 
 export interface SchedulerOptions {
-  schedules: ScheduleRepository;
-  /** This process run's id (see InstanceRegistry): its claims carry it. */
+  schedules: ScheduleStore;
+  /** This process run's id (see InstanceStore): its claims carry it. */
   instance: string;
   logger: Logger;
   /** SCHEDULE_CATCHUP_MS: a due time older than this when a process sees it is recorded as missed, not run. */

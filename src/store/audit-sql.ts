@@ -1,4 +1,4 @@
-import { clampPage, DAY_MS, type ApprovalRow, type StepRow, type TurnFilter, type TurnRow } from "./audit-reads.js";
+import { clampPage, DAY_MS, type ApprovalRow, type StepRow, type TurnFilter, type TurnRow } from "./audit-store.js";
 import type { WorkspaceRef } from "./types.js";
 
 /**

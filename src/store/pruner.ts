@@ -1,6 +1,6 @@
 import type { Logger } from "../log.js";
-import type { HistoryIndex } from "./history-index.js";
-import type { PruneCounts, Retention } from "./store.js";
+import type { HistoryStore } from "./history-store.js";
+import type { PruneCounts, RetentionStore } from "./store.js";
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 /**
@@ -24,7 +24,7 @@ export interface PrunerOptions {
   /** BOT_THREAD_RETENTION_DAYS: bot threads without a turn for this long, and thread seeds never used, go. */
   threadRetentionDays: number;
   /** HISTORY_RETENTION_DAYS: indexed messages and stored exchanges older than this go. */
-  history?: { index: HistoryIndex; retentionDays: number };
+  history?: { index: HistoryStore; retentionDays: number };
   logger: Logger;
 }
 
@@ -39,7 +39,7 @@ export class StorePruner {
   private stopped = false;
 
   constructor(
-    private readonly retention: Retention,
+    private readonly retention: RetentionStore,
     private readonly options: PrunerOptions,
   ) {}
 

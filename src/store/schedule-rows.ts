@@ -1,4 +1,4 @@
-import type { RunStatus, ScheduledRun, ScheduledTask, ScheduleStatus } from "./schedule-repository.js";
+import type { RunStatus, ScheduledRun, ScheduledTask, ScheduleStatus } from "./schedule-store.js";
 
 /** The columns both engines select, named as the rows below (PostgreSQL quotes the camel-case names). */
 export const TASK_COLUMNS = (quote: (name: string) => string) =>

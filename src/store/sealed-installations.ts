@@ -1,5 +1,6 @@
-import type { InstallationRepository } from "./installation-repository.js";
-import { SecretsError, type SecretBox } from "./secrets.js";
+import type { InstallationStore } from "./installation-store.js";
+import type { SecretBox } from "./secrets.js";
+import { hasCode } from "../errors.js";
 
 /** An installation as a platform hands it over: where it is, and its data (tokens included) as text. */
 export interface InstallationRecord {
@@ -25,7 +26,7 @@ export interface RotationReport {
  */
 export class SealedInstallations {
   constructor(
-    private readonly repository: InstallationRepository,
+    private readonly repository: InstallationStore,
     private readonly box: SecretBox,
   ) {}
 
@@ -63,7 +64,7 @@ export class SealedInstallations {
       try {
         plain = this.box.open(row.sealed, context);
       } catch (error) {
-        if (!(error instanceof SecretsError)) throw error;
+        if (!hasCode(error, "secret_unreadable")) throw error;
         report.unreadable.push(context);
         continue;
       }

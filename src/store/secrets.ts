@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { BotError } from "../errors.js";
 
 /**
  * Secrets at rest (platform tokens): AES-256-GCM with a key from SECRETS_KEY. A sealed value is
@@ -25,8 +26,11 @@ export function decodeSecretsKey(text: string): Buffer | undefined {
 }
 
 /** A value that no configured key opens, or that is not a sealed value at all; never says more than that. */
-export class SecretsError extends Error {
+export class SecretsError extends BotError<"secret_unreadable"> {
   override readonly name = "SecretsError";
+  constructor(message: string, options?: ErrorOptions) {
+    super("secret_unreadable", message, options);
+  }
 }
 
 interface Key {

@@ -1,19 +1,19 @@
-import type { AuditReads } from "./audit-reads.js";
-import type { ApprovalRepository } from "./approval-repository.js";
-import type { BackfillRepository } from "./backfill-repository.js";
-import type { BudgetRepository } from "./budget-repository.js";
-import type { ChannelSettingsRepository } from "./channel-settings-repository.js";
-import type { FeedbackRepository } from "./feedback-repository.js";
-import type { WorkspaceDepartures } from "./workspace-departures.js";
-import type { InstallationRepository } from "./installation-repository.js";
+import type { AuditStore } from "./audit-store.js";
+import type { ApprovalStore } from "./approval-store.js";
+import type { BackfillStore } from "./backfill-store.js";
+import type { BudgetStore } from "./budget-store.js";
+import type { ChannelSettingsStore } from "./channel-settings-store.js";
+import type { FeedbackStore } from "./feedback-store.js";
+import type { DepartureStore } from "./departure-store.js";
+import type { InstallationStore } from "./installation-store.js";
 import type { RateTable, CachedRates } from "./currency-rates.js";
-import type { ScheduleRepository } from "./schedule-repository.js";
-import type { SummaryRepository } from "./summary-repository.js";
-import type { HistoryIndex } from "./history-index.js";
-import type { ToolApprovalRepository } from "./tool-approval-repository.js";
+import type { ScheduleStore } from "./schedule-store.js";
+import type { SummaryStore } from "./summary-store.js";
+import type { HistoryStore } from "./history-store.js";
+import type { ToolApprovalStore } from "./tool-approval-store.js";
 import type { RestartNotice, TurnClosing, TurnStart } from "./turn-records.js";
 import type { Conversation, ConversationRef, StoredMessage, WorkspaceRef } from "./types.js";
-import type { UsageReportRepository } from "./usage-report-repository.js";
+import type { UsageReportStore } from "./usage-report-store.js";
 import type { WorkspaceSettingKey, WorkspaceSettings } from "./workspace-settings.js";
 
 /**
@@ -25,43 +25,43 @@ export interface Store {
   /** Which engine, for logs and `npm run doctor`. */
   readonly engine: "sqlite" | "postgres";
   readonly conversations: ConversationStore;
-  readonly turns: TurnLog;
-  readonly queue: TurnQueue;
-  readonly events: EventClaims;
-  readonly threads: BotThreads;
+  readonly turns: TurnStore;
+  readonly queue: QueueStore;
+  readonly events: EventClaimStore;
+  readonly threads: BotThreadStore;
   readonly toolSettings: ToolSettingsStore;
   readonly workspaceSettings: WorkspaceSettingsStore;
-  readonly usage: TokenUsage;
+  readonly usage: TokenUsageStore;
   readonly currencyRates: CurrencyRateStore;
-  readonly instances: InstanceRegistry;
+  readonly instances: InstanceStore;
   /** Requests to approve tool calls and the decisions on them. */
-  readonly approvals: ApprovalRepository;
+  readonly approvals: ApprovalStore;
   /** Which tools need approval, per workspace. */
-  readonly toolApprovals: ToolApprovalRepository;
+  readonly toolApprovals: ToolApprovalStore;
   /** Per-channel overrides of the workspace's settings. */
-  readonly channelSettings: ChannelSettingsRepository;
+  readonly channelSettings: ChannelSettingsStore;
   /** Turns and tokens by user, channel and model, for usage reports and the per-user budget. */
-  readonly usageReports: UsageReportRepository;
+  readonly usageReports: UsageReportStore;
   /** 👍 / 👎 on answers, one vote per person per answer. */
-  readonly feedback: FeedbackRepository;
+  readonly feedback: FeedbackStore;
   /** Workspaces the app was uninstalled from: schedules stopped, data purged after UNINSTALL_PURGE_DAYS. */
-  readonly departures: WorkspaceDepartures;
+  readonly departures: DepartureStore;
   /** The app's installations in platforms' workspaces (Slack's distribution mode), sealed. */
-  readonly installations: InstallationRepository;
+  readonly installations: InstallationStore;
   /** Summaries of what left the conversations' memory windows, with their identifier indexes. */
-  readonly summaries: SummaryRepository;
+  readonly summaries: SummaryStore;
   /** Rows kept only for a while (bot threads, event claims, unused thread seeds), pruned in rounds. */
-  readonly retention: Retention;
+  readonly retention: RetentionStore;
   /** Scheduled and recurring tasks and their runs. */
-  readonly schedules: ScheduleRepository;
+  readonly schedules: ScheduleStore;
   /** Spending budgets and what each spent, reserved before each model call (issue 25). */
-  readonly budgets: BudgetRepository;
+  readonly budgets: BudgetStore;
   /** The full-text index of what was said in channels, and forgetting deleted messages (issue 24). */
-  readonly history: HistoryIndex;
+  readonly history: HistoryStore;
   /** Reads of the audit trail for the operator's console: turns, steps, approvals, usage by day. */
-  readonly audit: AuditReads;
+  readonly audit: AuditStore;
   /** Backfills of channels' earlier messages into the history index, resumable (issue 24). */
-  readonly backfills: BackfillRepository;
+  readonly backfills: BackfillStore;
   /** Resolves when the database answers (health checks); rejects otherwise. */
   ping(): Promise<void>;
   /** What `npm run doctor` reports. */
@@ -93,7 +93,7 @@ export interface ConversationStore {
 }
 
 /** The audit trail: one row per turn, one per tool step; a turn's exchange is written when it closes. */
-export interface TurnLog {
+export interface TurnStore {
   /** Records a turn as running, in its conversation (created if needed), and returns that conversation. */
   start(turn: TurnStart): Promise<Conversation>;
   /**
@@ -112,13 +112,13 @@ export interface QueueTicket {
 }
 
 /**
- * A message's claim and its place in its conversation's line, taken together (TurnQueue.claim)
+ * A message's claim and its place in its conversation's line, taken together (QueueStore.claim)
  * before anything else about the message is looked up.
  */
 export interface PlaceClaim {
   /** The conversation the place is in. */
   conversation: ConversationRef;
-  /** The process run taking the place (see InstanceRegistry). */
+  /** The process run taking the place (see InstanceStore). */
   instance: string;
   /**
    * The message's position in its platform's order (a decimal integer below 2^63: Slack's ts in
@@ -183,7 +183,7 @@ export type QueueAdmission = { ticket: QueueTicket; started?: true } | { refused
  * looked up, and then checked (queue depth, per-user rate) in the database, so the limits hold
  * across processes.
  */
-export interface TurnQueue {
+export interface QueueStore {
   /**
    * Claims the message and takes its place, in one statement (one transaction): nothing is written
    * for a message not addressed to the bot outside its threads, and no place for a duplicate.
@@ -205,9 +205,9 @@ export interface TurnQueue {
 
 /**
  * Platform event ids already handled, so a redelivered event (also to another process) starts no
- * second turn. The intake claims its messages through TurnQueue.claim, which writes the same claims.
+ * second turn. The intake claims its messages through QueueStore.claim, which writes the same claims.
  */
-export interface EventClaims {
+export interface EventClaimStore {
   /** True for the one caller that claims the id first (a unique insert), false for every other. */
   claim(platform: string, eventId: string): Promise<boolean>;
 }
@@ -227,7 +227,7 @@ export interface BotThread {
 }
 
 /** Threads the bot opened or was mentioned in: people may keep talking there without mentioning it, across restarts. */
-export interface BotThreads {
+export interface BotThreadStore {
   remember(thread: BotThread, scope?: ThreadScope): Promise<void>;
   /** The thread's scope when it is one of the bot's, else undefined. */
   scopeOf(platform: string, channelId: string, threadId: string): Promise<ThreadScope | undefined>;
@@ -256,7 +256,7 @@ export interface PruneCounts {
  * short transactions. A bot thread past the cutoff that still had a turn since is kept (renewed
  * to that turn's time) and checked again once that turn is as old.
  */
-export interface Retention {
+export interface RetentionStore {
   pruneRound(cutoffs: PruneCutoffs, limit: number): Promise<PruneCounts>;
 }
 
@@ -288,7 +288,7 @@ export interface WorkspaceSettingsStore {
 }
 
 /** Tokens spent per workspace per UTC day, for the daily budget (written when a turn closes). */
-export interface TokenUsage {
+export interface TokenUsageStore {
   tokensToday(workspace: WorkspaceRef, time?: number): Promise<number>;
 }
 
@@ -303,7 +303,7 @@ export interface CurrencyRateStore {
  * whose lease ran out (or whose process is gone) is reaped by whichever process notices: its
  * running turns are marked interrupted and its places in line are released.
  */
-export interface InstanceRegistry {
+export interface InstanceStore {
   /** Registers this process run (its id is INSTANCE_ID's name and a random suffix) with a fresh lease. */
   register(run: InstanceRun): Promise<void>;
   /** Renews the lease; false when the run had been reaped meanwhile (it is registered again). */

@@ -1,5 +1,5 @@
 import type { ToolSetting } from "./store.js";
-import type { ApprovalSetting } from "./tool-approval-repository.js";
+import type { ApprovalSetting } from "./tool-approval-store.js";
 
 /** A tool's flag as both engines read it back. */
 export interface ToolFlagRow {

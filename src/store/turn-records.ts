@@ -19,11 +19,11 @@ export interface TurnStart {
   id: string;
   conversation: ConversationRef;
   userId: string;
-  /** The process run (see InstanceRegistry), so a dead process's running turns can be found. */
+  /** The process run (see InstanceStore), so a dead process's running turns can be found. */
   instance: string;
   /** What usage reports group by: the model the turn uses and its channel (a thread's channel). */
   context?: { model: string; channelId: string };
-  /** The turn's place in line (held until its answer was posted): see InstanceRegistry.reap. */
+  /** The turn's place in line (held until its answer was posted): see InstanceStore.reap. */
   place?: number;
   /** Where its asker is told the bot restarted before finishing, should its process die. */
   noticeTo?: NoticeTarget;

@@ -1,7 +1,7 @@
 import type { Logger } from "../log.js";
 import { BETWEEN_ROUNDS_MS, DAY_MS, FIRST_SWEEP_MS, SWEEP_EVERY_MS } from "./pruner.js";
 import type { WorkspaceRef } from "./types.js";
-import type { WorkspaceDepartures } from "./workspace-departures.js";
+import type { DepartureStore } from "./departure-store.js";
 
 /** Rows per round (one short transaction), and rounds per workspace per sweep at most (the rest waits for the next). */
 const ROUND_LIMIT = 1_000;
@@ -31,7 +31,7 @@ export class WorkspacePurge {
   private readonly now: () => number;
 
   constructor(
-    private readonly departures: WorkspaceDepartures,
+    private readonly departures: DepartureStore,
     private readonly options: WorkspacePurgeOptions,
   ) {
     this.now = options.now ?? Date.now;

@@ -1,6 +1,8 @@
+import type { ToolOrigin } from "../contract/commands.js";
 import type { AskerChannelReader } from "../contract/channel-access.js";
 import { z } from "zod";
 import type { Logger } from "../log.js";
+import { BotError } from "../errors.js";
 
 /** Who asked, in platform-free terms: tools may use it (time zones, quotas) but never need to. */
 export interface ToolRequestInfo {
@@ -23,8 +25,6 @@ export interface ToolContext {
   /** Ask the model a side question (no tools, no memory); its tokens count towards the turn. */
   llm(prompt: string): Promise<string>;
 }
-
-export type ToolOrigin = "builtin" | "plugin" | "mcp";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -60,8 +60,11 @@ export interface ToolSpec<Schema extends z.ZodObject> {
 /** Names the OpenAI tool-calling API accepts. */
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
-class ToolDefinitionError extends Error {
+class ToolDefinitionError extends BotError<"tool_invalid"> {
   override readonly name = "ToolDefinitionError";
+  constructor(message: string, options?: ErrorOptions) {
+    super("tool_invalid", message, options);
+  }
 }
 
 const DEFINED = Symbol.for("agent-bot.tool");

@@ -1,7 +1,12 @@
-import type { Tool, ToolOrigin } from "./define-tool.js";
+import type { Tool } from "./define-tool.js";
+import { BotError } from "../errors.js";
+import type { ToolOrigin } from "../contract/commands.js";
 
-class DuplicateToolError extends Error {
+class DuplicateToolError extends BotError<"tool_invalid"> {
   override readonly name = "DuplicateToolError";
+  constructor(message: string, options?: ErrorOptions) {
+    super("tool_invalid", message, options);
+  }
 }
 
 /** Every tool the bot knows, by name. Which of them a workspace may use is the runner's business. */

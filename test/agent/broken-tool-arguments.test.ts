@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Agent } from "../../src/agent/agent.js";
 import { ModelCatalog } from "../../src/agent/model-catalog.js";
 import { openAIProvider } from "../../src/agent/providers/openai/provider.js";
-import type { StepEvent } from "../../src/agent/types.js";
 import { circumferenceTool } from "../../src/tools/builtin/circumference.js";
 import { FakeOpenAI, reply } from "../fakes/fake-openai.js";
 import { captureLogs } from "../support/log-capture.js";
 import { RecordingSink, request, startTestApp, type TestApp } from "../support/test-app.js";
+import type { StepEvent } from "../../src/contract/turn-view.js";
 
 const toolMessage = (t: TestApp, index: number) => t.model.chatRequests[index]!.body.messages.find((m: any) => m.role === "tool");
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { AnswerTextEvent } from "../../src/agent/answer-text.js";
 import { ReactAnswerStream } from "../../src/agent/react-answer-stream.js";
 import { reply } from "../fakes/fake-openai.js";
 import { RecordingSink, request, startTestApp, type TestApp } from "../support/test-app.js";
+import type { AnswerTextEvent } from "../../src/contract/turn-view.js";
 
 /** A view that also takes the answer's text as it arrives, as the presenter does. */
 class StreamingSink extends RecordingSink {

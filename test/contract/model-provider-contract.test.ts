@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { AnswerTextEvent } from "../../src/agent/answer-text.js";
 import type { SharedContentSource } from "../../src/contract/inbound.js";
 import { defineTool } from "../../src/tools/define-tool.js";
 import { reply } from "../fakes/fake-openai.js";
 import { PNG_BYTES } from "../fakes/file-host.js";
 import { providers, type ProviderTestApp } from "../support/provider-app.js";
 import { RecordingSink, request } from "../support/test-app.js";
+import type { AnswerTextEvent } from "../../src/contract/turn-view.js";
 
 /**
  * The model seam's contract: the same scenarios, written once, on every provider (OpenAI's Chat

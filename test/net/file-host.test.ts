@@ -1,8 +1,9 @@
 import { gzipSync } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BoundedFetchError } from "../../src/net/bounded-fetch.js";
-import { fetchFromFileHost, type FileLimits } from "../../src/net/file-host.js";
+import { fetchFromFileHost } from "../../src/net/file-host.js";
 import { answer, FakeHttpServer } from "../fakes/fake-http-server.js";
+import type { FileLimits } from "../../src/contract/inbound.js";
 
 const LIMITS: FileLimits = { maxBytes: 1024 * 1024, overflow: "fail", timeoutMs: 5_000 };
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { AnswerTextEvent } from "../../src/agent/answer-text.js";
 import { BotMetrics } from "../../src/ops/metrics.js";
 import { reply } from "../fakes/fake-openai.js";
 import { RecordingSink, request, startTestApp, type TestApp } from "../support/test-app.js";
+import type { AnswerTextEvent } from "../../src/contract/turn-view.js";
 
 /** A view that shows the answer as it arrives (as Discord and Slack do): the turn's model calls stream. */
 class StreamingSink extends RecordingSink {

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CallBudget } from "../../src/agent/call-budget.js";
 import { silentLogger } from "../../src/log.js";
 import { Budgets, type BudgetSubject } from "../../src/runner/budgets/budgets.js";
-import type { BudgetRepository } from "../../src/store/budget-repository.js";
+import type { BudgetStore } from "../../src/store/budget-store.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 
 const subject: BudgetSubject = { platform: "test", workspaceId: "w1", channelId: "c1", userId: "u1", timeZone: "UTC" };
@@ -42,7 +42,7 @@ describe("budget slices: most calls reserve from the process's own share of a bu
     const store = SqliteStore.open(join(dir, "bot.sqlite"));
     stores.push(store);
     let reservations = 0;
-    const repository: BudgetRepository = Object.create(store.budgets);
+    const repository: BudgetStore = Object.create(store.budgets);
     repository.reserve = (request) => {
       reservations++;
       return store.budgets.reserve(request);

@@ -6,7 +6,7 @@ import { postgresAvailability } from "../support/postgres.js";
 import { postgresEngine, sqliteEngine, titleOf, type SharedDatabase } from "./engines.js";
 
 /**
- * The console's reads of the audit trail (src/store/audit-reads.ts), the same on both engines:
+ * The console's reads of the audit trail (src/store/audit-store.ts), the same on both engines:
  * turns filtered and paged newest first, a turn with its exchange, steps and approvals, usage by
  * day and model, what runs now, the settings audit's version.
  */

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { budgetKey, type BudgetLine, type BudgetRepository } from "../../src/store/budget-repository.js";
+import { budgetKey, type BudgetLine, type BudgetStore } from "../../src/store/budget-store.js";
 import type { Store } from "../../src/store/store.js";
 import { postgresAvailability } from "../support/postgres.js";
 import { postgresEngine, sqliteEngine, titleOf, type SharedDatabase } from "./engines.js";
@@ -15,7 +15,7 @@ function tokensLine(limit: number, promptTokens: number, key = `b-${randomUUID()
   return { key, windowStart: 0, limit, promptCost: promptTokens, tokenCost: 1 };
 }
 
-const reserve = (repository: BudgetRepository, lines: BudgetLine[], now = 1_000, ceiling = 4_096) =>
+const reserve = (repository: BudgetStore, lines: BudgetLine[], now = 1_000, ceiling = 4_096) =>
   repository.reserve({ lines, ceiling, floor: 64, now, holdMs: HOLD_MS });
 
 for (const engine of engines) {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/log.js";
-import { budgetKey } from "../../src/store/budget-repository.js";
+import { budgetKey } from "../../src/store/budget-store.js";
 import type { Store } from "../../src/store/store.js";
 import type { WorkspaceRef } from "../../src/store/types.js";
 import { WorkspacePurge } from "../../src/store/workspace-purge.js";

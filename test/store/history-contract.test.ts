@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { HistoryEntry } from "../../src/store/history-index.js";
+import type { HistoryEntry } from "../../src/store/history-store.js";
 import type { Store } from "../../src/store/store.js";
 import type { ConversationRef } from "../../src/store/types.js";
 import { postgresAvailability } from "../support/postgres.js";

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/log.js";
 import { StorePruner } from "../../src/store/pruner.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
-import type { PruneCounts, Retention } from "../../src/store/store.js";
+import type { PruneCounts, RetentionStore } from "../../src/store/store.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -23,7 +23,7 @@ describe("the store pruner", () => {
 
   it("forgets bot threads past BOT_THREAD_RETENTION_DAYS and claims past a week, in rounds of at most 500 rows", async () => {
     const rounds: PruneCounts[] = [];
-    const counting: Retention = {
+    const counting: RetentionStore = {
       pruneRound: async (cutoffs, limit) => {
         const counts = await store.retention.pruneRound(cutoffs, limit);
         rounds.push(counts);

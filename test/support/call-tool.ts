@@ -1,7 +1,7 @@
 import { invokeTool, type ToolCallResult } from "../../src/agent/tool-invoker.js";
-import type { StepEvent } from "../../src/agent/types.js";
 import { silentLogger } from "../../src/log.js";
 import type { Tool } from "../../src/tools/define-tool.js";
+import type { StepEvent } from "../../src/contract/turn-view.js";
 
 /**
  * Calls one tool the way the agent does (argument check, time limit, output cap) and returns

@@ -5,8 +5,7 @@ import { createApp, type App, type AppOptions } from "../../src/app.js";
 import { loadConfig } from "../../src/config/env.js";
 import { silentLogger, type Logger } from "../../src/log.js";
 import type { TurnRequest } from "../../src/runner/types.js";
-import type { StepEvent } from "../../src/agent/types.js";
-import type { TurnReply, TurnView } from "../../src/contract/turn-view.js";
+import type { StepEvent, TurnReply, TurnView } from "../../src/contract/turn-view.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { FakeOpenAI } from "../fakes/fake-openai.js";
 

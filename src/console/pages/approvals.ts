@@ -1,4 +1,4 @@
-import type { ApprovalRow } from "../../store/audit-reads.js";
+import type { ApprovalRow } from "../../store/audit-store.js";
 import type { PageContext, PageResult } from "../context.js";
 import { html, when, workspaceLabel } from "../html.js";
 import { chosenWorkspace, workspaceSelect } from "./common.js";

@@ -1,9 +1,9 @@
 import { formatAmount } from "../../config/budget-amount.js";
-import type { BotCommand } from "../../runner/commands/catalog.js";
 import type { ToolPolicy } from "../../runner/tool-access.js";
-import type { ChannelRef } from "../../store/channel-settings-repository.js";
+import type { ChannelRef } from "../../store/channel-settings-store.js";
 import type { WorkspaceRef } from "../../store/types.js";
 import type { PageContext } from "../context.js";
+import type { BotCommand } from "../../contract/commands.js";
 
 /** The settings a form shows, as the form's fields spell them ("" for "not set here"). */
 export interface SettingsValues {

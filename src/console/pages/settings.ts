@@ -1,4 +1,4 @@
-import type { SettingsChange } from "../../store/audit-reads.js";
+import type { SettingsChange } from "../../store/audit-store.js";
 import type { WorkspaceRef } from "../../store/types.js";
 import type { PageContext, PageResult } from "../context.js";
 import { commandAnswer, html, type Html, when } from "../html.js";

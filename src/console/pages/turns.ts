@@ -1,4 +1,4 @@
-import type { ApprovalRow, TurnFilter, TurnRow } from "../../store/audit-reads.js";
+import type { ApprovalRow, TurnFilter, TurnRow } from "../../store/audit-store.js";
 import { NotFound, type PageContext, type PageResult } from "../context.js";
 import { count, html, query, when, workspaceLabel } from "../html.js";
 import { checkWorkspace, parseWorkspace, visibleWorkspaces, workspaceParam, workspaceSelect } from "./common.js";

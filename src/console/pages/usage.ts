@@ -1,6 +1,6 @@
 import { costOf } from "../../runner/usage-report.js";
-import { DAY_MS, type DailyModelUsage } from "../../store/audit-reads.js";
-import type { UsageFigures, UsageRow } from "../../store/usage-report-repository.js";
+import { DAY_MS, type DailyModelUsage } from "../../store/audit-store.js";
+import type { UsageFigures, UsageRow } from "../../store/usage-report-store.js";
 import { UsageExport } from "../../ops/usage-export.js";
 import { Forbidden, type PageContext, type PageResult } from "../context.js";
 import { count, dollars, html, query, type Html } from "../html.js";

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { BotError } from "../../errors.js";
 
 /** Who signed in through a platform, and the workspaces their sign-in lists (each still checked against the bot's own view). */
 export interface PlatformIdentity {
@@ -22,7 +23,12 @@ const TIMEOUT_MS = 10_000;
 /** A sign-in server's answer larger than this is refused (a guild list of 200 is a few tens of KB). */
 const MAX_BYTES = 1024 * 1024;
 
-export class SignInError extends Error {}
+export class SignInError extends BotError<"sign_in_failed"> {
+  override readonly name = "SignInError";
+  constructor(message: string, options?: ErrorOptions) {
+    super("sign_in_failed", message, options);
+  }
+}
 
 /** Fetches JSON from a sign-in server, bounded in time and size, and checks its shape. */
 export async function fetchJson<T>(url: string, init: RequestInit, schema: z.ZodType<T>, what: string): Promise<T> {

@@ -1,7 +1,8 @@
 import type { Logger } from "../../log.js";
-import { BoundedFetchError } from "../../net/bounded-fetch.js";
-import { fetchFromFileHost, type FetchedFile } from "../../net/file-host.js";
-import { FileUnavailable, type AttachmentDescriptor, type SharedContentSource } from "../../contract/inbound.js";
+import type { BoundedFetchError } from "../../net/bounded-fetch.js";
+import { fetchFromFileHost } from "../../net/file-host.js";
+import { FileUnavailable, type AttachmentDescriptor, type FetchedFile, type SharedContentSource } from "../../contract/inbound.js";
+import { hasCode } from "../../errors.js";
 
 const MISSING_SCOPE_HINT =
   "Slack did not hand over a shared file: give the app the files:read scope (see src/platforms/slack/manifest.yaml) and reinstall it; until then questions are answered without their files";
@@ -27,7 +28,7 @@ export function slackContent(filesUrl: string, botToken: string, logger: Logger)
       try {
         fetched = await fetchFromFileHost(file.url, host, { ...limits, headers: { authorization: `Bearer ${botToken}` } }, signal);
       } catch (error) {
-        if (error instanceof BoundedFetchError && error.failure === "redirected") throw refused(file, "sent the download elsewhere");
+        if (hasCode<BoundedFetchError>(error, "fetch_failed") && error.failure === "redirected") throw refused(file, "sent the download elsewhere");
         throw error;
       }
       if (isSignInPage(fetched, file)) throw refused(file, "answered with its sign-in page");

@@ -2,6 +2,7 @@ import type { Installation, InstallationQuery, InstallationStore } from "@slack/
 import { z } from "zod";
 import type { InstallationVault } from "../../contract/platform.js";
 import { PLATFORM, workspaceOf } from "./inbound.js";
+import { BotError } from "../../errors.js";
 
 /** What a stored installation must have for the bot to act in its workspace (the rest passes through). */
 const storedInstallationSchema = z
@@ -23,8 +24,11 @@ export function installationKey(where: { isEnterpriseInstall?: boolean; enterpri
 }
 
 /** No installation for the workspace an event or a request names (never installed, or uninstalled). */
-class NotInstalledError extends Error {
+class NotInstalledError extends BotError<"not_installed"> {
   override readonly name = "NotInstalledError";
+  constructor(message: string, options?: ErrorOptions) {
+    super("not_installed", message, options);
+  }
 }
 
 /**

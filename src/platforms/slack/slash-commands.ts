@@ -1,12 +1,12 @@
 import type { App as BoltApp, RespondFn, SlashCommand } from "@slack/bolt";
 import type { Logger } from "../../log.js";
-import type { CommandGroup } from "../../runner/commands/catalog.js";
 import { commandQuestion, type Actor, type IncomingCommand } from "../../contract/inbound.js";
 import type { SlackConfig } from "./config.js";
 import { PLATFORM, placeOf, slackOrder, workspaceOf } from "./inbound.js";
 import { slackTextToPlain } from "./incoming-text.js";
 import { defuseMassMentions, markdownToMrkdwn } from "./mrkdwn.js";
 import type { SlackContext, WorkspaceSession } from "./workspace-sessions.js";
+import type { CommandGroup } from "../../contract/commands.js";
 
 export interface CommandDeps {
   config: SlackConfig;

@@ -3,8 +3,7 @@ import { open, realpath, stat } from "node:fs/promises";
 import { basename, resolve, sep } from "node:path";
 import { pathToFileURL, fileURLToPath } from "node:url";
 import { BoundedFetchError } from "../../net/bounded-fetch.js";
-import type { FetchedFile, FileLimits } from "../../net/file-host.js";
-import { FileUnavailable, type AttachmentDescriptor, type SharedContentSource } from "../../contract/inbound.js";
+import { FileUnavailable, type AttachmentDescriptor, type FetchedFile, type FileLimits, type SharedContentSource } from "../../contract/inbound.js";
 
 /** Bytes read from disk at a time; the signal is checked between reads. */
 const CHUNK_BYTES = 64 * 1024;

@@ -2,13 +2,13 @@ import { randomUUID } from "node:crypto";
 import type { ApprovalVerdict } from "../../agent/types.js";
 import type { Logger } from "../../log.js";
 import { APPROVAL_TEXT, approvalOutcomeText } from "../../presenter/approval-text.js";
-import type { ApprovalRepository } from "../../store/approval-repository.js";
+import type { ApprovalStore } from "../../store/approval-store.js";
 import type { Actor } from "../../contract/inbound.js";
 import type { TurnView } from "../../contract/turn-view.js";
 import type { ApprovalAnswer, ApprovalBy, ApprovalOutcome, ApprovalPress, ApprovalPrompt } from "../../contract/approvals.js";
 
 export interface ApprovalDeskOptions {
-  store: ApprovalRepository;
+  store: ApprovalStore;
   logger: Logger;
   /** APPROVAL_BY */
   by: ApprovalBy;

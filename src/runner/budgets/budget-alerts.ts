@@ -1,7 +1,8 @@
 import type { Logger } from "../../log.js";
 import type { WorkspaceSettingsStore } from "../../store/store.js";
 import type { WorkspaceRef } from "../../store/types.js";
-import type { BudgetRepository, BudgetScope } from "../../store/budget-repository.js";
+import type { BudgetStore } from "../../store/budget-store.js";
+import type { BudgetScope } from "../../contract/commands.js";
 
 /** A budget as its alerts need it: which it is, in which window, and its limit. */
 interface WatchedBudget {
@@ -20,7 +21,7 @@ export interface AlertSurface {
 }
 
 export interface BudgetAlertsOptions {
-  repository: BudgetRepository;
+  repository: BudgetStore;
   settings: WorkspaceSettingsStore;
   /** BOT_ADMIN_USER_IDS: told by direct message where no alerts channel is set. */
   adminIds: readonly string[];

@@ -1,5 +1,5 @@
 import type { Config } from "../../config/env.js";
-import type { BudgetAmount } from "../../store/budget-repository.js";
+import type { BudgetAmount } from "../../store/budget-store.js";
 import type { DefaultBudget } from "./budgets.js";
 
 type BudgetVariables = Pick<

@@ -1,4 +1,4 @@
-import type { BudgetLine } from "../../store/budget-repository.js";
+import type { BudgetLine } from "../../store/budget-store.js";
 
 /**
  * A share of a set of budgets (those that apply to one kind of call: a workspace's day and month,

@@ -1,5 +1,5 @@
-import type { BudgetPeriod } from "../../store/budget-repository.js";
 import type { WorkspaceSettings } from "../../store/workspace-settings.js";
+import type { BudgetPeriod } from "../../contract/commands.js";
 
 /**
  * The time zone a workspace's budget days and months follow: the one set with `/settings

@@ -7,17 +7,16 @@ import {
   type BudgetAmount,
   type BudgetCharge,
   type BudgetLine,
-  type BudgetPeriod,
-  type BudgetRepository,
-  type BudgetScope,
+  type BudgetStore,
   type BudgetSlot,
   type StoredBudget,
-} from "../../store/budget-repository.js";
+} from "../../store/budget-store.js";
 import type { WorkspaceRef } from "../../store/types.js";
 import type { ModelPrices } from "../usage-report.js";
 import type { BudgetAlerts } from "./budget-alerts.js";
 import { type Slice, SliceBook, sliceSet } from "./budget-slices.js";
 import { windowEnd, windowStart } from "./budget-windows.js";
+import type { BudgetPeriod, BudgetScope } from "../../contract/commands.js";
 
 /** Who a model call is for: its workspace, channel (a thread's is its channel) and user. */
 export interface BudgetSubject extends WorkspaceRef {
@@ -43,7 +42,7 @@ export interface AppliedBudget extends BudgetSlot, BudgetAmount {
 }
 
 export interface BudgetsOptions {
-  repository: BudgetRepository;
+  repository: BudgetStore;
   defaults: readonly DefaultBudget[];
   prices: ModelPrices;
   logger: Logger;

@@ -1,7 +1,7 @@
-import type { ChannelSettingsRepository } from "../../store/channel-settings-repository.js";
-import type { HistoryIndex } from "../../store/history-index.js";
+import type { ChannelSettingsStore } from "../../store/channel-settings-store.js";
+import type { HistoryStore } from "../../store/history-store.js";
 import type { ConversationStore, WorkspaceSettingsStore } from "../../store/store.js";
-import type { SummaryRepository } from "../../store/summary-repository.js";
+import type { SummaryStore } from "../../store/summary-store.js";
 import type { ConversationRef } from "../../store/types.js";
 import { settingsChannelOf, type ChannelPolicies } from "../channel-policy.js";
 import type { Role } from "../../contract/inbound.js";
@@ -9,29 +9,30 @@ import { MemorySummaryCommands } from "../memory-summary/summary-commands.js";
 import type { ToolAccess, ToolPolicy } from "../tool-access.js";
 import type { UsageReports } from "../usage-report.js";
 import type { BudgetCommands } from "./budget-commands.js";
-import { accessOf, type Access, type BotCommand } from "./catalog.js";
+import { accessOf } from "./catalog.js";
 import type { HistoryRecorder } from "../history-recorder.js";
 import { ChannelSettingsCommands } from "./channel-settings-commands.js";
 import type { ScheduleCommands } from "./schedule-commands.js";
 import { HistoryCommands, type BackfillCommandOptions } from "./history-commands.js";
 import { WorkspaceSettingsCommands } from "./workspace-settings-commands.js";
+import type { Access, BotCommand, CommandResult } from "../../contract/commands.js";
 
 export interface BotCommandsOptions {
   access: ToolAccess;
   policies: ChannelPolicies;
   memory: ConversationStore;
   workspaceSettings: WorkspaceSettingsStore;
-  channelSettings: ChannelSettingsRepository;
+  channelSettings: ChannelSettingsStore;
   usage: UsageReports;
   memoryTokenBudget: number;
   /** Scheduled tasks' commands; without them those commands say the scheduler is off. */
   schedules?: ScheduleCommands;
   /** Summaries of what left the windows (`/memory show`, `/memory clear`, the summary's settings). */
-  summaries: SummaryRepository;
+  summaries: SummaryStore;
   /** `settings budget …`, `settings alerts-channel`, and the budgets in `/settings show` and `/usage`. */
   budgets?: BudgetCommands;
   /** The history index (search_history) and its writer, for `settings channel history` and `memory forget-me`. */
-  history?: { index: HistoryIndex; recorder?: HistoryRecorder; backfill?: BackfillCommandOptions };
+  history?: { index: HistoryStore; recorder?: HistoryRecorder; backfill?: BackfillCommandOptions };
 }
 
 /** Where a command was given: its conversation, and the channel a thread belongs to. */
@@ -43,14 +44,6 @@ export interface CommandActor {
   role: Role;
   /** In a direct message, its one person may clear the conversation's memory. */
   isDm?: boolean;
-}
-
-export interface CommandResult {
-  ok: boolean;
-  /** Markdown; the platform renders it. */
-  text: string;
-  /** Set when the actor lacked the role: the platform adds which of its permissions that is. */
-  denied?: Exclude<Access, "anyone">;
 }
 
 const PREVIEW_CHARS = 300;

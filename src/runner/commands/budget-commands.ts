@@ -1,6 +1,7 @@
+import type { BudgetCommand } from "../../contract/commands.js";
 import { formatAmount, parseBudgetAmount } from "../../config/budget-amount.js";
 import type { WorkspaceSettingsStore } from "../../store/store.js";
-import type { BudgetRepository, BudgetSlot } from "../../store/budget-repository.js";
+import type { BudgetStore, BudgetSlot } from "../../store/budget-store.js";
 import type { ConversationRef } from "../../store/types.js";
 import type { Budgets } from "../budgets/budgets.js";
 import { budgetTimeZone } from "../budgets/budget-windows.js";
@@ -8,15 +9,9 @@ import { settingsChannelOf } from "../channel-policy.js";
 import type { ModelPrices } from "../usage-report.js";
 import { channelMention } from "./workspace-settings-commands.js";
 
-/** The budget commands (admins only; the caller checked). `user` undefined: every member. */
-export type BudgetCommand =
-  | { kind: "settings_budget"; scope: BudgetSlot["scope"]; user?: string; period: BudgetSlot["period"]; amount: string }
-  /** `channel`: null clears it (admins are told by direct message); undefined means this channel. */
-  | { kind: "settings_alerts_channel"; channel?: string | null };
-
 export interface BudgetCommandsOptions {
   budgets: Budgets;
-  repository: BudgetRepository;
+  repository: BudgetStore;
   settings: WorkspaceSettingsStore;
   prices: ModelPrices;
   /** The models turns may use (OPENAI_MODELS): a budget in dollars needs a price for each. */

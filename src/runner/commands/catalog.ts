@@ -1,31 +1,4 @@
-import type { MemorySummaryCommand } from "../memory-summary/summary-commands.js";
-import type { BudgetCommand } from "./budget-commands.js";
-import type { ChannelCommand } from "./channel-settings-commands.js";
-import type { ScheduleCommand } from "./schedule-commands.js";
-import type { HistoryCommand } from "./history-commands.js";
-import type { SettingsCommand } from "./workspace-settings-commands.js";
-
-/** The settings operations every platform offers (slash commands, terminal commands). */
-export type BotCommand =
-  | { kind: "tools_list" }
-  | { kind: "tools_set"; tool: string; enabled: boolean }
-  | { kind: "tools_approval"; tool: string; required: boolean }
-  | { kind: "memory_clear" }
-  | { kind: "memory_show" }
-  | { kind: "usage_show" }
-  | { kind: "help" }
-  | SettingsCommand
-  | ChannelCommand
-  | ScheduleCommand
-  | MemorySummaryCommand
-  | BudgetCommand
-  | HistoryCommand;
-
-/**
- * Who may run a command: anyone; moderators and admins (and anyone in their own direct
- * messages); admins only. Platforms map their permissions to these roles.
- */
-export type Access = "anyone" | "moderator" | "admin";
+import type { Access, BotCommand, CommandGroup } from "../../contract/commands.js";
 
 /** tool and model: a name the platform may complete (Discord autocomplete); choice: one of `choices`. */
 type OptionKind = "tool" | "model" | "choice" | "channel" | "user" | "role" | "integer" | "text";
@@ -61,8 +34,6 @@ export interface CommandSpec {
   aliases?: string[];
   build(values: OptionValues): BotCommand;
 }
-
-export type CommandGroup = "tools" | "memory" | "settings" | "usage" | "schedule";
 
 export interface GroupSpec {
   name: CommandGroup;

@@ -1,16 +1,8 @@
-import type { ChannelRef, ChannelSettingsRepository } from "../../store/channel-settings-repository.js";
+import type { ChannelCommand } from "../../contract/commands.js";
+import type { ChannelRef, ChannelSettingsStore } from "../../store/channel-settings-store.js";
 import type { ChannelPolicies, EffectiveSettings, SettingSource } from "../channel-policy.js";
 import type { ToolAccess } from "../tool-access.js";
 import { channelMention, type WorkspaceSettingsCommands } from "./workspace-settings-commands.js";
-
-/** `settings channel …`: overrides for one channel (and its threads) of what the server sets. */
-export type ChannelCommand =
-  | { kind: "channel_show" }
-  | { kind: "channel_tool"; tool: string; state: "on" | "off" | "default" }
-  | { kind: "channel_prompt"; text: string | null }
-  | { kind: "channel_memory"; window: number | null }
-  | { kind: "channel_model"; model: string | null }
-  | { kind: "channel_reset" };
 
 const MAX_CHANNEL_PROMPT_CHARS = 2_000;
 
@@ -28,7 +20,7 @@ export class ChannelSettingsCommands {
   constructor(
     private readonly policies: ChannelPolicies,
     private readonly access: ToolAccess,
-    private readonly channels: ChannelSettingsRepository,
+    private readonly channels: ChannelSettingsStore,
     private readonly server: WorkspaceSettingsCommands,
   ) {}
 

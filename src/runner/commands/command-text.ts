@@ -1,4 +1,5 @@
-import { COMMANDS, GROUPS, type BotCommand, type CommandSpec, type OptionValues } from "./catalog.js";
+import { COMMANDS, GROUPS, type CommandSpec, type OptionValues } from "./catalog.js";
+import type { BotCommand } from "../../contract/commands.js";
 
 export interface TextCommandOptions {
   /** The platform has roles (Discord); commands about roles are unknown elsewhere. */

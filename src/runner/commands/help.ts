@@ -1,4 +1,5 @@
-import { COMMANDS, GROUPS, type Access, type CommandGroup, type CommandOption } from "./catalog.js";
+import { COMMANDS, GROUPS, type CommandOption } from "./catalog.js";
+import type { Access, CommandGroup } from "../../contract/commands.js";
 
 export interface HelpOptions {
   /** How the platform spells a group's command ("/tools", or a renamed Slack command). */

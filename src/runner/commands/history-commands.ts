@@ -1,15 +1,10 @@
-import type { ChannelRef, ChannelSettingsRepository } from "../../store/channel-settings-repository.js";
-import type { HistoryIndex } from "../../store/history-index.js";
+import type { HistoryCommand } from "../../contract/commands.js";
+import type { ChannelRef, ChannelSettingsStore } from "../../store/channel-settings-store.js";
+import type { HistoryStore } from "../../store/history-store.js";
 import type { WorkspaceRef } from "../../store/types.js";
 import type { HistoryBackfills } from "../history-backfill.js";
 import type { HistoryRecorder } from "../history-recorder.js";
 import { channelMention } from "./workspace-settings-commands.js";
-
-/** Issue 24's commands: a channel's history on or off (admins), and forget-me (anyone, for themselves). */
-export type HistoryCommand =
-  | { kind: "channel_history"; state: "on" | "off" }
-  | { kind: "channel_history"; state: "backfill"; days?: number }
-  | { kind: "memory_forget_me" };
 
 /** What a backfill needs: the reader, and the retention it stays within (older messages would be pruned at once). */
 export interface BackfillCommandOptions {
@@ -21,8 +16,8 @@ type Result = { ok: boolean; text: string };
 
 export class HistoryCommands {
   constructor(
-    private readonly channels: ChannelSettingsRepository,
-    private readonly index: HistoryIndex,
+    private readonly channels: ChannelSettingsStore,
+    private readonly index: HistoryStore,
     private readonly recorder?: HistoryRecorder,
     private readonly backfill?: BackfillCommandOptions,
   ) {}

@@ -1,5 +1,6 @@
+import type { ScheduleCommand } from "../../contract/commands.js";
 import { randomBytes } from "node:crypto";
-import type { ScheduledRun, ScheduledTask, ScheduleRepository } from "../../store/schedule-repository.js";
+import type { ScheduledRun, ScheduledTask, ScheduleStore } from "../../store/schedule-store.js";
 import type { WorkspaceSettingsStore } from "../../store/store.js";
 import { formatTime, isTimeZone, nextTimes, parseWhen, tooFrequent, type Schedule } from "../../scheduler/when.js";
 import { workspaceTimeZone } from "../time-zone.js";
@@ -16,13 +17,6 @@ interface CommandResult {
   ok: boolean;
   text: string;
 }
-
-export type ScheduleCommand =
-  | { kind: "schedule_add"; when: string; task: string }
-  | { kind: "schedule_list" }
-  | { kind: "schedule_task"; action: "remove" | "pause" | "resume" | "run" | "history"; id: string }
-  | { kind: "settings_timezone"; zone: string | null }
-  | { kind: "settings_schedules"; members: boolean };
 
 /** What the scheduler offers the commands: a nudge when tasks change, and a run now. */
 export interface ScheduleTrigger {
@@ -55,7 +49,7 @@ const preview = (text: string, chars = 80) => (text.length > chars ? `${text.sli
 /** Scheduled tasks' commands (issue 26), and the one way tasks are created (the reminder tool too). */
 export class ScheduleCommands {
   constructor(
-    private readonly store: { schedules: ScheduleRepository; workspaceSettings: WorkspaceSettingsStore },
+    private readonly store: { schedules: ScheduleStore; workspaceSettings: WorkspaceSettingsStore },
     private readonly limits: ScheduleLimits,
     private readonly trigger: ScheduleTrigger | undefined,
     private readonly now: () => number = Date.now,

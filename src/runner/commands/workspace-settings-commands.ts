@@ -1,14 +1,7 @@
+import type { SettingsCommand } from "../../contract/commands.js";
 import type { WorkspaceSettingsStore } from "../../store/store.js";
 import type { ConversationRef, WorkspaceRef } from "../../store/types.js";
 import { DIRECT_MESSAGES_WORKSPACE } from "../../contract/inbound.js";
-
-/** Admin commands that change a workspace's settings (the caller has checked the actor is an admin). */
-export type SettingsCommand =
-  | { kind: "settings_show" }
-  | { kind: "settings_channels"; action: "add" | "remove" | "all"; channel?: string }
-  | { kind: "settings_ignore"; target: "user" | "role"; action: "add" | "remove"; id: string }
-  | { kind: "settings_memory"; window: number | null }
-  | { kind: "settings_prompt"; text: string | null };
 
 const MAX_WORKSPACE_PROMPT_CHARS = 2_000;
 

@@ -1,4 +1,4 @@
-import type { IdentifierKind } from "../../store/summary-repository.js";
+import type { IdentifierKind } from "../../store/summary-store.js";
 
 /** An identifier as written in a message. */
 export interface FoundIdentifier {

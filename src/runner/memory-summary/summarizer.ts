@@ -6,7 +6,7 @@ import type { Logger } from "../../log.js";
 import type { Store } from "../../store/store.js";
 import { budgetTimeZone } from "../budgets/budget-windows.js";
 import type { BudgetSubject } from "../budgets/budgets.js";
-import type { IndexedIdentifier, SummaryState } from "../../store/summary-repository.js";
+import type { IndexedIdentifier, SummaryState } from "../../store/summary-store.js";
 import type { Conversation, ConversationRef } from "../../store/types.js";
 import type { ForgetHook } from "../history-recorder.js";
 import { findIdentifiers } from "./identifiers.js";

@@ -1,18 +1,16 @@
-import type { ChannelRef, ChannelSettingsRepository } from "../../store/channel-settings-repository.js";
+import type { MemorySummaryCommand } from "../../contract/commands.js";
+import type { ChannelRef, ChannelSettingsStore } from "../../store/channel-settings-store.js";
 import type { ConversationStore, WorkspaceSettingsStore } from "../../store/store.js";
-import type { SummaryRepository } from "../../store/summary-repository.js";
+import type { SummaryStore } from "../../store/summary-store.js";
 import type { ConversationRef } from "../../store/types.js";
 import { channelMention } from "../commands/workspace-settings-commands.js";
 import { describeSummary, exchangesOf } from "./summary-text.js";
 
-/** The summary's switches: per workspace, and per channel over it. */
-export type MemorySummaryCommand = { kind: "settings_memory_summary"; enabled: boolean } | { kind: "channel_memory_summary"; state: "on" | "off" | "default" };
-
 export interface MemorySummaryCommandsOptions {
   memory: ConversationStore;
-  summaries: SummaryRepository;
+  summaries: SummaryStore;
   workspaceSettings: WorkspaceSettingsStore;
-  channelSettings: ChannelSettingsRepository;
+  channelSettings: ChannelSettingsStore;
   /** MEMORY_SUMMARY: off, the switches are kept but nothing is summarized. */
   enabled: boolean;
 }

@@ -1,5 +1,5 @@
 import type { ModelRequest } from "../../agent/model.js";
-import type { DroppedMessage, IndexedIdentifier, SummaryState } from "../../store/summary-repository.js";
+import type { DroppedMessage, IndexedIdentifier, SummaryState } from "../../store/summary-store.js";
 import type { ConversationRef } from "../../store/types.js";
 import { DIRECT_MESSAGES_WORKSPACE } from "../../contract/inbound.js";
 

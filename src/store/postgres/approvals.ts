@@ -1,10 +1,10 @@
 import type pg from "pg";
 import { shorten } from "../../text.js";
-import { MAX_STORED_ARGS_CHARS, parseArgs, type ApprovalRecord, type ApprovalRepository, type ApprovalStatus } from "../approval-repository.js";
+import { MAX_STORED_ARGS_CHARS, parseArgs, type ApprovalRecord, type ApprovalStore, type ApprovalStatus } from "../approval-store.js";
 import { storable, storableJson } from "../turn-records.js";
 
 /** Requests to approve a tool call, and the decisions on them: the approvals audit. */
-export class PostgresApprovals implements ApprovalRepository {
+export class PostgresApprovals implements ApprovalStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async create(request: Omit<ApprovalRecord, "status" | "decidedBy" | "decidedAt">): Promise<void> {

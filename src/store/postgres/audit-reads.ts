@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { ActivityCounts, ApprovalRow, AuditReads, DailyModelUsage, SettingsChange, TurnDetail, TurnFilter, TurnRow } from "../audit-reads.js";
+import type { ActivityCounts, ApprovalRow, AuditStore, DailyModelUsage, SettingsChange, TurnDetail, TurnFilter, TurnRow } from "../audit-store.js";
 import {
   activityQuery,
   approvalRow,
@@ -24,8 +24,8 @@ import type { WorkspaceRef } from "../types.js";
 
 type Row = Record<string, unknown>;
 
-/** The console's reads of the audit trail (see AuditReads). */
-export class PostgresAuditReads implements AuditReads {
+/** The console's reads of the audit trail (see AuditStore). */
+export class PostgresAuditReads implements AuditStore {
   constructor(private readonly pool: pg.Pool) {}
 
   private async all(query: Query): Promise<Row[]> {

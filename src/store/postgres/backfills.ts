@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { BACKFILL_SQL, type BackfillStatement } from "../backfill-sql.js";
-import { backfillOf, type Backfill, type BackfillRepository, type BackfillRow, type BackfillStep } from "../backfill-repository.js";
-import type { ChannelRef } from "../channel-settings-repository.js";
+import { backfillOf, type Backfill, type BackfillStore, type BackfillRow, type BackfillStep } from "../backfill-store.js";
+import type { ChannelRef } from "../channel-settings-store.js";
 
 /** A statement's named parameters as PostgreSQL's `$n`, in the order of their first use. */
 function numbered(statement: BackfillStatement): { text: string; names: string[] } {
@@ -21,7 +21,7 @@ const STATEMENTS = Object.fromEntries((Object.keys(BACKFILL_SQL) as BackfillStat
 const keyOf = ({ platform, workspaceId, channelId }: ChannelRef) => ({ platform, workspaceId, channelId });
 
 /** Channel history backfills in PostgreSQL. */
-export class PostgresBackfills implements BackfillRepository {
+export class PostgresBackfills implements BackfillStore {
   constructor(private readonly pool: pg.Pool) {}
 
   private async run(statement: BackfillStatement, params: Record<string, unknown>): Promise<pg.QueryResult<BackfillRow>> {

@@ -3,12 +3,12 @@ import {
   decideReservation,
   type BudgetAmount,
   type BudgetCharge,
-  type BudgetRepository,
+  type BudgetStore,
   type BudgetSlot,
   type ReserveRequest,
   type Reservation,
   type StoredBudget,
-} from "../budget-repository.js";
+} from "../budget-store.js";
 import type { WorkspaceRef } from "../types.js";
 import { inTransaction } from "./connection.js";
 
@@ -17,7 +17,7 @@ import { inTransaction } from "./connection.js";
  * calls of overlapping budgets cannot deadlock) as it reads what they used and held, so of two
  * processes reaching for the last of a budget the second sees the first's hold.
  */
-export class PostgresBudgets implements BudgetRepository {
+export class PostgresBudgets implements BudgetStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async limits(workspace: WorkspaceRef): Promise<StoredBudget[]> {

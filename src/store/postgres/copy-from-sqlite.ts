@@ -5,6 +5,7 @@ import { storable } from "../turn-records.js";
 import { createPool, inTransaction, type ConnectionSettings } from "./connection.js";
 import { applyPostgresMigrations } from "./migrate.js";
 import { POSTGRES_MIGRATIONS } from "./postgres-store.js";
+import { BotError } from "../../errors.js";
 
 /** A table copied as it is, in foreign-key order; `cast` gives a column PostgreSQL's own type. */
 interface TableCopy {
@@ -190,8 +191,11 @@ const TABLES: TableCopy[] = [
 /** Rows per INSERT: well below PostgreSQL's 65,535 parameters per statement. */
 const PARAMETERS_PER_BATCH = 30_000;
 
-class TargetNotEmpty extends Error {
+class TargetNotEmpty extends BotError<"copy_target_not_empty"> {
   override readonly name = "TargetNotEmpty";
+  constructor(message: string, options?: ErrorOptions) {
+    super("copy_target_not_empty", message, options);
+  }
 }
 
 /** `npm run migrate -- --to-postgres`: brings the PostgreSQL schema up to date, then copies the file into it. */

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { WorkspaceRef } from "../types.js";
-import { namesIn, PURGE_PLAN, purgeValues, type Departure, type WorkspaceDepartures } from "../workspace-departures.js";
+import { namesIn, PURGE_PLAN, purgeValues, type Departure, type DepartureStore } from "../departure-store.js";
 import { inTransaction } from "./connection.js";
 
 /** A purge step's condition with its `@` names as PostgreSQL's numbered parameters, the limit last. */
@@ -11,7 +11,7 @@ const STEPS = PURGE_PLAN.map(({ table, match }) => {
 });
 
 /** Departed workspaces in PostgreSQL; a purge round locks its departure row, so a reinstall waits for the round and stops the next. */
-export class PostgresDepartures implements WorkspaceDepartures {
+export class PostgresDepartures implements DepartureStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async left(departure: Departure): Promise<void> {

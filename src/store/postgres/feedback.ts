@@ -1,11 +1,11 @@
 import type pg from "pg";
-import type { FeedbackRepository, Vote, VoteOutcome, VoteRecord } from "../feedback-repository.js";
+import type { FeedbackStore, Vote, VoteOutcome, VoteRecord } from "../feedback-store.js";
 
 /**
  * Votes on answers in PostgreSQL, in one statement: the turn checked against the press's
  * workspace, the vote inserted or changed, and the vote it replaced returned.
  */
-export class PostgresFeedback implements FeedbackRepository {
+export class PostgresFeedback implements FeedbackStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async vote(record: VoteRecord): Promise<VoteOutcome> {

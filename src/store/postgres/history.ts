@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { ChannelRef } from "../channel-settings-repository.js";
+import type { ChannelRef } from "../channel-settings-store.js";
 import {
   hitOf,
   indexedText,
@@ -10,11 +10,11 @@ import {
   type Forgotten,
   type HistoryEntry,
   type HistoryHit,
-  type HistoryIndex,
+  type HistoryStore,
   type HistoryPruneCounts,
   type HistoryQuery,
   type HitRow,
-} from "../history-index.js";
+} from "../history-store.js";
 import type { WorkspaceRef } from "../types.js";
 import { inTransaction, type Queryable } from "./connection.js";
 
@@ -105,7 +105,7 @@ const FORGET_TURNS = (turns: string) => `
     (SELECT COALESCE(array_agg(conversation_id), '{}') FROM stale)::text[] AS stale`;
 
 /** The history index on PostgreSQL: a generated tsvector ('simple') with a GIN index, ranked by ts_rank. */
-export class PostgresHistory implements HistoryIndex {
+export class PostgresHistory implements HistoryStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async add(entries: readonly HistoryEntry[], options: { keepIndexed?: boolean } = {}): Promise<void> {

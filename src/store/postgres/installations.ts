@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { InstallationRepository, InstallationRow } from "../installation-repository.js";
+import type { InstallationStore, InstallationRow } from "../installation-store.js";
 
 interface Row {
   platform: string;
@@ -12,7 +12,7 @@ interface Row {
 
 const COLUMNS = `platform, install_key AS key, team_id AS "teamId", enterprise_id AS "enterpriseId", sealed, expires_at AS "expiresAt"`;
 
-export class PostgresInstallations implements InstallationRepository {
+export class PostgresInstallations implements InstallationStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async put(row: InstallationRow): Promise<void> {

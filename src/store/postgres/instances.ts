@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { InstanceRegistry, InstanceRun } from "../store.js";
+import type { InstanceStore, InstanceRun } from "../store.js";
 import { INTERRUPTED_ERROR, RESTART_NOTICE_KEPT_MS, restartNoticeFromRow, UNSHOWN_ERROR, type RestartNotice } from "../turn-records.js";
 import { CHANNELS } from "./listener.js";
 
@@ -78,8 +78,8 @@ const LEAVE = `
   )
   SELECT (SELECT count(*) FROM notified)::int AS conversations`;
 
-/** Process runs sharing the database, with their leases (see InstanceRegistry). Lease times are the database's clock. */
-export class PostgresInstances implements InstanceRegistry {
+/** Process runs sharing the database, with their leases (see InstanceStore). Lease times are the database's clock. */
+export class PostgresInstances implements InstanceStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async register(run: InstanceRun): Promise<void> {

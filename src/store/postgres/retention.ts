@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { LAST_TURN_IN_THREAD } from "../retention-sql.js";
-import type { PruneCounts, PruneCutoffs, Retention } from "../store.js";
+import type { PruneCounts, PruneCutoffs, RetentionStore } from "../store.js";
 
 /** The oldest bot threads past the cutoff: those without a turn since go, the others are renewed to their last turn. */
 const THREADS = `
@@ -41,7 +41,7 @@ const ALERTS = `
     SELECT budget_key, window_start, level FROM budget_alerts WHERE window_start < $1 ORDER BY window_start LIMIT $2)`;
 
 /** Pruning rounds, one statement (one short transaction) per kind. */
-export class PostgresRetention implements Retention {
+export class PostgresRetention implements RetentionStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async pruneRound(cutoffs: PruneCutoffs, limit: number): Promise<PruneCounts> {

@@ -1,12 +1,12 @@
 import type pg from "pg";
-import { KEPT_RUNS, type RunClaim, type RunEnd, type ScheduledRun, type ScheduledTask, type ScheduleRepository } from "../schedule-repository.js";
+import { KEPT_RUNS, type RunClaim, type RunEnd, type ScheduledRun, type ScheduledTask, type ScheduleStore } from "../schedule-store.js";
 import { RUN_COLUMNS, runFromRow, statusAfterClaim, RUNNABLE, TASK_COLUMNS, taskFromRow, type RunRow, type TaskRow } from "../schedule-rows.js";
 import type { WorkspaceRef } from "../types.js";
 
 const quoted = (name: string) => `"${name}"`;
 
 /** Scheduled tasks and their runs; the run's primary key (task, due time) is the claim. */
-export class PostgresSchedules implements ScheduleRepository {
+export class PostgresSchedules implements ScheduleStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async create(task: Omit<ScheduledTask, "status" | "failures">): Promise<void> {

@@ -5,8 +5,8 @@ import {
   type ChannelRef,
   type ChannelSettingKey,
   type ChannelSettings,
-  type ChannelSettingsRepository,
-} from "../channel-settings-repository.js";
+  type ChannelSettingsStore,
+} from "../channel-settings-store.js";
 import { type SettingsCache, workspaceKey } from "../settings-cache.js";
 import type { WorkspaceSettingsStore } from "../store.js";
 import type { ToolFlag, ToolFlagRow } from "../tool-flags.js";
@@ -110,7 +110,7 @@ export class PostgresWorkspaceSettings implements WorkspaceSettingsStore {
   }
 }
 
-export class PostgresChannelSettings implements ChannelSettingsRepository {
+export class PostgresChannelSettings implements ChannelSettingsStore {
   constructor(
     private readonly pool: pg.Pool,
     readonly cache: SettingsCache<ChannelSettings>,

@@ -1,12 +1,12 @@
 import type pg from "pg";
 import type { CachedRates, RateTable } from "../currency-rates.js";
-import type { BotThread, BotThreads, CurrencyRateStore, EventClaims, ThreadScope } from "../store.js";
+import type { BotThread, BotThreadStore, CurrencyRateStore, EventClaimStore, ThreadScope } from "../store.js";
 
 /**
  * Claimed event ids: the primary key makes the insert the claim, so of several processes one wins.
- * Old claims are pruned in the background (see Retention), never by a claim.
+ * Old claims are pruned in the background (see RetentionStore), never by a claim.
  */
-export class PostgresEventClaims implements EventClaims {
+export class PostgresEventClaims implements EventClaimStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async claim(platform: string, eventId: string): Promise<boolean> {
@@ -19,7 +19,7 @@ export class PostgresEventClaims implements EventClaims {
   }
 }
 
-export class PostgresBotThreads implements BotThreads {
+export class PostgresBotThreads implements BotThreadStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async remember(thread: BotThread, scope: ThreadScope = "thread"): Promise<void> {

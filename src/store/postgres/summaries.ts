@@ -3,17 +3,17 @@ import type pg from "pg";
 import {
   summaryFromRow,
   type DroppedMessage,
-  type SummaryRepository,
+  type SummaryStore,
   type SummaryRow,
   type SummaryState,
   type SummaryUpdate,
   type SummaryUsage,
-} from "../summary-repository.js";
+} from "../summary-store.js";
 import { storable, storableJson, utcDay } from "../turn-records.js";
 import type { Conversation } from "../types.js";
 
 /** Conversation summaries in PostgreSQL: every write is one conditional UPDATE on the versioned row. */
-export class PostgresSummaries implements SummaryRepository {
+export class PostgresSummaries implements SummaryStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async get(conversationId: number): Promise<SummaryState> {

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { TokenUsage, TurnLog } from "../store.js";
+import type { TokenUsageStore, TurnStore } from "../store.js";
 import { attachmentsJson, noticeTargetJson, stepRows, storable, utcDay, type TurnClosing, type TurnStart } from "../turn-records.js";
 import type { Conversation, WorkspaceRef } from "../types.js";
 import { TAKE_SEED } from "./conversations.js";
@@ -78,7 +78,7 @@ const FINISH = `
   WHERE id = $1 AND EXISTS (SELECT 1 FROM open)`;
 
 /** The audit trail and the daily token usage; a turn closes in one statement. */
-export class PostgresTurnLog implements TurnLog, TokenUsage {
+export class PostgresTurnLog implements TurnStore, TokenUsageStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async start(turn: TurnStart): Promise<Conversation> {

@@ -9,7 +9,7 @@ import {
   type QueueAdmission,
   type QueueTicket,
   type ThreadScope,
-  type TurnQueue,
+  type QueueStore,
   type WaitOptions,
 } from "../store.js";
 import { conversationKey } from "../types.js";
@@ -29,7 +29,7 @@ const queueSignal = (key: string) => createHash("md5").update(key, "utf8").diges
  * waits or runs: the waiting turn looks whether the way is clear, and looks again when a place of
  * its conversation is given up (NOTIFY), or after a second in case a notification was missed.
  */
-export class PostgresTurnQueue implements TurnQueue {
+export class PostgresTurnQueue implements QueueStore {
   private readonly waiters = new Map<string, Set<() => void>>();
 
   constructor(

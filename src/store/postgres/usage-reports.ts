@@ -1,7 +1,7 @@
 import type pg from "pg";
-import type { FeedbackRow } from "../feedback-repository.js";
+import type { FeedbackRow } from "../feedback-store.js";
 import type { WorkspaceRef } from "../types.js";
-import { MAX_MODELS, type UsageFigures, type UsageReportRepository, type UsageRow, type UsageSummary } from "../usage-report-repository.js";
+import { MAX_MODELS, type UsageFigures, type UsageReportStore, type UsageRow, type UsageSummary } from "../usage-report-store.js";
 
 const FIGURES = `COUNT(*)::int AS turns, COALESCE(SUM(t.prompt_tokens), 0)::bigint AS "promptTokens", COALESCE(SUM(t.completion_tokens), 0)::bigint AS "completionTokens"`;
 const IN_WORKSPACE = `FROM turns t JOIN conversations c ON c.id = t.conversation_id WHERE c.platform = $1 AND c.workspace_id = $2 AND t.started_at >= $3`;
@@ -20,7 +20,7 @@ const votes = (key: string) =>
    WHERE f.platform = $1 AND f.workspace_id = $2 AND t.started_at >= $3 GROUP BY 1 ORDER BY COUNT(*) DESC, 1 LIMIT $4`;
 
 /** Usage reports and the per-user daily budget, from the turns table. */
-export class PostgresUsageReports implements UsageReportRepository {
+export class PostgresUsageReports implements UsageReportStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async summary(workspace: WorkspaceRef, since: number, top: number): Promise<UsageSummary> {

@@ -1,5 +1,5 @@
 import { shorten } from "../../text.js";
-import { MAX_STORED_ARGS_CHARS, parseArgs, type ApprovalRecord, type ApprovalRepository, type ApprovalStatus } from "../approval-repository.js";
+import { MAX_STORED_ARGS_CHARS, parseArgs, type ApprovalRecord, type ApprovalStore, type ApprovalStatus } from "../approval-store.js";
 import { storable, storableJson } from "../turn-records.js";
 import type { Db } from "./database.js";
 
@@ -20,7 +20,7 @@ interface Row {
 }
 
 /** Requests to approve a tool call, and the decisions on them: the approvals audit. */
-export class SqliteApprovals implements ApprovalRepository {
+export class SqliteApprovals implements ApprovalStore {
   private readonly insert;
   private readonly settle;
   private readonly select;

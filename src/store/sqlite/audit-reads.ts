@@ -1,5 +1,5 @@
 import type { Statement } from "better-sqlite3";
-import type { ActivityCounts, AuditReads, DailyModelUsage, SettingsChange, TurnDetail, TurnFilter, TurnRow, ApprovalRow } from "../audit-reads.js";
+import type { ActivityCounts, AuditStore, DailyModelUsage, SettingsChange, TurnDetail, TurnFilter, TurnRow, ApprovalRow } from "../audit-store.js";
 import {
   activityQuery,
   approvalRow,
@@ -25,8 +25,8 @@ import type { Db } from "./database.js";
 
 type Row = Record<string, unknown>;
 
-/** The console's reads of the audit trail (see AuditReads). */
-export class SqliteAuditReads implements AuditReads {
+/** The console's reads of the audit trail (see AuditStore). */
+export class SqliteAuditReads implements AuditStore {
   /** The filtered lists' statements, by their text: a few shapes, each prepared once. */
   private readonly prepared = new Map<string, Statement<unknown[], Row>>();
 

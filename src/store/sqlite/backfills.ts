@@ -1,12 +1,12 @@
 import { BACKFILL_SQL } from "../backfill-sql.js";
-import { backfillOf, type Backfill, type BackfillRepository, type BackfillRow, type BackfillStep } from "../backfill-repository.js";
-import type { ChannelRef } from "../channel-settings-repository.js";
+import { backfillOf, type Backfill, type BackfillStore, type BackfillRow, type BackfillStep } from "../backfill-store.js";
+import type { ChannelRef } from "../channel-settings-store.js";
 import type { Db } from "./database.js";
 
 const keyOf = ({ platform, workspaceId, channelId }: ChannelRef) => ({ platform, workspaceId, channelId });
 
 /** Channel history backfills in SQLite. */
-export class SqliteBackfills implements BackfillRepository {
+export class SqliteBackfills implements BackfillStore {
   private readonly statements;
 
   constructor(db: Db) {

@@ -2,12 +2,12 @@ import {
   decideReservation,
   type BudgetAmount,
   type BudgetCharge,
-  type BudgetRepository,
+  type BudgetStore,
   type BudgetSlot,
   type ReserveRequest,
   type Reservation,
   type StoredBudget,
-} from "../budget-repository.js";
+} from "../budget-store.js";
 import type { SettingsCache } from "../settings-cache.js";
 import type { WorkspaceRef } from "../types.js";
 import type { Db } from "./database.js";
@@ -27,7 +27,7 @@ export interface CachedLimits {
  * first call) are cached like the settings: every change bumps the settings version row in its
  * transaction, so another process's change applies from its next look.
  */
-export class SqliteBudgets implements BudgetRepository {
+export class SqliteBudgets implements BudgetStore {
   private readonly selectLimits;
   private readonly upsertLimit;
   private readonly deleteLimit;

@@ -4,15 +4,15 @@ import {
   type ChannelRef,
   type ChannelSettingKey,
   type ChannelSettings,
-  type ChannelSettingsRepository,
-} from "../channel-settings-repository.js";
+  type ChannelSettingsStore,
+} from "../channel-settings-store.js";
 import type { SettingsCache } from "../settings-cache.js";
 import { storableJson } from "../turn-records.js";
 import type { Db } from "./database.js";
 import type { Audit, SettingsVersion } from "./settings-version.js";
 
 /** Per-channel overrides, cached per channel and invalidated through the settings version row. */
-export class SqliteChannelSettings implements ChannelSettingsRepository {
+export class SqliteChannelSettings implements ChannelSettingsStore {
   private readonly selectAll;
   private readonly write: (channel: ChannelRef, key: string, json: string | undefined, changedBy: string) => void;
   private readonly removeAll: (channel: ChannelRef, changedBy: string) => void;

@@ -1,9 +1,9 @@
-import { namesIn, PURGE_PLAN, purgeValues, type Departure, type WorkspaceDepartures } from "../workspace-departures.js";
+import { namesIn, PURGE_PLAN, purgeValues, type Departure, type DepartureStore } from "../departure-store.js";
 import type { WorkspaceRef } from "../types.js";
 import type { Db } from "./database.js";
 
 /** Departed workspaces in SQLite; each purge round is one IMMEDIATE transaction that checks the departure first. */
-export class SqliteDepartures implements WorkspaceDepartures {
+export class SqliteDepartures implements DepartureStore {
   private readonly insert;
   private readonly remove;
   private readonly selectDue;

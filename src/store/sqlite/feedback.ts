@@ -1,8 +1,8 @@
-import type { FeedbackRepository, Vote, VoteOutcome, VoteRecord } from "../feedback-repository.js";
+import type { FeedbackStore, Vote, VoteOutcome, VoteRecord } from "../feedback-store.js";
 import type { Db } from "./database.js";
 
 /** Votes on answers in SQLite: the previous vote read and the new one written in one IMMEDIATE transaction. */
-export class SqliteFeedback implements FeedbackRepository {
+export class SqliteFeedback implements FeedbackStore {
   private readonly voteTx: (record: VoteRecord & { at: number }) => VoteOutcome;
 
   constructor(db: Db) {

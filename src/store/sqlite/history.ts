@@ -8,12 +8,12 @@ import {
   type Forgotten,
   type HistoryEntry,
   type HistoryHit,
-  type HistoryIndex,
+  type HistoryStore,
   type HistoryPruneCounts,
   type HistoryQuery,
   type HitRow,
-} from "../history-index.js";
-import type { ChannelRef } from "../channel-settings-repository.js";
+} from "../history-store.js";
+import type { ChannelRef } from "../channel-settings-store.js";
 import type { WorkspaceRef } from "../types.js";
 import type { SqliteConversations } from "./conversations.js";
 import type { Db } from "./database.js";
@@ -51,7 +51,7 @@ const STALE_SUMMARIES = `
  * triggers), ranked by bm25 on the text alone. Forgetting an exchange deletes its messages rows
  * and drops this connection's cached windows (other connections see the file change).
  */
-export class SqliteHistory implements HistoryIndex {
+export class SqliteHistory implements HistoryStore {
   private readonly addAll: (entries: readonly HistoryEntry[], keepIndexed: boolean) => void;
   private readonly editText;
   private readonly select;

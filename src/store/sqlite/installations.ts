@@ -1,4 +1,4 @@
-import type { InstallationRepository, InstallationRow } from "../installation-repository.js";
+import type { InstallationStore, InstallationRow } from "../installation-store.js";
 import type { Db } from "./database.js";
 
 interface Row {
@@ -12,7 +12,7 @@ interface Row {
 
 const COLUMNS = `platform, install_key AS key, team_id AS teamId, enterprise_id AS enterpriseId, sealed, expires_at AS expiresAt`;
 
-export class SqliteInstallations implements InstallationRepository {
+export class SqliteInstallations implements InstallationStore {
   private readonly upsert;
   private readonly select;
   private readonly remove;

@@ -1,12 +1,12 @@
 import { INTERRUPTED_ERROR, RESTART_NOTICE_KEPT_MS, restartNoticeFromRow, UNSHOWN_ERROR, type RestartNotice } from "../turn-records.js";
-import type { InstanceRegistry, InstanceRun } from "../store.js";
+import type { InstanceStore, InstanceRun } from "../store.js";
 import type { Db } from "./database.js";
 import type { WindowCache } from "./window-cache.js";
 
 const RATES_KEPT_MS = 60 * 60 * 1000;
 
-/** Process runs sharing the file, with their leases (see InstanceRegistry). */
-export class SqliteInstances implements InstanceRegistry {
+/** Process runs sharing the file, with their leases (see InstanceStore). */
+export class SqliteInstances implements InstanceStore {
   private readonly insert;
   private readonly touch;
   private readonly onHost;

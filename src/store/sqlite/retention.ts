@@ -1,9 +1,9 @@
 import { LAST_TURN_IN_THREAD } from "../retention-sql.js";
-import type { PruneCounts, PruneCutoffs, Retention } from "../store.js";
+import type { PruneCounts, PruneCutoffs, RetentionStore } from "../store.js";
 import type { Db } from "./database.js";
 
 /** Pruning rounds, each kind in a short transaction of its own (SQLite has one writer: a turn waits at most that long). */
-export class SqliteRetention implements Retention {
+export class SqliteRetention implements RetentionStore {
   private readonly threads: (cutoff: number, limit: number) => number;
   private readonly seeds;
   private readonly claims;

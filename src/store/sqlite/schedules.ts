@@ -1,4 +1,4 @@
-import { KEPT_RUNS, type RunClaim, type RunEnd, type ScheduledRun, type ScheduledTask, type ScheduleRepository } from "../schedule-repository.js";
+import { KEPT_RUNS, type RunClaim, type RunEnd, type ScheduledRun, type ScheduledTask, type ScheduleStore } from "../schedule-store.js";
 import { RUN_COLUMNS, runFromRow, statusAfterClaim, RUNNABLE, TASK_COLUMNS, taskFromRow, type RunRow, type TaskRow } from "../schedule-rows.js";
 import type { WorkspaceRef } from "../types.js";
 import type { Db } from "./database.js";
@@ -6,7 +6,7 @@ import type { Db } from "./database.js";
 const plain = (name: string) => name;
 
 /** Scheduled tasks and their runs; the run's primary key (task, due time) is the claim. */
-export class SqliteSchedules implements ScheduleRepository {
+export class SqliteSchedules implements ScheduleStore {
   constructor(private readonly db: Db) {}
 
   async create(task: Omit<ScheduledTask, "status" | "failures">): Promise<void> {

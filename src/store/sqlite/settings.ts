@@ -1,6 +1,6 @@
-import type { ChannelSettings } from "../channel-settings-repository.js";
-import type { StoredBudget } from "../budget-repository.js";
-import type { ApprovalSetting } from "../tool-approval-repository.js";
+import type { ChannelSettings } from "../channel-settings-store.js";
+import type { StoredBudget } from "../budget-store.js";
+import type { ApprovalSetting } from "../tool-approval-store.js";
 import { SqliteChannelSettings } from "./channel-settings.js";
 import { SqliteToolFlags } from "./tool-flags.js";
 import { TOOL_ENABLED, TOOL_NEEDS_APPROVAL } from "../tool-flags.js";

@@ -1,12 +1,12 @@
 import type { CachedRates, RateTable } from "../currency-rates.js";
-import type { BotThread, BotThreads, CurrencyRateStore, EventClaims, ThreadScope } from "../store.js";
+import type { BotThread, BotThreadStore, CurrencyRateStore, EventClaimStore, ThreadScope } from "../store.js";
 import type { Db } from "./database.js";
 
 /**
  * Claimed event ids; INSERT OR IGNORE is the unique insert, so two processes cannot both claim one.
- * Old claims are pruned in the background (see Retention), never by a claim.
+ * Old claims are pruned in the background (see RetentionStore), never by a claim.
  */
-export class SqliteEventClaims implements EventClaims {
+export class SqliteEventClaims implements EventClaimStore {
   private readonly insert;
 
   constructor(db: Db) {
@@ -18,7 +18,7 @@ export class SqliteEventClaims implements EventClaims {
   }
 }
 
-export class SqliteBotThreads implements BotThreads {
+export class SqliteBotThreads implements BotThreadStore {
   private readonly insert;
   private readonly selectScope;
 

@@ -2,12 +2,12 @@ import { randomUUID } from "node:crypto";
 import {
   summaryFromRow,
   type DroppedMessage,
-  type SummaryRepository,
+  type SummaryStore,
   type SummaryRow,
   type SummaryState,
   type SummaryUpdate,
   type SummaryUsage,
-} from "../summary-repository.js";
+} from "../summary-store.js";
 import { storable, storableJson, utcDay } from "../turn-records.js";
 import type { Conversation } from "../types.js";
 import type { Db } from "./database.js";
@@ -17,7 +17,7 @@ import type { WindowCache } from "./window-cache.js";
 const SUMMARY_USER = "";
 
 /** Conversation summaries in SQLite: every write is one conditional UPDATE on the versioned row. */
-export class SqliteSummaries implements SummaryRepository {
+export class SqliteSummaries implements SummaryStore {
   private readonly ensure;
   private readonly select;
   private readonly selectDropped;

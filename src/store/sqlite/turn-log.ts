@@ -1,5 +1,5 @@
 import { noticeTargetJson, stepRows, storable, utcDay, type TurnClosing, type TurnStart } from "../turn-records.js";
-import type { TokenUsage, TurnLog } from "../store.js";
+import type { TokenUsageStore, TurnStore } from "../store.js";
 import type { Conversation, WorkspaceRef } from "../types.js";
 import type { SqliteConversations } from "./conversations.js";
 import type { Db } from "./database.js";
@@ -22,7 +22,7 @@ interface WaitingClosing {
  * the file (busy past the timeout, full), every closing of the group fails at once and the runner
  * retries each, rather than each waiting out the busy timeout again on the main thread.
  */
-export class SqliteTurnLog implements TurnLog, TokenUsage {
+export class SqliteTurnLog implements TurnStore, TokenUsageStore {
   private readonly insertTurn;
   private readonly placeTurn;
   private readonly updateTurn;

@@ -10,7 +10,7 @@ import {
   type QueueHead,
   type QueueTicket,
   type ThreadScope,
-  type TurnQueue,
+  type QueueStore,
   type WaitOptions,
 } from "../store.js";
 import { conversationKey } from "../types.js";
@@ -26,7 +26,7 @@ const MAX_POLL_MS = 100;
  * another one polls until the way is clear, and is woken at once when a place of this process is
  * given up.
  */
-export class SqliteTurnQueue implements TurnQueue {
+export class SqliteTurnQueue implements QueueStore {
   private readonly claimInTransaction: (claim: PlaceClaim, now: number) => ClaimOutcome;
   private readonly admitInTransaction: (ticket: QueueTicket, checks: PlaceChecks, now: number) => QueueAdmission;
   private readonly startInTransaction: (ticket: QueueTicket, now: number) => QueueHead | undefined;

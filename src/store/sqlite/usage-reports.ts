@@ -1,5 +1,5 @@
-import { MAX_MODELS, type UsageFigures, type UsageReportRepository, type UsageRow, type UsageSummary } from "../usage-report-repository.js";
-import type { FeedbackRow } from "../feedback-repository.js";
+import { MAX_MODELS, type UsageFigures, type UsageReportStore, type UsageRow, type UsageSummary } from "../usage-report-store.js";
+import type { FeedbackRow } from "../feedback-store.js";
 import type { WorkspaceRef } from "../types.js";
 import type { Db } from "./database.js";
 
@@ -19,7 +19,7 @@ const votes = (key: string) =>
    WHERE f.platform = ? AND f.workspace_id = ? AND t.started_at >= ? GROUP BY 1 ORDER BY COUNT(*) DESC, key LIMIT ?`;
 
 /** Usage reports and the per-user daily budget, from the turns table. */
-export class SqliteUsageReports implements UsageReportRepository {
+export class SqliteUsageReports implements UsageReportStore {
   private readonly total;
   private readonly byUser;
   private readonly byChannel;

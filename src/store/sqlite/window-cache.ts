@@ -1,4 +1,4 @@
-import type { DroppedMessage, SummaryState } from "../summary-repository.js";
+import type { DroppedMessage, SummaryState } from "../summary-store.js";
 import type { StoredMessage } from "../types.js";
 import type { DataVersion } from "./data-version.js";
 

@@ -3,7 +3,7 @@ import { knowledgeTools, type KnowledgeConfig } from "../knowledge/index.js";
 import { calculatorTool } from "./calculator.js";
 import { circumferenceTool } from "./circumference.js";
 import { createCurrencyTool, type CurrencyToolOptions } from "./currency/currency-tool.js";
-import type { HistoryIndex } from "../../store/history-index.js";
+import type { HistoryStore } from "../../store/history-store.js";
 import { hypotenuseTool } from "./hypotenuse.js";
 import { createReminderTool, type ReminderDesk } from "./reminder.js";
 import { createSearchHistoryTool } from "./search-history.js";
@@ -15,7 +15,7 @@ export interface BuiltinToolOptions {
   /** One-off reminders through the scheduled tasks; without it there is no create_reminder. */
   reminders?: ReminderDesk;
   /** The store's history index, searched by search_history (none: no such tool, as in the doctor's check of plugin names). */
-  history?: HistoryIndex;
+  history?: HistoryStore;
 }
 
 export function builtinTools(options: BuiltinToolOptions): Tool[] {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ChannelRefusal } from "../../contract/channel-access.js";
-import type { HistoryHit, HistoryIndex } from "../../store/history-index.js";
+import type { HistoryHit, HistoryStore } from "../../store/history-store.js";
 import { defineTool, type ToolRequestInfo } from "../define-tool.js";
 
 const RESULTS = 8;
@@ -54,7 +54,7 @@ async function scopeOf(request: ToolRequestInfo, channel: string | undefined): P
  * workspace, searched only if the asker may read it (their platform's answer, refused in code
  * otherwise). Never another workspace, never someone else's direct messages.
  */
-export function createSearchHistoryTool(index: HistoryIndex) {
+export function createSearchHistoryTool(index: HistoryStore) {
   return defineTool({
     name: "search_history",
     example: "What did we say about the release here last week?",

@@ -1,6 +1,7 @@
 import { Worker } from "node:worker_threads";
 import type { CpuTaskInput, CpuTaskName, CpuTaskOutput, FromWorker, ToWorker } from "./cpu-tasks.js";
 import { workerFile } from "../../worker-file.js";
+import { BotError } from "../../errors.js";
 
 export interface CpuPoolOptions {
   /** Threads at most; calls beyond them wait their turn, in order. */
@@ -18,8 +19,11 @@ export interface CpuPoolOptions {
 const DEFAULT_CPU_POOL: CpuPoolOptions = { maxWorkers: 2, maxHeapMb: 128, idleRetireMs: 30_000 };
 
 /** A task that could not finish for a reason of the pool's, in words fit for the model. */
-export class CpuTaskError extends Error {
+export class CpuTaskError extends BotError<"cpu_task_failed"> {
   override readonly name = "CpuTaskError";
+  constructor(message: string, options?: ErrorOptions) {
+    super("cpu_task_failed", message, options);
+  }
 }
 
 interface Job {

@@ -1,4 +1,5 @@
-import { boundedFetch, BoundedFetchError } from "../../net/bounded-fetch.js";
+import { boundedFetch, type BoundedFetchError } from "../../net/bounded-fetch.js";
+import { BotError, hasCode } from "../../errors.js";
 
 /** How the knowledge tools talk to their services; one set of limits for all of them. */
 export interface HttpSettings {
@@ -15,8 +16,11 @@ export const DEFAULT_MAX_BYTES = 1024 * 1024;
  * A failure the model should read: its message is short and safe to show (no URLs with secrets,
  * no stack). The technical detail travels in `cause` and reaches only the log.
  */
-export class KnowledgeError extends Error {
+export class KnowledgeError extends BotError<"knowledge_failed"> {
   override readonly name = "KnowledgeError";
+  constructor(message: string, options?: ErrorOptions) {
+    super("knowledge_failed", message, options);
+  }
 }
 
 export interface HttpRequest {
@@ -52,7 +56,7 @@ export async function fetchText(request: HttpRequest, settings: HttpSettings, si
     // Decoded once at the end, so a multi-byte character split across chunks stays whole.
     return new TextDecoder("utf-8").decode(response.bytes);
   } catch (error) {
-    if (!(error instanceof BoundedFetchError)) throw error;
+    if (!hasCode<BoundedFetchError>(error, "fetch_failed")) throw error;
     throw new KnowledgeError(describeFailure(error, request, settings), { cause: error });
   }
 }

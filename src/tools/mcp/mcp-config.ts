@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { processEnvironment } from "../../config/environment.js";
+import { BotError } from "../../errors.js";
 
 /** Server names become the first half of tool names, so they keep to the characters tool names allow. */
 const SERVER_NAME = /^[a-zA-Z0-9_-]{1,32}$/;
@@ -48,8 +49,11 @@ export type McpServerConfig =
   | { name: string; kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
   | { name: string; kind: "http"; url: string; headers: Record<string, string> };
 
-export class McpConfigError extends Error {
+export class McpConfigError extends BotError<"mcp_config_invalid"> {
   override readonly name = "McpConfigError";
+  constructor(message: string, options?: ErrorOptions) {
+    super("mcp_config_invalid", message, options);
+  }
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { McpError, type CallToolResult, type Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../../log.js";
 import type { McpServerConfig } from "./mcp-config.js";
+import { BotError } from "../../errors.js";
 
 export type { McpToolInfo };
 
@@ -31,8 +32,11 @@ export const DEFAULT_TIMING: ConnectionTiming = {
 const CALL_TIMEOUT_MS = 10 * 60_000;
 const STDERR_LINE_CHARS = 500;
 
-class McpUnavailableError extends Error {
+class McpUnavailableError extends BotError<"mcp_unavailable"> {
   override readonly name = "McpUnavailableError";
+  constructor(message: string, options?: ErrorOptions) {
+    super("mcp_unavailable", message, options);
+  }
 }
 
 /**

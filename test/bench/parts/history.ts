@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { silentLogger } from "../../../src/log.js";
-import type { HistoryEntry, HistoryIndex } from "../../../src/store/history-index.js";
+import type { HistoryEntry, HistoryStore } from "../../../src/store/history-store.js";
 import { PostgresStore } from "../../../src/store/postgres/postgres-store.js";
 import { SqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import { createTestDatabase, postgresAvailability } from "../../support/postgres.js";
@@ -59,7 +59,7 @@ function entryOf(index: number, size: Size, next: () => number): HistoryEntry {
 }
 
 /** Indexes the messages in batches; returns the CPU time per message (this process: the engine's work for SQLite, the client's for PostgreSQL). */
-async function fill(index: HistoryIndex, size: Size, options: BenchOptions, engine: string): Promise<{ cpuUsPerMessage: number; wallMs: number }> {
+async function fill(index: HistoryStore, size: Size, options: BenchOptions, engine: string): Promise<{ cpuUsPerMessage: number; wallMs: number }> {
   const next = random(42);
   const cpu = process.cpuUsage();
   const started = performance.now();
@@ -73,7 +73,7 @@ async function fill(index: HistoryIndex, size: Size, options: BenchOptions, engi
 }
 
 /** Searches of one to three words taken from indexed messages, in random channels; some with a date range or an author. */
-async function timeSearches(index: HistoryIndex, size: Size): Promise<{ p50Ms: number; p99Ms: number; hitRate: number }> {
+async function timeSearches(index: HistoryStore, size: Size): Promise<{ p50Ms: number; p99Ms: number; hitRate: number }> {
   const next = random(7);
   const samples: number[] = [];
   let hits = 0;

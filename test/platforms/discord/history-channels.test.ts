@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { HistoryEntry } from "../../../src/store/history-index.js";
+import type { HistoryEntry } from "../../../src/store/history-store.js";
 import { FakeDiscord } from "../../fakes/discord/fake-discord.js";
 import type { ChannelPayload, UserPayload } from "../../fakes/discord/payloads.js";
 import { reply } from "../../fakes/fake-openai.js";

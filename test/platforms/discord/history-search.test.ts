@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { HistoryEntry } from "../../../src/store/history-index.js";
+import type { HistoryEntry } from "../../../src/store/history-store.js";
 import { StorePruner } from "../../../src/store/pruner.js";
 import { silentLogger } from "../../../src/log.js";
 import { FakeDiscord } from "../../fakes/discord/fake-discord.js";

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { HistoryEntry } from "../../../src/store/history-index.js";
+import type { HistoryEntry } from "../../../src/store/history-store.js";
 import { reply } from "../../fakes/fake-openai.js";
 import { SlackHarness } from "../../support/slack-harness.js";
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { ChannelRef } from "./channel-settings-repository.js";
+import type { ChannelRef } from "./channel-settings-store.js";
 import { storable } from "./turn-records.js";
 import type { WorkspaceRef } from "./types.js";
 
@@ -76,7 +76,7 @@ export interface HistoryPruneCounts {
  * the forgetting that goes with it: deleting an indexed question also deletes its exchange from the
  * memory windows, so nothing of a deleted message stays behind.
  */
-export interface HistoryIndex {
+export interface HistoryStore {
   /**
    * Indexes messages, in one transaction; a message indexed before (same channel and id) is
    * replaced, or with `keepIndexed` kept as it is (a backfill never turns a question into a plain message).

@@ -1,4 +1,4 @@
-import type { ApprovalStatus } from "./approval-repository.js";
+import type { ApprovalStatus } from "./approval-store.js";
 import type { WorkspaceRef } from "./types.js";
 
 /** Which turns a list shows; every condition is optional but the page size. */
@@ -113,7 +113,7 @@ export const DAY_MS = 24 * 60 * 60 * 1000;
  * day, what runs now, the settings audit. Each goes through an index and a LIMIT (keyset paging),
  * so a page is as fast at a million turns as at a hundred.
  */
-export interface AuditReads {
+export interface AuditStore {
   turns(filter: TurnFilter): Promise<TurnRow[]>;
   turn(id: string): Promise<TurnDetail | undefined>;
   /** Newest first; `pending` true: only pending, false: only decided. */

@@ -11,7 +11,7 @@ export interface Departure extends WorkspaceRef {
  * (the schedules' queries skip them), and their data is purged once the delay is over, in
  * bounded rounds. A reinstall before then takes the departure back and keeps everything.
  */
-export interface WorkspaceDepartures {
+export interface DepartureStore {
   /** Records the departure; an earlier one keeps its time (a second uninstall event changes nothing). */
   left(departure: Departure): Promise<void>;
   /** The workspace is back (reinstalled): nothing of it is purged. True when it had left. */

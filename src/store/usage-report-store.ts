@@ -1,4 +1,4 @@
-import type { FeedbackRow } from "./feedback-repository.js";
+import type { FeedbackRow } from "./feedback-store.js";
 import type { WorkspaceRef } from "./types.js";
 
 /** Turns and tokens of one group (a user, a channel, a model, or all). */
@@ -31,7 +31,7 @@ export const MAX_MODELS = 100;
  * Reads what the turns table records (user, channel, model, tokens in and out) for usage reports
  * and the per-user daily budget. Every turn that ran counts, failed ones too: they spent tokens.
  */
-export interface UsageReportRepository {
+export interface UsageReportStore {
   /** A workspace's turns since `since` (ms), with the `top` biggest users and channels, and every model. */
   summary(workspace: WorkspaceRef, since: number, top: number): Promise<UsageSummary>;
   /** Tokens one user's turns in a workspace spent since `since` (ms). */

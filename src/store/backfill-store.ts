@@ -1,4 +1,4 @@
-import type { ChannelRef } from "./channel-settings-repository.js";
+import type { ChannelRef } from "./channel-settings-store.js";
 
 /** A channel's history backfill (issue 24 §2) as stored: where it is, how far it got. */
 export interface Backfill extends ChannelRef {
@@ -28,7 +28,7 @@ export interface BackfillStep {
  * (`claim`, a lease renewed by every step), and each page's cursor is stored as it is indexed, so
  * a restart goes on from the last page written.
  */
-export interface BackfillRepository {
+export interface BackfillStore {
   /** Starts (or starts over) the channel's backfill; false, changing nothing, when one is running there and held by a process. */
   begin(channel: ChannelRef, requestedBy: string, since: number, now: number): Promise<boolean>;
   get(channel: ChannelRef): Promise<Backfill | undefined>;

@@ -1,7 +1,6 @@
+import type { BudgetScope, BudgetPeriod } from "../contract/commands.js";
 import type { WorkspaceRef } from "./types.js";
 
-export type BudgetScope = "workspace" | "channel" | "user";
-export type BudgetPeriod = "day" | "month";
 type BudgetUnit = "tokens" | "usd";
 
 export interface BudgetAmount {
@@ -70,7 +69,8 @@ export interface BudgetCharge {
  * with the check, and settled with its real usage after, so two processes cannot both spend the
  * last of a budget.
  */
-export interface BudgetRepository {
+export interface BudgetStore {
+  /** The admins' budgets of the workspace (the same array for every caller, where cached: not to be changed). */
   limits(workspace: WorkspaceRef): Promise<readonly StoredBudget[]>;
   /** Sets a budget, or with `undefined` removes it (the environment's default applies again). */
   setLimit(workspace: WorkspaceRef, slot: BudgetSlot, amount: BudgetAmount | undefined, changedBy: string): Promise<void>;

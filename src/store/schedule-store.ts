@@ -47,7 +47,7 @@ export interface RunClaim {
   dueAt: number;
   /** The task's next due time after this one (absent: none, a one-off task is then done). */
   nextDue?: number;
-  /** The process run claiming it (see InstanceRegistry). */
+  /** The process run claiming it (see InstanceStore). */
   instance: string;
   /** "missed" records the due time without running it; "running" claims it to run now. */
   status: "running" | "missed";
@@ -69,7 +69,7 @@ export interface RunEnd {
 export const KEPT_RUNS = 100;
 
 /** Scheduled tasks and their runs (issue 26). Every method may be called by several processes at once. */
-export interface ScheduleRepository {
+export interface ScheduleStore {
   create(task: Omit<ScheduledTask, "status" | "failures">): Promise<void>;
   get(id: string): Promise<ScheduledTask | undefined>;
   /** The workspace's tasks, oldest first. */

@@ -10,7 +10,7 @@ export interface ApprovalSetting {
  * Which tools need a person's approval before they run, as admins set it per workspace; absent
  * means the tool's own default. Read on every turn; a change applies in every process from its next message.
  */
-export interface ToolApprovalRepository {
+export interface ToolApprovalStore {
   /** The workspace's overrides by tool name. */
   overrides(workspace: WorkspaceRef): Promise<ReadonlyMap<string, ApprovalSetting>>;
   /** Sets whether a tool needs approval here, and records the change in the settings audit. */

@@ -14,12 +14,12 @@ export interface ApprovalRecord {
   requestedAt: number;
   decidedBy?: string;
   decidedAt?: number;
-  /** The process run that waits for the decision (see InstanceRegistry): when it is reaped, its pending requests expire. */
+  /** The process run that waits for the decision (see InstanceStore): when it is reaped, its pending requests expire. */
   instance: string;
 }
 
 /** Requests to approve a tool call, and the decisions on them: the approvals audit. */
-export interface ApprovalRepository {
+export interface ApprovalStore {
   create(request: Omit<ApprovalRecord, "status" | "decidedBy" | "decidedAt">): Promise<void>;
   /** Records the end of a pending request; false when it had already ended (nothing changes then). */
   close(id: string, status: Exclude<ApprovalStatus, "pending">, decidedBy: string | undefined, at?: number): Promise<boolean>;

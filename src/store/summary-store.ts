@@ -74,7 +74,7 @@ export interface SummaryUsage {
  * conversation's summary at a time (`claim`, a lease), and a write that read an older version
  * changes nothing (`save`/`failed` check it), so no update is ever lost.
  */
-export interface SummaryRepository {
+export interface SummaryStore {
   /** The conversation's summary (an empty one, version 0, before the first). */
   get(conversationId: number): Promise<SummaryState>;
   /**

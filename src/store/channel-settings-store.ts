@@ -29,7 +29,7 @@ export const TOOL_KEY = "tool:";
  * Per-channel overrides of the workspace's settings, read on every turn. Every change is recorded
  * in the settings audit as `channel:ID:KEY`, and applies in every process from its next message.
  */
-export interface ChannelSettingsRepository {
+export interface ChannelSettingsStore {
   get(channel: ChannelRef): Promise<ChannelSettings>;
   /** Sets (or with `undefined`, resets to the workspace's) one setting of a channel. */
   set<K extends ChannelSettingKey>(channel: ChannelRef, key: K, value: ChannelSettings[K], changedBy: string): Promise<void>;

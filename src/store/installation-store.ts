@@ -13,7 +13,7 @@ export interface InstallationRow {
   expiresAt?: number;
 }
 
-export interface InstallationRepository {
+export interface InstallationStore {
   /** Inserts or replaces the installation under its key (a reinstall, a refreshed token). */
   put(row: InstallationRow): Promise<void>;
   get(platform: string, key: string): Promise<InstallationRow | undefined>;

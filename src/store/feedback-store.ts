@@ -26,6 +26,6 @@ export interface FeedbackRow {
 }
 
 /** The votes on answers (the turn audit keeps each one): one per person per answer, the last press counting. */
-export interface FeedbackRepository {
+export interface FeedbackStore {
   vote(record: VoteRecord): Promise<VoteOutcome>;
 }
