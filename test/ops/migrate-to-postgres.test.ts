@@ -85,6 +85,9 @@ async function fill(store: Store): Promise<void> {
   });
   await store.schedules.claim({ taskId: "task-1", dueAt: 3_000, nextDue: 4_000, instance: "main", status: "running", at: 3_001 });
   await store.schedules.finish("task-1", 3_000, { status: "ok", tokens: 42, at: 3_002 });
+  await store.budgets.setLimit(channel, { scope: "workspace", subject: "", period: "day" }, { unit: "tokens", amount: 50_000 }, "U-admin");
+  await store.budgets.claimAlert("budget-1", 86_400_000, 80, 5);
+  await store.departures.left({ platform: "slack", workspaceId: "T-gone", leftAt: 7, reason: "app_uninstalled" });
 }
 
 describe.skipIf(!availability.available)(
@@ -112,7 +115,7 @@ describe.skipIf(!availability.available)(
       const run = await migrate(dir, { DATABASE_PATH: path, DATABASE_URL: url.toString() });
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toMatch(
-        /^Copied .*bot\.sqlite into postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/agent_bot_copy_\w+: conversations 2, turns 2, messages 4, conversation_summaries 0, history_messages 0, history_backfills 0, turn_feedback 1, turn_steps 1, tool_settings 1, bot_threads 1, processed_events 1, currency_rates 1, platform_installations 0, workspace_settings 2, settings_changes 5, token_usage_daily 1, approvals 1, tool_approval_settings 1, channel_settings 1, scheduled_tasks 1, scheduled_runs 1\.\n$/,
+        /^Copied .*bot\.sqlite into postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/agent_bot_copy_\w+: conversations 2, turns 2, messages 4, conversation_summaries 0, history_messages 0, history_backfills 0, turn_feedback 1, turn_steps 1, tool_settings 1, bot_threads 1, processed_events 1, currency_rates 1, platform_installations 0, workspace_settings 2, settings_changes 5, token_usage_daily 1, budget_limits 1, budget_spend 0, budget_alerts 1, workspace_departures 1, approvals 1, tool_approval_settings 1, channel_settings 1, scheduled_tasks 1, scheduled_runs 1\.\n$/,
       );
       expect(run.stdout + run.stderr).not.toContain("never-print-me");
 
@@ -139,6 +142,13 @@ describe.skipIf(!availability.available)(
         expect(await store.schedules.get("task-1")).toMatchObject({ nextDue: 4_000, cron: "0 9 * * 1-5", status: "active" });
         expect(await store.schedules.history("task-1", 10)).toMatchObject([{ dueAt: 3_000, status: "ok", tokens: 42 }]);
         expect(await store.approvals.get("approval-1")).toMatchObject({ status: "approved", decidedBy: "U-admin", args: { file: "a" } });
+        expect(await store.budgets.limits(channel)).toMatchObject([
+          { scope: "workspace", period: "day", unit: "tokens", amount: 50_000, changedBy: "U-admin" },
+        ]);
+        expect(await store.budgets.claimAlert("budget-1", 86_400_000, 80, 6)).toBe(false);
+        expect(await queryRows(database.url, "SELECT workspace_id, reason FROM workspace_departures")).toEqual([
+          { workspace_id: "T-gone", reason: "app_uninstalled" },
+        ]);
         expect(await queryRows(database.url, "SELECT user_id, vote, changes FROM turn_feedback")).toEqual([{ user_id: "U2", vote: "up", changes: 0 }]);
         expect(await queryRows(database.url, "SELECT tool, input, output FROM turn_steps")).toEqual([
           { tool: "calculator", input: '{"expression":"6*7"}', output: "42" },

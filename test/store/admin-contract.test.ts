@@ -1,19 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect } from "vitest";
 import type { Store } from "../../src/store/store.js";
 import type { ConversationRef } from "../../src/store/types.js";
-import { postgresAvailability } from "../support/postgres.js";
-import { postgresEngine, sqliteEngine, titleOf, type SharedDatabase } from "./engines.js";
+import { describeOnEngines } from "./engines.js";
 
 /**
  * The store contract, continued: approvals, per-channel settings, which tools need approval,
  * usage reports, and the files' descriptions kept with a question; the same for both engines,
  * with two stores on one database standing for two processes.
  */
-const availability = await postgresAvailability();
-const engines = [sqliteEngine, postgresEngine(availability)];
-
 async function waitFor(condition: () => Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (!(await condition())) {
@@ -22,20 +18,13 @@ async function waitFor(condition: () => Promise<boolean>, what: string): Promise
   }
 }
 
-for (const engine of engines) {
-  describe.skipIf(engine.unavailable !== undefined)(titleOf(`the ${engine.name} store's admin controls`, engine), () => {
-    let shared: SharedDatabase;
-    let a: Store;
-    let b: Store;
-    beforeAll(async () => {
-      shared = await engine.openShared(2);
-      [a, b] = shared.stores as [Store, Store];
-    });
-    afterAll(() => shared?.close());
-
+await describeOnEngines(
+  (engine) => `the ${engine.name} store's admin controls`,
+  2,
+  (it) => {
     const workspace = () => ({ platform: "test", workspaceId: `w-${randomUUID()}` });
 
-    it("records a request for approval and its one decision; a request whose process stops expires", async () => {
+    it("records a request for approval and its one decision; a request whose process stops expires", async ({ a, b }) => {
       const ws = workspace();
       const request = {
         platform: ws.platform,
@@ -68,7 +57,7 @@ for (const engine of engines) {
       expect(await b.approvals.get("no-such-request")).toBeUndefined();
     });
 
-    it("applies a channel's settings and tool switches made through one process on the other, and audits them", async () => {
+    it("applies a channel's settings and tool switches made through one process on the other, and audits them", async ({ shared, a, b }) => {
       const channel = { ...workspace(), channelId: "c9" };
       expect(await b.channelSettings.get(channel)).toEqual({});
       await a.channelSettings.set(channel, "prompt", "Only here.", "boss");
@@ -96,7 +85,7 @@ for (const engine of engines) {
       ]);
     });
 
-    it("applies which tools need approval across processes", async () => {
+    it("applies which tools need approval across processes", async ({ a, b }) => {
       const ws = workspace();
       expect((await b.toolApprovals.overrides(ws)).size).toBe(0);
       await a.toolApprovals.set(ws, "shred", true, "boss");
@@ -106,7 +95,7 @@ for (const engine of engines) {
       await waitFor(async () => (await a.toolApprovals.overrides(ws)).get("shred")?.required === false, "the first process to see it back");
     });
 
-    it("reports turns and tokens by user, channel and model, and one user's tokens, for what both processes recorded", async () => {
+    it("reports turns and tokens by user, channel and model, and one user's tokens, for what both processes recorded", async ({ a, b }) => {
       const ws = workspace();
       const turn = async (store: Store, userId: string, where: ConversationRef, model: string, tokens: [number, number]) => {
         const id = randomUUID();
@@ -146,7 +135,7 @@ for (const engine of engines) {
       expect(await b.usageReports.activeWorkspaces(0)).toContainEqual(ws);
     });
 
-    it("keeps a description of a question's files with it, never more", async () => {
+    it("keeps a description of a question's files with it, never more", async ({ a, b }) => {
       const ref = { ...workspace(), channelId: "c1" };
       const turnId = randomUUID();
       const conversation = await a.turns.start({ id: turnId, conversation: ref, userId: "u1", instance: "test" });
@@ -163,5 +152,5 @@ for (const engine of engines) {
         { role: "assistant", author: null, text: "because" },
       ]);
     });
-  });
-}
+  },
+);

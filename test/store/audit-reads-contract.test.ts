@@ -1,35 +1,29 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Store } from "../../src/store/store.js";
+import { expect } from "vitest";
 import type { ConversationRef } from "../../src/store/types.js";
-import { postgresAvailability } from "../support/postgres.js";
-import { postgresEngine, sqliteEngine, titleOf, type SharedDatabase } from "./engines.js";
+import type { Store } from "../../src/store/store.js";
+import { describeOnEngines } from "./engines.js";
 
 /**
  * The console's reads of the audit trail (src/store/audit-store.ts), the same on both engines:
  * turns filtered and paged newest first, a turn with its exchange, steps and approvals, usage by
  * day and model, what runs now, the settings audit's version.
  */
-const availability = await postgresAvailability();
-const engines = [sqliteEngine, postgresEngine(availability)];
 const DAY = 24 * 60 * 60 * 1000;
 
-for (const engine of engines) {
-  describe.skipIf(engine.unavailable !== undefined)(titleOf(`the ${engine.name} store's audit reads`, engine), () => {
-    let shared: SharedDatabase;
-    let a: Store;
-    let b: Store;
-    beforeAll(async () => {
-      shared = await engine.openShared(2);
-      [a, b] = shared.stores as [Store, Store];
-    });
-    afterAll(() => shared?.close());
-
+await describeOnEngines(
+  (engine) => `the ${engine.name} store's audit reads`,
+  2,
+  (it) => {
     const place = (channelId = "c1"): ConversationRef => ({ platform: "test", workspaceId: `w-${randomUUID()}`, channelId });
 
-    async function turn(ref: ConversationRef, options: { user?: string; model?: string; tools?: string[]; failed?: boolean; tokens?: [number, number] } = {}) {
+    async function turn(
+      store: Store,
+      ref: ConversationRef,
+      options: { user?: string; model?: string; tools?: string[]; failed?: boolean; tokens?: [number, number] } = {},
+    ) {
       const id = randomUUID();
-      const conversation = await a.turns.start({
+      const conversation = await store.turns.start({
         id,
         conversation: ref,
         userId: options.user ?? "u1",
@@ -37,7 +31,7 @@ for (const engine of engines) {
         context: { model: options.model ?? "m1", channelId: ref.channelId },
       });
       const [input, output] = options.tokens ?? [10, 2];
-      await a.turns.finish({
+      await store.turns.finish({
         turnId: id,
         end: options.failed
           ? {
@@ -57,12 +51,12 @@ for (const engine of engines) {
       return id;
     }
 
-    it("lists a workspace's turns newest first, filtered, in pages that neither skip nor repeat", async () => {
+    it("lists a workspace's turns newest first, filtered, in pages that neither skip nor repeat", async ({ a, b }) => {
       const ref = place();
       const ids: string[] = [];
-      for (let i = 0; i < 5; i++) ids.push(await turn(ref, { user: i % 2 ? "u2" : "u1", tools: i === 3 ? ["calculator"] : [] }));
-      await turn({ ...ref, channelId: "c2" }, { failed: true });
-      await turn(place());
+      for (let i = 0; i < 5; i++) ids.push(await turn(a, ref, { user: i % 2 ? "u2" : "u1", tools: i === 3 ? ["calculator"] : [] }));
+      await turn(a, { ...ref, channelId: "c2" }, { failed: true });
+      await turn(a, place());
 
       const workspace = { platform: ref.platform, workspaceId: ref.workspaceId };
       const all = await b.audit.turns({ workspace, limit: 50 });
@@ -85,9 +79,9 @@ for (const engine of engines) {
       expect(await b.audit.turns({ workspace, from: Date.now() + DAY, limit: 50 })).toEqual([]);
     });
 
-    it("reads one turn with its question, answer, steps in order and approvals", async () => {
+    it("reads one turn with its question, answer, steps in order and approvals", async ({ a, b }) => {
       const ref = place();
-      const id = await turn(ref, { tools: ["get_time", "calculator"], tokens: [30, 7] });
+      const id = await turn(a, ref, { tools: ["get_time", "calculator"], tokens: [30, 7] });
       await a.approvals.create({
         id: `${id}-a`,
         platform: ref.platform,
@@ -124,11 +118,11 @@ for (const engine of engines) {
       expect(await b.audit.turn("no such turn")).toBeUndefined();
     });
 
-    it("sums tokens by day and model, counts the failures, knows the workspace and its channels", async () => {
+    it("sums tokens by day and model, counts the failures, knows the workspace and its channels", async ({ a, b }) => {
       const ref = place();
-      await turn(ref, { model: "m1", tokens: [10, 1] });
-      await turn(ref, { model: "m1", tokens: [20, 2] });
-      await turn({ ...ref, channelId: "c9" }, { model: "m2", tokens: [5, 5], failed: true });
+      await turn(a, ref, { model: "m1", tokens: [10, 1] });
+      await turn(a, ref, { model: "m1", tokens: [20, 2] });
+      await turn(a, { ...ref, channelId: "c9" }, { model: "m2", tokens: [5, 5], failed: true });
       const workspace = { platform: ref.platform, workspaceId: ref.workspaceId };
       const today = Math.floor(Date.now() / DAY);
       expect(await b.audit.dailyUsage(workspace, Date.now() - DAY)).toEqual([
@@ -141,7 +135,7 @@ for (const engine of engines) {
       expect(await b.audit.sizeBytes()).toBeGreaterThan(0);
     });
 
-    it("versions a workspace's settings by its audit, and says what changed since a version", async () => {
+    it("versions a workspace's settings by its audit, and says what changed since a version", async ({ a, b }) => {
       const ref = place();
       const version = await b.audit.settingsVersion(ref);
       expect(version).toBe(0);
@@ -155,5 +149,5 @@ for (const engine of engines) {
       ]);
       expect(await b.audit.changesSince(ref, after, 10)).toEqual([]);
     });
-  });
-}
+  },
+);

@@ -1,29 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Store } from "../../src/store/store.js";
-import { postgresAvailability } from "../support/postgres.js";
-import { postgresEngine, sqliteEngine, titleOf, type SharedDatabase } from "./engines.js";
+import { expect } from "vitest";
+import { describeOnEngines } from "./engines.js";
 
 /**
  * Channel history backfills on both engines, two stores on one database as two processes: one
  * process reads a backfill at a time (a lease), each page's cursor is kept, a backfill let go of
  * (shutdown) or whose lease ran out is resumable from that cursor, and a running one is not started over.
  */
-const availability = await postgresAvailability();
-const engines = [sqliteEngine, postgresEngine(availability)];
-
-for (const engine of engines) {
-  describe.skipIf(engine.unavailable !== undefined)(titleOf(`history backfills on the ${engine.name} store`, engine), () => {
-    let shared: SharedDatabase;
-    let a: Store;
-    let b: Store;
-    beforeAll(async () => {
-      shared = await engine.openShared(2);
-      [a, b] = shared.stores as [Store, Store];
-    });
-    afterAll(() => shared?.close());
-
-    it("one process at a time, the cursor kept page by page, resumable after a release or a lapsed lease", async () => {
+await describeOnEngines(
+  (engine) => `history backfills on the ${engine.name} store`,
+  2,
+  (it) => {
+    it("one process at a time, the cursor kept page by page, resumable after a release or a lapsed lease", async ({ a, b }) => {
       const platform = `p-${randomUUID()}`;
       const channel = { platform, workspaceId: "w1", channelId: "c1" };
       const now = 1_000_000;
@@ -59,5 +47,5 @@ for (const engine of engines) {
       expect(await a.backfills.get(channel)).toMatchObject({ read: 0, status: "running", requestedBy: "admin2" });
       expect((await a.backfills.get(channel))?.cursor).toBeUndefined();
     });
-  });
-}
+  },
+);

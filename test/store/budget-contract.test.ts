@@ -1,14 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect } from "vitest";
 import { budgetKey, type BudgetLine, type BudgetStore } from "../../src/store/budget-store.js";
 import type { Store } from "../../src/store/store.js";
-import { postgresAvailability } from "../support/postgres.js";
-import { postgresEngine, sqliteEngine, titleOf, type SharedDatabase } from "./engines.js";
+import { describeOnEngines } from "./engines.js";
 
 /** The budgets' store contract, the same for both engines, with three stores on one database standing for three processes. */
-const availability = await postgresAvailability();
-const engines = [sqliteEngine, postgresEngine(availability)];
-
 const HOLD_MS = 60_000;
 
 function tokensLine(limit: number, promptTokens: number, key = `b-${randomUUID()}`): BudgetLine {
@@ -18,19 +14,11 @@ function tokensLine(limit: number, promptTokens: number, key = `b-${randomUUID()
 const reserve = (repository: BudgetStore, lines: BudgetLine[], now = 1_000, ceiling = 4_096) =>
   repository.reserve({ lines, ceiling, floor: 64, now, holdMs: HOLD_MS });
 
-for (const engine of engines) {
-  describe.skipIf(engine.unavailable !== undefined)(titleOf(`the ${engine.name} store's budgets`, engine), () => {
-    let shared: SharedDatabase;
-    let a: Store;
-    let b: Store;
-    let c: Store;
-    beforeAll(async () => {
-      shared = await engine.openShared(3);
-      [a, b, c] = shared.stores as [Store, Store, Store];
-    });
-    afterAll(() => shared?.close());
-
-    it("keeps the budgets admins set, for every process, until they are cleared", async () => {
+await describeOnEngines(
+  (engine) => `the ${engine.name} store's budgets`,
+  3,
+  (it, engine) => {
+    it("keeps the budgets admins set, for every process, until they are cleared", async ({ a, b }) => {
       const ws = { platform: "test", workspaceId: `w-${randomUUID()}` };
       await a.budgets.setLimit(ws, { scope: "channel", subject: "c1", period: "day" }, { unit: "tokens", amount: 5_000 }, "boss");
       await a.budgets.setLimit(ws, { scope: "workspace", subject: "", period: "month" }, { unit: "usd", amount: 12.5 }, "boss");
@@ -43,7 +31,7 @@ for (const engine of engines) {
       expect((await a.budgets.limits(ws)).map((row) => row.scope)).toEqual(["workspace"]);
     });
 
-    it("holds a call's cost before it is made: a second process cannot spend the same remainder, until the first settles", async () => {
+    it("holds a call's cost before it is made: a second process cannot spend the same remainder, until the first settles", async ({ a, b, c }) => {
       const line = tokensLine(1_000, 100);
       const first = await reserve(a.budgets, [line]);
       expect(first).toEqual({ granted: true, maxTokens: 900, limitedBy: 0, held: [1_000] });
@@ -59,7 +47,7 @@ for (const engine of engines) {
       ).toEqual([300, 0]);
     });
 
-    it("refuses a call whose answer would get fewer tokens than the floor, names the tightest budget, and forgets a dead process's hold", async () => {
+    it("refuses a call whose answer would get fewer tokens than the floor, names the tightest budget, and forgets a dead process's hold", async ({ a, b }) => {
       const roomy = tokensLine(100_000, 100);
       const tight = tokensLine(150, 100);
       expect(await reserve(a.budgets, [roomy, tight])).toEqual({ granted: false, line: 1, why: "floor" });
@@ -72,7 +60,7 @@ for (const engine of engines) {
       expect(await reserve(b.budgets, [small], 1_000 + HOLD_MS)).toEqual({ granted: true, maxTokens: 400, limitedBy: 0, held: [500] });
     });
 
-    it("records each alert once, whichever process claims it first", async () => {
+    it("records each alert once, whichever process claims it first", async ({ a, b, c }) => {
       const key = budgetKey({ platform: "test", workspaceId: `w-${randomUUID()}` }, "workspace", "", "day");
       const claims = await Promise.all([a, b, c].map((store) => store.budgets.claimAlert(key, 0, 80, 1)));
       expect(claims.filter(Boolean)).toHaveLength(1);
@@ -80,7 +68,7 @@ for (const engine of engines) {
       expect(await b.budgets.claimAlert(key, 86_400_000, 80, 1)).toBe(true);
     });
 
-    it("three processes spending one budget at once never exceed it by more than the prompts' estimate error", async () => {
+    it("three processes spending one budget at once never exceed it by more than the prompts' estimate error", async ({ a, b, c }) => {
       const limit = 20_000;
       const key = `b-${randomUUID()}`;
       const estimate = 150;
@@ -110,5 +98,5 @@ for (const engine of engines) {
       expect(spent).toBeLessThanOrEqual(limit + estimateError);
       expect(spent).toBeGreaterThan(limit - 64 - estimate - estimateError);
     });
-  });
-}
+  },
+);

@@ -1,20 +1,16 @@
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect } from "vitest";
 import type { InstanceRun, QueueAdmission, QueueTicket, Store } from "../../src/store/store.js";
 import type { ConversationRef } from "../../src/store/types.js";
-import { postgresAvailability } from "../support/postgres.js";
-import { postgresEngine, sqliteEngine, titleOf, type SharedDatabase } from "./engines.js";
+import { describeOnEngines } from "./engines.js";
 
 /**
  * What several bot processes on one database rely on, for both engines: one line per
  * conversation whichever process took the place, limits counted for all, leases that let the
  * survivors mark a dead process's turns interrupted, migrations applied once.
  */
-const availability = await postgresAvailability();
-const engines = [sqliteEngine, postgresEngine(availability)];
-
 const LONG = 60_000;
 /** Positions in arrival order for places the tests take without a platform order of their own. */
 let arrivals = 0;
@@ -25,17 +21,10 @@ const ticketOf = (admission: QueueAdmission): QueueTicket => {
 /** A process id of this host that no longer runs. */
 const deadPid = () => spawnSync(process.execPath, ["-e", ""]).pid!;
 
-for (const engine of engines) {
-  describe.skipIf(engine.unavailable !== undefined)(titleOf(`several processes on one ${engine.name} database`, engine), () => {
-    let shared: SharedDatabase;
-    let a: Store;
-    let b: Store;
-    beforeAll(async () => {
-      shared = await engine.openShared(2);
-      [a, b] = shared.stores as [Store, Store];
-    });
-    afterAll(() => shared?.close());
-
+await describeOnEngines(
+  (engine) => `several processes on one ${engine.name} database`,
+  2,
+  (it, engine) => {
     const place = (): ConversationRef => ({ platform: "test", workspaceId: `w-${randomUUID()}`, channelId: "c1" });
     /** A place taken (in arrival order, unless `order` says otherwise) and admitted, as the runner does. */
     const enter = async (
@@ -60,7 +49,7 @@ for (const engine of engines) {
       return !done;
     };
 
-    it("lines a conversation's turns up in the order they took their places, across processes", async () => {
+    it("lines a conversation's turns up in the order they took their places, across processes", async ({ a, b }) => {
       const ref = place();
       const first = ticketOf(await enter(a, ref));
       const second = ticketOf(await enter(b, ref));
@@ -81,7 +70,7 @@ for (const engine of engines) {
       await b.queue.leave(elsewhere);
     });
 
-    it("starts a place with its admission when asked and nothing is in its way, and never one that something is in the way of", async () => {
+    it("starts a place with its admission when asked and nothing is in its way, and never one that something is in the way of", async ({ a, b }) => {
       const ref = place();
       const first = await enter(a, ref, { startIfFirst: true });
       // SQLite starts it in the admission's own transaction; PostgreSQL leaves it to waitForTurn.
@@ -101,7 +90,7 @@ for (const engine of engines) {
       await b.queue.leave(ticketOf(second));
     });
 
-    it("lines turns up in their messages' platform order, not in the order their places were taken", async () => {
+    it("lines turns up in their messages' platform order, not in the order their places were taken", async ({ a, b }) => {
       const ref = place();
       // Snowflake-sized positions: compared as numbers (as text, the 19-digit one would come first).
       const later = ticketOf(await enter(a, ref, { order: "1000000000000000000" }));
@@ -116,7 +105,7 @@ for (const engine of engines) {
       await a.queue.leave(later);
     });
 
-    it("lets a place taken after a later message's turn started wait for that turn, and the turns after both wait for both", async () => {
+    it("lets a place taken after a later message's turn started wait for that turn, and the turns after both wait for both", async ({ a, b }) => {
       const ref = place();
       const started = ticketOf(await enter(a, ref, { order: "200" }));
       await waitFor(a, started);
@@ -134,7 +123,11 @@ for (const engine of engines) {
       await a.queue.leave(last);
     });
 
-    it("claims a message and takes its place in one statement: once per message, and only for messages addressed to the bot or in its threads", async () => {
+    it("claims a message and takes its place in one statement: once per message, and only for messages addressed to the bot or in its threads", async ({
+      shared,
+      a,
+      b,
+    }) => {
       const ref = place();
       const claim = (store: Store, eventId: string, addressed: boolean, threadId = "t1") =>
         store.queue.claim({
@@ -165,7 +158,7 @@ for (const engine of engines) {
       await b.queue.leave(followUp.placed);
     });
 
-    it("refuses a place when the conversation's line is full, counting every process's places", async () => {
+    it("refuses a place when the conversation's line is full, counting every process's places", async ({ a, b }) => {
       const ref = place();
       const places = [ticketOf(await enter(a, ref, { maxDepth: 2 })), ticketOf(await enter(b, ref, { maxDepth: 2 }))];
       expect(await enter(a, ref, { maxDepth: 2 })).toEqual({ refused: "queue_full" });
@@ -173,7 +166,7 @@ for (const engine of engines) {
       expect("ticket" in (await enter(a, ref, { maxDepth: 2 }))).toBe(true);
     });
 
-    it("counts a user's turns per minute across processes, even when they start at once", async () => {
+    it("counts a user's turns per minute across processes, even when they start at once", async ({ a, b }) => {
       const rate = { key: JSON.stringify(["test", `u-${randomUUID()}`]), limit: 3 };
       const attempts = await Promise.all(Array.from({ length: 8 }, (_, i) => enter(i % 2 ? a : b, place(), { rate })));
       expect(attempts.filter((attempt) => "ticket" in attempt)).toHaveLength(3);
@@ -182,7 +175,7 @@ for (const engine of engines) {
       expect("ticket" in (await enter(a, place(), { rate: { key: JSON.stringify(["test", "someone else"]), limit: 3 } }))).toBe(true);
     });
 
-    it("stops waiting when the turn is cancelled (shutdown), and drops a place held far longer than any turn", async () => {
+    it("stops waiting when the turn is cancelled (shutdown), and drops a place held far longer than any turn", async ({ shared, a, b }) => {
       const ref = place();
       const held = ticketOf(await enter(a, ref));
       const waiter = ticketOf(await enter(b, ref));
@@ -196,7 +189,7 @@ for (const engine of engines) {
       expect(await shared.rows(`SELECT id FROM turn_queue WHERE id = ${held.id}`)).toEqual([]);
     });
 
-    it("reaps a dead process: its running turns become interrupted, its places go, the live process's stay", async () => {
+    it("reaps a dead process: its running turns become interrupted, its places go, the live process's stay", async ({ shared, a, b }) => {
       const live: InstanceRun = { id: `live:${randomUUID()}`, name: "live", host: hostname(), pid: process.pid };
       const crashed: InstanceRun = { id: `crashed:${randomUUID()}`, name: "crashed", host: "another-host", pid: 1 };
       await a.instances.register(live);
@@ -227,7 +220,7 @@ for (const engine of engines) {
       expect(await shared.rows(`SELECT status FROM turns WHERE id = '${live.id}-turn'`)).toEqual([{ status: "interrupted" }]);
     });
 
-    it("reaps a run whose lease ran out by the database's clock, and turns of runs no longer registered", async () => {
+    it("reaps a run whose lease ran out by the database's clock, and turns of runs no longer registered", async ({ shared, a, b }) => {
       const stale: InstanceRun = { id: `stale:${randomUUID()}`, name: "stale", host: hostname(), pid: deadPid() };
       const fresh: InstanceRun = { id: `fresh:${randomUUID()}`, name: "fresh", host: hostname(), pid: process.pid };
       await a.instances.register(stale);
@@ -247,9 +240,13 @@ for (const engine of engines) {
       ]);
       await b.instances.leave(fresh);
     });
-  });
+  },
+);
 
-  describe.skipIf(engine.unavailable !== undefined)(titleOf(`${engine.name} migrations`, engine), () => {
+await describeOnEngines(
+  (engine) => `${engine.name} migrations`,
+  0,
+  (it, engine) => {
     it("are applied exactly once when several processes start together on a new database", async () => {
       const shared = await engine.openShared(4);
       try {
@@ -261,5 +258,5 @@ for (const engine of engines) {
         await shared.close();
       }
     });
-  });
-}
+  },
+);

@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect } from "vitest";
 import { silentLogger } from "../../src/log.js";
 import { budgetKey } from "../../src/store/budget-store.js";
 import type { Store } from "../../src/store/store.js";
 import type { WorkspaceRef } from "../../src/store/types.js";
 import { WorkspacePurge } from "../../src/store/workspace-purge.js";
-import { postgresAvailability } from "../support/postgres.js";
-import { postgresEngine, sqliteEngine, titleOf, type SharedDatabase } from "./engines.js";
+import { describeOnEngines, type SharedDatabase } from "./engines.js";
 
 /**
  * Uninstalled workspaces (issue 27), on both engines with two stores on one database: a departed
@@ -14,8 +13,6 @@ import { postgresEngine, sqliteEngine, titleOf, type SharedDatabase } from "./en
  * votes, schedules) is purged once UNINSTALL_PURGE_DAYS have passed by a fake clock, and only
  * its own; a reinstall before then keeps everything.
  */
-const availability = await postgresAvailability();
-const engines = [sqliteEngine, postgresEngine(availability)];
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The tables a workspace's data is in, and how a row of it is found. */
@@ -38,20 +35,13 @@ const COUNTS: Record<string, (ws: WorkspaceRef) => string> = {
   scheduled_runs: (ws) => `SELECT COUNT(*) AS n FROM scheduled_runs r JOIN scheduled_tasks t ON t.id = r.task_id WHERE t.workspace_id = '${ws.workspaceId}'`,
 };
 
-for (const engine of engines) {
-  describe.skipIf(engine.unavailable !== undefined)(titleOf(`the ${engine.name} store's departed workspaces`, engine), () => {
-    let shared: SharedDatabase;
-    let a: Store;
-    let b: Store;
-    beforeAll(async () => {
-      shared = await engine.openShared(2);
-      [a, b] = shared.stores as [Store, Store];
-    });
-    afterAll(() => shared?.close());
-
+await describeOnEngines(
+  (engine) => `the ${engine.name} store's departed workspaces`,
+  2,
+  (it) => {
     const workspace = (): WorkspaceRef => ({ platform: "slack", workspaceId: `T-${randomUUID()}` });
 
-    async function counts(ws: WorkspaceRef): Promise<Record<string, number>> {
+    async function counts(shared: SharedDatabase, ws: WorkspaceRef): Promise<Record<string, number>> {
       const entries = await Promise.all(Object.entries(COUNTS).map(async ([table, sql]) => [table, Number((await shared.rows(sql(ws)))[0]!.n)] as const));
       return Object.fromEntries(entries);
     }
@@ -100,7 +90,7 @@ for (const engine of engines) {
 
     const dueTasks = async (store: Store, ws: WorkspaceRef) => (await store.schedules.due(10_000, 1_000)).filter((task) => task.workspaceId === ws.workspaceId);
 
-    it("stops a departed workspace's schedules at once for every process, and runs them again once it returns", async () => {
+    it("stops a departed workspace's schedules at once for every process, and runs them again once it returns", async ({ a, b }) => {
       const gone = workspace();
       const stays = workspace();
       const task = await fill(a, gone);
@@ -121,50 +111,50 @@ for (const engine of engines) {
       expect((await dueTasks(a, gone)).map((t) => t.id)).toEqual([task]);
     });
 
-    it("purges a departed workspace's data after UNINSTALL_PURGE_DAYS by the clock, and nothing of another workspace", async () => {
+    it("purges a departed workspace's data after UNINSTALL_PURGE_DAYS by the clock, and nothing of another workspace", async ({ shared, a, b }) => {
       const gone = workspace();
       const stays = workspace();
       await fill(a, gone);
       await fill(b, stays);
-      const before = await counts(gone);
+      const before = await counts(shared, gone);
       expect(Object.entries(before).filter(([, n]) => n === 0)).toEqual([]);
-      const staysBefore = await counts(stays);
+      const staysBefore = await counts(shared, stays);
 
       const day0 = Date.UTC(2026, 0, 1);
       const purge = new WorkspacePurge(b.departures, { purgeDays: 30, logger: silentLogger(), now: () => day0 });
       await purge.left(gone.platform, gone.workspaceId, "app_uninstalled");
 
       expect((await purge.sweep(day0 + 29 * DAY_MS)).size).toBe(0);
-      expect(await counts(gone)).toEqual(before);
+      expect(await counts(shared, gone)).toEqual(before);
 
       const purged = await purge.sweep(day0 + 30 * DAY_MS);
       expect(purged.get(`slack:${gone.workspaceId}`)).toBeGreaterThan(0);
-      expect(Object.values(await counts(gone)).every((n) => n === 0)).toBe(true);
-      expect(await counts(stays)).toEqual(staysBefore);
+      expect(Object.values(await counts(shared, gone)).every((n) => n === 0)).toBe(true);
+      expect(await counts(shared, stays)).toEqual(staysBefore);
       // The departure went with the data: a later sweep has nothing to do.
       expect((await purge.sweep(day0 + 31 * DAY_MS)).size).toBe(0);
     });
 
-    it("keeps everything of a workspace reinstalled within the delay", async () => {
+    it("keeps everything of a workspace reinstalled within the delay", async ({ shared, a }) => {
       const back = workspace();
       await fill(a, back);
-      const before = await counts(back);
+      const before = await counts(shared, back);
       const day0 = Date.UTC(2026, 0, 1);
       const purge = new WorkspacePurge(a.departures, { purgeDays: 30, logger: silentLogger(), now: () => day0 });
       await purge.left(back.platform, back.workspaceId, "tokens_revoked");
       await purge.returned(back.platform, back.workspaceId);
       expect((await purge.sweep(day0 + 60 * DAY_MS)).size).toBe(0);
-      expect(await counts(back)).toEqual(before);
+      expect(await counts(shared, back)).toEqual(before);
     });
 
-    it("purges at once with UNINSTALL_PURGE_DAYS=0, in the background", async () => {
+    it("purges at once with UNINSTALL_PURGE_DAYS=0, in the background", async ({ shared, a }) => {
       const gone = workspace();
       await fill(a, gone);
       const purge = new WorkspacePurge(a.departures, { purgeDays: 0, logger: silentLogger() });
       await purge.left(gone.platform, gone.workspaceId, "app_uninstalled");
       await purge.idle();
-      expect(Object.values(await counts(gone)).every((n) => n === 0)).toBe(true);
+      expect(Object.values(await counts(shared, gone)).every((n) => n === 0)).toBe(true);
       await purge.stop();
     });
-  });
-}
+  },
+);

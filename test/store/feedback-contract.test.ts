@@ -1,29 +1,18 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect } from "vitest";
 import type { Store } from "../../src/store/store.js";
 import type { ConversationRef, WorkspaceRef } from "../../src/store/types.js";
-import { postgresAvailability } from "../support/postgres.js";
-import { postgresEngine, sqliteEngine, titleOf, type SharedDatabase } from "./engines.js";
+import { describeOnEngines } from "./engines.js";
 
 /**
  * 👍 / 👎 on answers, on both engines with two stores on one database standing for two processes:
  * one vote per person per answer (a second press changes it), a press counts only on a turn of
  * its own workspace, and usage reports count the votes by model and by channel.
  */
-const availability = await postgresAvailability();
-const engines = [sqliteEngine, postgresEngine(availability)];
-
-for (const engine of engines) {
-  describe.skipIf(engine.unavailable !== undefined)(titleOf(`the ${engine.name} store's feedback`, engine), () => {
-    let shared: SharedDatabase;
-    let a: Store;
-    let b: Store;
-    beforeAll(async () => {
-      shared = await engine.openShared(2);
-      [a, b] = shared.stores as [Store, Store];
-    });
-    afterAll(() => shared?.close());
-
+await describeOnEngines(
+  (engine) => `the ${engine.name} store's feedback`,
+  2,
+  (it) => {
     const workspace = (): WorkspaceRef => ({ platform: "test", workspaceId: `w-${randomUUID()}` });
     const answered = async (store: Store, where: ConversationRef, model: string): Promise<string> => {
       const id = randomUUID();
@@ -37,7 +26,7 @@ for (const engine of engines) {
       return id;
     };
 
-    it("records one vote per person per answer: the first press, the same again, a change, and another person's", async () => {
+    it("records one vote per person per answer: the first press, the same again, a change, and another person's", async ({ shared, a, b }) => {
       const ws = workspace();
       const turnId = await answered(a, { ...ws, channelId: "c1" }, "small");
       const press = { ...ws, turnId, userId: "ann" };
@@ -53,7 +42,7 @@ for (const engine of engines) {
       ]);
     });
 
-    it("counts a press only on a turn of the workspace it came from", async () => {
+    it("counts a press only on a turn of the workspace it came from", async ({ shared, a }) => {
       const mine = workspace();
       const theirs = workspace();
       const turnId = await answered(a, { ...theirs, channelId: "c1" }, "small");
@@ -62,7 +51,7 @@ for (const engine of engines) {
       expect(await shared.rows(`SELECT * FROM turn_feedback WHERE turn_id = '${turnId}'`)).toEqual([]);
     });
 
-    it("reports 👍 and 👎 by model and by channel with the usage of the turns voted on", async () => {
+    it("reports 👍 and 👎 by model and by channel with the usage of the turns voted on", async ({ a, b }) => {
       const ws = workspace();
       const small = await answered(a, { ...ws, channelId: "c1" }, "small");
       const threaded = await answered(b, { ...ws, channelId: "c1", threadId: "t1" }, "big");
@@ -87,5 +76,5 @@ for (const engine of engines) {
       expect((await a.usageReports.summary(workspace(), 0, 10)).feedback).toEqual({ byModel: [], byChannel: [] });
       expect((await a.usageReports.summary(ws, Date.now() + 60_000, 10)).feedback).toEqual({ byModel: [], byChannel: [] });
     });
-  });
-}
+  },
+);

@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect } from "vitest";
 import type { HistoryEntry } from "../../src/store/history-store.js";
 import type { Store } from "../../src/store/store.js";
 import type { ConversationRef } from "../../src/store/types.js";
-import { postgresAvailability } from "../support/postgres.js";
-import { postgresEngine, sqliteEngine, titleOf, type SharedDatabase } from "./engines.js";
+import { describeOnEngines } from "./engines.js";
 
 /**
  * The history index on both engines (issue 24 §2-3): a channel's search finds its messages (any
@@ -12,20 +11,10 @@ import { postgresEngine, sqliteEngine, titleOf, type SharedDatabase } from "./en
  * workspace's; edits, deletions, forget-me, a channel's history turned off and retention remove
  * the text from the index and from the memory windows.
  */
-const availability = await postgresAvailability();
-const engines = [sqliteEngine, postgresEngine(availability)];
-
-for (const engine of engines) {
-  describe.skipIf(engine.unavailable !== undefined)(titleOf(`the ${engine.name} history index`, engine), () => {
-    let shared: SharedDatabase;
-    let a: Store;
-    let b: Store;
-    beforeAll(async () => {
-      shared = await engine.openShared(2);
-      [a, b] = shared.stores as [Store, Store];
-    });
-    afterAll(() => shared?.close());
-
+await describeOnEngines(
+  (engine) => `the ${engine.name} history index`,
+  2,
+  (it) => {
     const entry = (over: Partial<HistoryEntry> & { workspaceId: string; messageId: string; text: string }): HistoryEntry => ({
       platform: "slack",
       channelId: "C1",
@@ -57,7 +46,7 @@ for (const engine of engines) {
       return turnId;
     }
 
-    it("finds a channel's messages with author, time, excerpt and link; any language; never another channel's or workspace's", async () => {
+    it("finds a channel's messages with author, time, excerpt and link; any language; never another channel's or workspace's", async ({ a, b }) => {
       const ws = `w-${randomUUID()}`;
       const other = `w-${randomUUID()}`;
       const day = 86_400_000;
@@ -109,7 +98,7 @@ for (const engine of engines) {
       expect((await search('release" OR "x')).length).toBeGreaterThan(0);
     });
 
-    it("ranks the channel's newest matches: more of the words first, a rarer word over a common one, newest among equals", async () => {
+    it("ranks the channel's newest matches: more of the words first, a rarer word over a common one, newest among equals", async ({ a, b }) => {
       const ws = `w-${randomUUID()}`;
       const now = Date.now();
       const said = (n: number, text: string) => entry({ workspaceId: ws, messageId: `3.00000${n}`, text, time: now + n });
@@ -131,7 +120,7 @@ for (const engine of engines) {
       expect(any[0]).toBe("lunch is at noon");
     });
 
-    it("an edit replaces the indexed text; a deleted question takes its exchange out of the index and the memory window", async () => {
+    it("an edit replaces the indexed text; a deleted question takes its exchange out of the index and the memory window", async ({ shared, a, b }) => {
       const ws = `w-${randomUUID()}`;
       const ref = { platform: "discord", workspaceId: ws, channelId: "thread-1" };
       const where = { platform: "discord", workspaceId: ws, channelId: "parent", threadId: "thread-1" };
@@ -165,7 +154,10 @@ for (const engine of engines) {
       expect(Number(left[0]!.n)).toBe(0);
     });
 
-    it("forget-me removes a person's messages and exchanges in one workspace only; history off drops a channel's messages, not its exchanges", async () => {
+    it("forget-me removes a person's messages and exchanges in one workspace only; history off drops a channel's messages, not its exchanges", async ({
+      a,
+      b,
+    }) => {
       const ws = `w-${randomUUID()}`;
       const other = `w-${randomUUID()}`;
       const ref = { platform: "slack", workspaceId: ws, channelId: "C1" };
@@ -190,7 +182,7 @@ for (const engine of engines) {
       expect((await b.history.search({ ...ref, text: "plan", limit: 10 })).map((hit) => hit.kind).sort()).toEqual(["answer", "question"]);
     });
 
-    it("empties a summary that covered a forgotten exchange, in the same transaction; one that did not stays", async () => {
+    it("empties a summary that covered a forgotten exchange, in the same transaction; one that did not stays", async ({ a, b }) => {
       const ws = `w-${randomUUID()}`;
       const ref = { platform: "slack", workspaceId: ws, channelId: "C1" };
       for (let n = 1; n <= 4; n++) await exchange(a, ref, n === 2 ? "U2" : "U1", `6.00000${n}`, `question ${n} about otters`, `answer ${n}`);
@@ -226,7 +218,7 @@ for (const engine of engines) {
       expect((await b.history.forgetMessages({ ...ref, messageIds: ["6.000001"] })).staleSummaries).toEqual([]);
     });
 
-    it("prunes index rows and exchanges older than the cutoff, in bounded rounds", async () => {
+    it("prunes index rows and exchanges older than the cutoff, in bounded rounds", async ({ a, b }) => {
       const ws = `w-${randomUUID()}`;
       const ref = { platform: "slack", workspaceId: ws, channelId: "C1" };
       const old = Date.now() - 100 * 86_400_000;
@@ -243,5 +235,5 @@ for (const engine of engines) {
       expect((await b.history.prune(Date.now() + 1, 100)).exchanges).toBeGreaterThanOrEqual(2);
       for (const store of [a, b]) expect(await store.conversations.window(ref, 5, 10_000)).toEqual([]);
     });
-  });
-}
+  },
+);

@@ -1,20 +1,16 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SlackInstallationStore } from "../../src/platforms/slack/installation-store.js";
 import { SealedInstallations } from "../../src/store/sealed-installations.js";
 import { decodeSecretsKey, SecretBox, SecretsError } from "../../src/store/secrets.js";
 import type { Store } from "../../src/store/store.js";
-import { postgresAvailability } from "../support/postgres.js";
-import { postgresEngine, sqliteEngine, titleOf, type SharedDatabase } from "./engines.js";
+import { describeOnEngines } from "./engines.js";
 
 /**
  * Installations at rest, on both engines: Bolt's InstallationStore over ours, tokens sealed with
  * SECRETS_KEY (never in clear in the database), org-wide installs under their organisation, a
  * refreshed token stored again, and a key rotation (SECRETS_KEY_PREVIOUS, then rotate()).
  */
-const availability = await postgresAvailability();
-const engines = [sqliteEngine, postgresEngine(availability)];
-
 const newKey = () => randomBytes(32).toString("base64");
 
 function teamInstall(teamId: string, token: string, extra: Record<string, unknown> = {}) {
@@ -53,22 +49,16 @@ describe("SECRETS_KEY", () => {
   });
 });
 
-for (const engine of engines) {
-  describe.skipIf(engine.unavailable !== undefined)(titleOf(`the ${engine.name} store's installations`, engine), () => {
-    let shared: SharedDatabase;
-    let store: Store;
-    beforeAll(async () => {
-      shared = await engine.openShared(1);
-      store = shared.stores[0]!;
-    });
-    afterAll(() => shared?.close());
-
-    const slackStore = (key: string, previous?: string) =>
+await describeOnEngines(
+  (engine) => `the ${engine.name} store's installations`,
+  1,
+  (it) => {
+    const slackStore = (store: Store, key: string, previous?: string) =>
       new SlackInstallationStore(new SealedInstallations(store.installations, new SecretBox(key, previous)));
 
-    it("stores a workspace's installation sealed, and gives it back to Bolt as it was", async () => {
+    it("stores a workspace's installation sealed, and gives it back to Bolt as it was", async ({ shared, a }) => {
       const key = newKey();
-      const installs = slackStore(key);
+      const installs = slackStore(a, key);
       await installs.storeInstallation(teamInstall("T-seal", "xoxb-plain-token-T-seal"));
 
       const fetched = await installs.fetchInstallation({ teamId: "T-seal", enterpriseId: undefined, isEnterpriseInstall: false });
@@ -80,13 +70,13 @@ for (const engine of engines) {
       expect(JSON.stringify(rows)).not.toContain("xoxb");
       expect(String(rows[0]!.sealed)).toMatch(/^v1\./);
       // Another key opens nothing.
-      await expect(slackStore(newKey()).fetchInstallation({ teamId: "T-seal", enterpriseId: undefined, isEnterpriseInstall: false })).rejects.toThrow(
+      await expect(slackStore(a, newKey()).fetchInstallation({ teamId: "T-seal", enterpriseId: undefined, isEnterpriseInstall: false })).rejects.toThrow(
         SecretsError,
       );
     });
 
-    it("keys an org-wide install by its organisation: every workspace of it finds it; a workspace's own install comes first", async () => {
-      const installs = slackStore(newKey());
+    it("keys an org-wide install by its organisation: every workspace of it finds it; a workspace's own install comes first", async ({ shared, a }) => {
+      const installs = slackStore(a, newKey());
       await installs.storeInstallation({
         ...teamInstall("unused", "xoxb-org-token"),
         team: undefined,
@@ -108,8 +98,8 @@ for (const engine of engines) {
       ]);
     });
 
-    it("keeps a rotating token's refresh token and expiry, and the refreshed one replaces it", async () => {
-      const installs = slackStore(newKey());
+    it("keeps a rotating token's refresh token and expiry, and the refreshed one replaces it", async ({ shared, a }) => {
+      const installs = slackStore(a, newKey());
       const expiresAt = Math.floor(Date.now() / 1000) + 60;
       const rotating = teamInstall("T-rot", "xoxe.xoxb-first", {
         bot: { id: "B1", userId: "UBOT", token: "xoxe.xoxb-first", refreshToken: "xoxe-1-refresh", expiresAt },
@@ -127,32 +117,32 @@ for (const engine of engines) {
       expect(JSON.stringify(await shared.rows("SELECT * FROM platform_installations WHERE install_key = 'team:T-rot'"))).not.toContain("refresh");
     });
 
-    it("an uninstall deletes the installation: Bolt then finds none", async () => {
-      const installs = slackStore(newKey());
+    it("an uninstall deletes the installation: Bolt then finds none", async ({ shared, a }) => {
+      const installs = slackStore(a, newKey());
       await installs.storeInstallation(teamInstall("T-gone", "xoxb-gone"));
       await installs.deleteInstallation({ teamId: "T-gone", enterpriseId: undefined, isEnterpriseInstall: false });
       await expect(installs.fetchInstallation({ teamId: "T-gone", enterpriseId: undefined, isEnterpriseInstall: false })).rejects.toThrow(/not installed/);
       expect(await shared.rows("SELECT * FROM platform_installations WHERE install_key = 'team:T-gone'")).toEqual([]);
     });
 
-    it("a rotated key still decrypts, and rotate() re-encrypts everything with the new key", async () => {
+    it("a rotated key still decrypts, and rotate() re-encrypts everything with the new key", async ({ shared, a }) => {
       const old = newKey();
-      await slackStore(old).storeInstallation(teamInstall("T-rotate-key", "xoxb-rotate-key"));
+      await slackStore(a, old).storeInstallation(teamInstall("T-rotate-key", "xoxb-rotate-key"));
       const fresh = newKey();
       const query = { teamId: "T-rotate-key", enterpriseId: undefined, isEnterpriseInstall: false } as const;
-      expect((await slackStore(fresh, old).fetchInstallation(query)).bot?.token).toBe("xoxb-rotate-key");
-      await expect(slackStore(fresh).fetchInstallation(query)).rejects.toThrow(SecretsError);
+      expect((await slackStore(a, fresh, old).fetchInstallation(query)).bot?.token).toBe("xoxb-rotate-key");
+      await expect(slackStore(a, fresh).fetchInstallation(query)).rejects.toThrow(SecretsError);
 
       const before = await shared.rows("SELECT sealed FROM platform_installations WHERE install_key = 'team:T-rotate-key'");
-      const report = await new SealedInstallations(store.installations, new SecretBox(fresh, old)).rotate();
+      const report = await new SealedInstallations(a.installations, new SecretBox(fresh, old)).rotate();
       expect(report.resealed).toBe(1);
       // The earlier tests' rows were sealed with keys neither of these is: named, left alone.
       expect(report.unreadable).toContain("slack:team:T-seal");
       const after = await shared.rows("SELECT sealed FROM platform_installations WHERE install_key = 'team:T-rotate-key'");
       expect(after[0]!.sealed).not.toBe(before[0]!.sealed);
-      expect((await slackStore(fresh).fetchInstallation(query)).bot?.token).toBe("xoxb-rotate-key");
-      const again = await new SealedInstallations(store.installations, new SecretBox(fresh)).rotate();
+      expect((await slackStore(a, fresh).fetchInstallation(query)).bot?.token).toBe("xoxb-rotate-key");
+      const again = await new SealedInstallations(a.installations, new SecretBox(fresh)).rotate();
       expect(again.resealed).toBe(0);
     });
-  });
-}
+  },
+);

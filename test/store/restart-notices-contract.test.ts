@@ -1,48 +1,39 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect } from "vitest";
 import type { InstanceRun, QueueTicket, Store } from "../../src/store/store.js";
 import type { NoticeTarget } from "../../src/store/turn-records.js";
 import type { ConversationRef } from "../../src/store/types.js";
-import { postgresAvailability } from "../support/postgres.js";
-import { postgresEngine, sqliteEngine, titleOf, type SharedDatabase } from "./engines.js";
+import { describeOnEngines } from "./engines.js";
 
 /**
  * A process that dies while it posts an answer (committed as answered, its place still held) or
  * while a turn runs: the survivor that reaps it takes the unshown exchange back out of memory, marks
  * both turns interrupted, and leaves one restart notice per asker, which one process takes.
  */
-const availability = await postgresAvailability();
-const engines = [sqliteEngine, postgresEngine(availability)];
 const LONG = 60_000;
 
 const run = (name: string): InstanceRun => ({ id: `${name}:${randomUUID().slice(0, 8)}`, name, host: hostname(), pid: process.pid });
 const usage = { promptTokens: 1, completionTokens: 1, totalTokens: 2 };
 const target = (messageId: string): NoticeTarget => ({ location: { channelId: "C1" }, messageId, askerId: "U1" });
 
-for (const engine of engines) {
-  describe.skipIf(engine.unavailable !== undefined)(titleOf(`restart notices and unshown answers on ${engine.name}`, engine), () => {
-    let shared: SharedDatabase;
-    let a: Store;
-    let b: Store;
-    beforeAll(async () => {
-      shared = await engine.openShared(2);
-      [a, b] = shared.stores as [Store, Store];
-    });
-    afterAll(() => shared?.close());
-
+await describeOnEngines(
+  (engine) => `restart notices and unshown answers on ${engine.name}`,
+  2,
+  (it) => {
     /** A turn of `owner` in its own conversation, with its place; answered (not yet released) when `answered`. */
     async function turnOf(
+      store: Store,
       owner: InstanceRun,
       question: string,
       answered: boolean,
       withNotice = true,
     ): Promise<{ ref: ConversationRef; ticket: QueueTicket; id: string }> {
       const ref: ConversationRef = { platform: "test", workspaceId: `w-${randomUUID()}`, channelId: "C1" };
-      const entered = await b.queue.claim({ conversation: ref, instance: owner.id, order: "1", addressed: true });
+      const entered = await store.queue.claim({ conversation: ref, instance: owner.id, order: "1", addressed: true });
       if (!("placed" in entered)) throw new Error("skipped");
       const id = `turn-${randomUUID()}`;
-      const conversation = await b.turns.start({
+      const conversation = await store.turns.start({
         id,
         conversation: ref,
         userId: "U1",
@@ -51,7 +42,7 @@ for (const engine of engines) {
         noticeTo: withNotice ? target(question) : undefined,
       });
       if (answered) {
-        await b.turns.finish({
+        await store.turns.finish({
           turnId: id,
           end: { status: "answered", outcome: "answer", iterations: 1, usage },
           steps: [],
@@ -62,17 +53,17 @@ for (const engine of engines) {
       return { ref, ticket: entered.placed, id };
     }
 
-    it("takes a dead process's unshown answer out of memory, marks its turns interrupted, and leaves a notice per asker", async () => {
+    it("takes a dead process's unshown answer out of memory, marks its turns interrupted, and leaves a notice per asker", async ({ shared, a, b }) => {
       const live = run("live");
       const crashed = run("crashed");
       await a.instances.register(live);
       await b.instances.register(crashed);
       // shown: its place was given up after the post
-      const shown = await turnOf(crashed, "shown", true);
+      const shown = await turnOf(b, crashed, "shown", true);
       await b.queue.leave(shown.ticket);
-      const unshown = await turnOf(crashed, "unshown", true);
-      const running = await turnOf(crashed, "running", false);
-      const quiet = await turnOf(crashed, "from the terminal", false, false);
+      const unshown = await turnOf(b, crashed, "unshown", true);
+      const running = await turnOf(b, crashed, "running", false);
+      const quiet = await turnOf(b, crashed, "from the terminal", false, false);
 
       expect(await a.instances.reap({ leaseMs: LONG, dead: [crashed.id] })).toEqual({ runs: 1, turns: 3 });
       expect(await a.conversations.window(unshown.ref, 10, 10_000)).toEqual([]);
@@ -98,13 +89,13 @@ for (const engine of engines) {
       expect(await a.instances.takeRestartNotices(["test"], 10)).toEqual([]);
     });
 
-    it("leaves a live process's answer being posted alone", async () => {
+    it("leaves a live process's answer being posted alone", async ({ a, b }) => {
       const live = run("posting");
       await a.instances.register(live);
-      const posting = await turnOf(live, "being posted", true);
+      const posting = await turnOf(b, live, "being posted", true);
       await b.instances.reap({ leaseMs: LONG });
       expect((await a.conversations.window(posting.ref, 10, 10_000)).map((message) => message.text)).toEqual(["being posted", "answer to being posted"]);
       expect(await a.instances.takeRestartNotices(["test"], 10)).toEqual([]);
     });
-  });
-}
+  },
+);

@@ -1,31 +1,20 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect } from "vitest";
 import type { Store } from "../../src/store/store.js";
 import type { ConversationRef } from "../../src/store/types.js";
-import { postgresAvailability } from "../support/postgres.js";
-import { postgresEngine, sqliteEngine, titleOf, type SharedDatabase } from "./engines.js";
+import { describeOnEngines, type SharedDatabase } from "./engines.js";
 
 /**
  * Pruning on both engines: bot threads nobody used within the retention go, threads still in use
  * stay (Slack's, in their channel, and Discord's, channels of their own), claims and unused
  * thread seeds go past their cutoffs, each round deletes at most its limit.
  */
-const availability = await postgresAvailability();
-const engines = [sqliteEngine, postgresEngine(availability)];
-
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
-for (const engine of engines) {
-  describe.skipIf(engine.unavailable !== undefined)(titleOf(`pruning the ${engine.name} store`, engine), () => {
-    let shared: SharedDatabase;
-    let a: Store;
-    let b: Store;
-    beforeAll(async () => {
-      shared = await engine.openShared(2);
-      [a, b] = shared.stores as [Store, Store];
-    });
-    afterAll(() => shared?.close());
-
+await describeOnEngines(
+  (engine) => `pruning the ${engine.name} store`,
+  2,
+  (it) => {
     async function answeredTurn(store: Store, ref: ConversationRef, alsoIn?: ConversationRef): Promise<void> {
       const turnId = randomUUID();
       const conversation = await store.turns.start({ id: turnId, conversation: ref, userId: "u1", instance: "test" });
@@ -38,9 +27,9 @@ for (const engine of engines) {
       });
     }
 
-    const count = async (sql: string) => Number((await shared.rows(sql))[0]!.n);
+    const count = async (shared: SharedDatabase, sql: string) => Number((await shared.rows(sql))[0]!.n);
 
-    it("prunes unused bot threads, old claims and unused thread seeds in bounded rounds; keeps threads still in use", async () => {
+    it("prunes unused bot threads, old claims and unused thread seeds in bounded rounds; keeps threads still in use", async ({ shared, a, b }) => {
       const ws = `w-${randomUUID()}`;
       const slack = { platform: "slack", workspaceId: ws };
       const discord = { platform: "discord", workspaceId: ws };
@@ -77,9 +66,9 @@ for (const engine of engines) {
       expect(await b.threads.scopeOf("discord", "parent", "busy-thread-channel")).toBe("thread");
       // the claim still dedupes a redelivery; the pruned one is gone
       expect(await a.events.claim("slack", "C1:new")).toBe(false);
-      expect(await count(`SELECT COUNT(*) AS n FROM processed_events WHERE event_id = 'C1:old'`)).toBe(0);
+      expect(await count(shared, `SELECT COUNT(*) AS n FROM processed_events WHERE event_id = 'C1:old'`)).toBe(0);
       // the unused seed's conversation is gone; the followed thread keeps its memory
-      expect(await count(`SELECT COUNT(*) AS n FROM conversations WHERE workspace_id = '${ws}' AND thread_id = 'never-followed'`)).toBe(0);
+      expect(await count(shared, `SELECT COUNT(*) AS n FROM conversations WHERE workspace_id = '${ws}' AND thread_id = 'never-followed'`)).toBe(0);
       expect((await a.conversations.window({ ...slack, channelId: "C2", threadId: "followed" }, 5, 10_000)).map((m) => m.text)).toEqual(["q", "a", "q", "a"]);
 
       // Threads kept are checked again only once their last turn is past the cutoff.
@@ -91,7 +80,7 @@ for (const engine of engines) {
       expect(await b.threads.scopeOf("discord", "parent", "busy-thread-channel")).toBeUndefined();
     });
 
-    it("prunes budgets' spend and alerts of windows that started before the cutoff, in bounded rounds, and keeps the current ones", async () => {
+    it("prunes budgets' spend and alerts of windows that started before the cutoff, in bounded rounds, and keeps the current ones", async ({ a, b }) => {
       const key = (scope: string) => JSON.stringify(["test", `w-${randomUUID()}`, scope, ""]);
       const [old, current] = [key("workspace"), key("workspace")];
       const [then, now] = [Date.UTC(2026, 0, 1), Date.UTC(2026, 11, 1)];
@@ -121,5 +110,5 @@ for (const engine of engines) {
       expect(await b.budgets.claimAlert(old, then, 80, Date.now())).toBe(true);
       expect(await b.budgets.claimAlert(current, now, 80, Date.now())).toBe(false);
     });
-  });
-}
+  },
+);

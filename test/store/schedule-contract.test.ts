@@ -1,26 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect } from "vitest";
 import type { Store } from "../../src/store/store.js";
-import { postgresAvailability } from "../support/postgres.js";
-import { postgresEngine, sqliteEngine, titleOf, type SharedDatabase } from "./engines.js";
+import { describeOnEngines } from "./engines.js";
 
 /**
  * The store contract for scheduled tasks (issue 26), the same on both engines, with three stores on
  * one database standing for three processes: each due time is claimed by exactly one of them.
  */
-const availability = await postgresAvailability();
-const engines = [sqliteEngine, postgresEngine(availability)];
-
-for (const engine of engines) {
-  describe.skipIf(engine.unavailable !== undefined)(titleOf(`the ${engine.name} store's scheduled tasks`, engine), () => {
-    let shared: SharedDatabase;
-    let stores: Store[];
-    beforeAll(async () => {
-      shared = await engine.openShared(3);
-      stores = shared.stores;
-    });
-    afterAll(() => shared?.close());
-
+await describeOnEngines(
+  (engine) => `the ${engine.name} store's scheduled tasks`,
+  3,
+  (it) => {
     const newTask = (overrides: { cron?: string; nextDue?: number } = {}) => {
       const workspaceId = `w-${randomUUID()}`;
       return {
@@ -39,7 +29,7 @@ for (const engine of engines) {
       };
     };
 
-    it("keeps a task, lists and counts it per workspace, pauses, resumes and removes it", async () => {
+    it("keeps a task, lists and counts it per workspace, pauses, resumes and removes it", async ({ stores }) => {
       const [a, b] = stores as [Store, Store];
       const task = newTask();
       await a.schedules.create(task);
@@ -57,7 +47,7 @@ for (const engine of engines) {
       expect(await a.schedules.remove(task.id)).toBe(false);
     });
 
-    it("gives each due time to exactly one of three processes claiming it at once, and moves the task on", async () => {
+    it("gives each due time to exactly one of three processes claiming it at once, and moves the task on", async ({ shared, stores }) => {
       const task = newTask({ nextDue: 3_000_000 });
       await stores[0]?.schedules.create(task);
       expect((await stores[1]?.schedules.due(3_000_000, 100))?.map((due) => due.id)).toContain(task.id);
@@ -76,7 +66,7 @@ for (const engine of engines) {
       expect(rows).toEqual([]);
     });
 
-    it("marks a one-off task done once claimed; a run asked for now leaves the next due time alone", async () => {
+    it("marks a one-off task done once claimed; a run asked for now leaves the next due time alone", async ({ stores }) => {
       const [a, b] = stores as [Store, Store];
       const once = newTask({ cron: undefined, nextDue: 4_000_000 });
       await a.schedules.create({ ...once, cron: undefined });
@@ -92,7 +82,7 @@ for (const engine of engines) {
       expect(await a.schedules.get(recurring.id)).toMatchObject({ status: "active", nextDue: 9_000_000 });
     });
 
-    it("records ends, tokens and links; counts failures in a row; records missed times; the earliest due time is known", async () => {
+    it("records ends, tokens and links; counts failures in a row; records missed times; the earliest due time is known", async ({ stores }) => {
       const [a, b] = stores as [Store, Store];
       const task = newTask({ nextDue: 100 });
       await a.schedules.create(task);
@@ -114,7 +104,7 @@ for (const engine of engines) {
       expect(await b.schedules.history(task.id, 2)).toHaveLength(2);
     });
 
-    it("keeps the newest 100 runs of a task, so a frequent task's history stays bounded", async () => {
+    it("keeps the newest 100 runs of a task, so a frequent task's history stays bounded", async ({ stores }) => {
       const [a] = stores as [Store];
       const task = newTask({ nextDue: 0 });
       await a.schedules.create(task);
@@ -128,7 +118,7 @@ for (const engine of engines) {
       expect(history.at(-1)?.dueAt).toBe(5 * 300_000);
     });
 
-    it("marks runs of process runs no longer registered as interrupted, and leaves live ones running", async () => {
+    it("marks runs of process runs no longer registered as interrupted, and leaves live ones running", async ({ stores }) => {
       const [a, b] = stores as [Store, Store];
       const live = { id: `live-${randomUUID()}`, name: "bot", host: "h", pid: 1 };
       await a.instances.register(live);
@@ -142,5 +132,5 @@ for (const engine of engines) {
       expect(history.find((run) => run.dueAt === 10)).toMatchObject({ status: "running" });
       await a.instances.leave(live);
     });
-  });
-}
+  },
+);

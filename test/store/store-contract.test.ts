@@ -1,18 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect } from "vitest";
 import type { Store } from "../../src/store/store.js";
 import type { ConversationRef } from "../../src/store/types.js";
-import { postgresAvailability } from "../support/postgres.js";
-import { postgresEngine, sqliteEngine, titleOf, type SharedDatabase } from "./engines.js";
+import { describeOnEngines } from "./engines.js";
 
 /**
  * The store contract: what the core relies on, the same for SQLite and PostgreSQL. Two stores on
  * one database stand for two bot processes. The PostgreSQL half reports itself as not run when no
  * server answers (and fails under REQUIRE_POSTGRES=1, as in CI).
  */
-const availability = await postgresAvailability();
-const engines = [sqliteEngine, postgresEngine(availability)];
-
 const usage = (totalTokens: number) => ({ promptTokens: totalTokens, completionTokens: 0, totalTokens });
 
 async function waitFor(condition: () => Promise<boolean>, what: string): Promise<void> {
@@ -23,17 +19,10 @@ async function waitFor(condition: () => Promise<boolean>, what: string): Promise
   }
 }
 
-for (const engine of engines) {
-  describe.skipIf(engine.unavailable !== undefined)(titleOf(`the ${engine.name} store`, engine), () => {
-    let shared: SharedDatabase;
-    let a: Store;
-    let b: Store;
-    beforeAll(async () => {
-      shared = await engine.openShared(2);
-      [a, b] = shared.stores as [Store, Store];
-    });
-    afterAll(() => shared?.close());
-
+await describeOnEngines(
+  (engine) => `the ${engine.name} store`,
+  2,
+  (it) => {
     /** A conversation no other test uses. */
     const place = (): ConversationRef => ({ platform: "test", workspaceId: `w-${randomUUID()}`, channelId: "c1" });
 
@@ -56,14 +45,14 @@ for (const engine of engines) {
       return turnId;
     }
 
-    it("finds a conversation by its place, creating it once, whichever process asks", async () => {
+    it("finds a conversation by its place, creating it once, whichever process asks", async ({ a, b }) => {
       const ref = place();
       const [first, second] = await Promise.all([a.conversations.open(ref), b.conversations.open(ref)]);
       expect(first.id).toBe(second.id);
       expect((await a.conversations.open({ ...ref, threadId: "t1" })).id).not.toBe(first.id);
     });
 
-    it("reads the memory window oldest first, the newest exchanges within the token budget, and forgets it on clear", async () => {
+    it("reads the memory window oldest first, the newest exchanges within the token budget, and forgets it on clear", async ({ a, b }) => {
       const ref = place();
       for (let i = 1; i <= 4; i++) await answeredTurn(i % 2 ? a : b, ref, `question ${i}`, `answer ${i}`);
       const texts = async (store: Store, exchanges: number, budget = 10_000) =>
@@ -82,7 +71,7 @@ for (const engine of engines) {
       expect(await texts(b, 5)).toEqual(["user: after the clear", "assistant: fresh"]);
     });
 
-    it("closes a turn as one unit: steps, exchange (also in the thread opened for it), usage and outcome", async () => {
+    it("closes a turn as one unit: steps, exchange (also in the thread opened for it), usage and outcome", async ({ shared, a, b }) => {
       const ref = place();
       const thread = { ...ref, channelId: "c1", threadId: "thread-1" };
       const turnId = randomUUID();
@@ -119,7 +108,7 @@ for (const engine of engines) {
       expect(await b.usage.tokensToday(ref)).toBe(42);
     });
 
-    it("stores a top-level question's exchange once; the thread opened for it starts with it when someone follows up there", async () => {
+    it("stores a top-level question's exchange once; the thread opened for it starts with it when someone follows up there", async ({ shared, a, b }) => {
       const ref = place();
       const thread = { ...ref, threadId: "thread-lazy" };
       const count = async (sql: string) => Number((await shared.rows(sql))[0]!.n);
@@ -141,7 +130,7 @@ for (const engine of engines) {
       expect(await a.conversations.window(ref, 5, 10_000)).toHaveLength(2);
     });
 
-    it("puts the exchange in the thread's conversation at once where a follow-up there came before the turn closed", async () => {
+    it("puts the exchange in the thread's conversation at once where a follow-up there came before the turn closed", async ({ a, b }) => {
       const ref = place();
       const thread = { ...ref, threadId: "thread-early" };
       const opening = randomUUID();
@@ -157,7 +146,7 @@ for (const engine of engines) {
       expect((await b.conversations.window(thread, 5, 10_000)).map((m) => m.text)).toEqual(["meanwhile?", "yes", "first", "one"]);
     });
 
-    it("leaves nothing of a turn whose closing fails half way: no step, no exchange, no tokens", async () => {
+    it("leaves nothing of a turn whose closing fails half way: no step, no exchange, no tokens", async ({ shared, a }) => {
       const ref = place();
       const turnId = randomUUID();
       const conversation = await a.turns.start({ id: turnId, conversation: ref, userId: "u1", instance: "test" });
@@ -177,7 +166,7 @@ for (const engine of engines) {
       expect(await shared.rows(`SELECT status FROM turns WHERE id = '${turnId}'`)).toEqual([{ status: "running" }]);
     });
 
-    it("records a failed turn's steps and tokens but no exchange", async () => {
+    it("records a failed turn's steps and tokens but no exchange", async ({ shared, a, b }) => {
       const ref = place();
       const turnId = randomUUID();
       await b.turns.start({ id: turnId, conversation: ref, userId: "u1", instance: "test" });
@@ -194,7 +183,7 @@ for (const engine of engines) {
       expect(await a.usage.tokensToday(ref)).toBe(7);
     });
 
-    it("stores text with NUL characters (which PostgreSQL refuses) without them, in the memory, the audit and the settings", async () => {
+    it("stores text with NUL characters (which PostgreSQL refuses) without them, in the memory, the audit and the settings", async ({ shared, a, b }) => {
       const ref = place();
       const turnId = randomUUID();
       const conversation = await a.turns.start({ id: turnId, conversation: ref, userId: "u1", instance: "test" });
@@ -216,14 +205,14 @@ for (const engine of engines) {
       expect(await a.workspaceSettings.get(ref)).toEqual({ systemPrompt: "be kind" });
     });
 
-    it("lets exactly one process claim an event id, however many try at once", async () => {
+    it("lets exactly one process claim an event id, however many try at once", async ({ a, b }) => {
       const id = randomUUID();
       const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).events.claim("slack", id)));
       expect(claims.filter(Boolean)).toHaveLength(1);
       expect(await a.events.claim("discord", id)).toBe(true);
     });
 
-    it("remembers bot threads with their scope; the first scope stays", async () => {
+    it("remembers bot threads with their scope; the first scope stays", async ({ a, b }) => {
       const ref = place();
       await a.threads.remember({ platform: "slack", workspaceId: ref.workspaceId, channelId: "C1", threadId: `${ref.workspaceId}.1` });
       await a.threads.remember({ platform: "slack", workspaceId: ref.workspaceId, channelId: "C1", threadId: `${ref.workspaceId}.2` }, "channel");
@@ -234,7 +223,7 @@ for (const engine of engines) {
       expect(await b.threads.scopeOf("discord", "C1", `${ref.workspaceId}.1`)).toBeUndefined();
     });
 
-    it("applies a settings change made through one process on the other, and audits it", async () => {
+    it("applies a settings change made through one process on the other, and audits it", async ({ shared, a, b }) => {
       const ws = { platform: "test", workspaceId: `w-${randomUUID()}` };
       // both processes have the settings cached
       expect(await b.workspaceSettings.get(ws)).toEqual({});
@@ -265,19 +254,19 @@ for (const engine of engines) {
       ]);
     });
 
-    it("keeps the currency rates one process fetched for the others", async () => {
+    it("keeps the currency rates one process fetched for the others", async ({ a, b }) => {
       const source = `ecb-${randomUUID()}`;
       expect(await b.currencyRates.get(source)).toBeUndefined();
       await a.currencyRates.put(source, { date: "2026-01-02", rates: { USD: 1.1 } });
       expect(await b.currencyRates.get(source)).toMatchObject({ date: "2026-01-02", rates: { USD: 1.1 }, fetchedAt: expect.any(Number) });
     });
 
-    it("answers a ping and describes itself", async () => {
+    it("answers a ping and describes itself", async ({ a }) => {
       await expect(a.ping()).resolves.toBeUndefined();
       const report = await a.inspect();
       expect(report.schemaVersion).toBeGreaterThan(0);
       expect(report.turns).toBeGreaterThan(0);
       expect(report.problem).toBeUndefined();
     });
-  });
-}
+  },
+);

@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect } from "vitest";
 import type { Store } from "../../src/store/store.js";
 import type { Conversation, ConversationRef } from "../../src/store/types.js";
-import { postgresAvailability } from "../support/postgres.js";
-import { postgresEngine, sqliteEngine, titleOf, type SharedDatabase } from "./engines.js";
+import { describeOnEngines } from "./engines.js";
 
 /**
  * Conversation summaries on both engines, with two stores on one database as two processes: one
@@ -11,20 +10,10 @@ import { postgresEngine, sqliteEngine, titleOf, type SharedDatabase } from "./en
  * (no lost update), memory clear starts them over, and the messages that left the window are the
  * ones past the newest `keep` messages and not yet covered.
  */
-const availability = await postgresAvailability();
-const engines = [sqliteEngine, postgresEngine(availability)];
-
-for (const engine of engines) {
-  describe.skipIf(engine.unavailable !== undefined)(titleOf(`conversation summaries on the ${engine.name} store`, engine), () => {
-    let shared: SharedDatabase;
-    let a: Store;
-    let b: Store;
-    beforeAll(async () => {
-      shared = await engine.openShared(2);
-      [a, b] = shared.stores as [Store, Store];
-    });
-    afterAll(() => shared?.close());
-
+await describeOnEngines(
+  (engine) => `conversation summaries on the ${engine.name} store`,
+  2,
+  (it) => {
     async function exchange(store: Store, ref: ConversationRef, n: number): Promise<Conversation> {
       const turnId = randomUUID();
       const conversation = await store.turns.start({ id: turnId, conversation: ref, userId: "u1", instance: "test" });
@@ -40,7 +29,7 @@ for (const engine of engines) {
 
     const update = (summary: string, coveredTo: number) => ({ summary, identifiers: [], coveredTo, coversFrom: 1, coversUntil: 2, updatedAt: 3 });
 
-    it("lets one process update a conversation's summary at a time, and never loses an update", async () => {
+    it("lets one process update a conversation's summary at a time, and never loses an update", async ({ a, b }) => {
       const ref = { platform: "test", workspaceId: `w-${randomUUID()}`, channelId: "c1" };
       let conversation!: Conversation;
       for (let n = 1; n <= 4; n++) conversation = await exchange(a, ref, n);
@@ -70,7 +59,7 @@ for (const engine of engines) {
       expect(failed).toMatchObject({ version: 2, failures: 1, retryAt: 12_345, summary: after.summary, coveredTo: 2 });
     });
 
-    it("returns the messages that left the window and are not covered, oldest first, with their sources", async () => {
+    it("returns the messages that left the window and are not covered, oldest first, with their sources", async ({ a, b }) => {
       const ref = { platform: "test", workspaceId: `w-${randomUUID()}`, channelId: "c1" };
       let conversation!: Conversation;
       for (let n = 1; n <= 5; n++) conversation = await exchange(b, ref, n);
@@ -90,7 +79,7 @@ for (const engine of engines) {
       expect(await a.summaries.dropped(conversation, 0, 20, 100)).toEqual([]);
     });
 
-    it("starts the summary over on memory clear, tells the note once, and records summary usage of its own kind", async () => {
+    it("starts the summary over on memory clear, tells the note once, and records summary usage of its own kind", async ({ a, b }) => {
       const ref = { platform: "test", workspaceId: `w-${randomUUID()}`, channelId: "c1" };
       const conversation = await exchange(a, ref, 1);
       const id = conversation.id;
@@ -126,5 +115,5 @@ for (const engine of engines) {
       // No person spent the summary's tokens.
       expect(report.byUser.map((row) => row.key)).toEqual(["u1"]);
     });
-  });
-}
+  },
+);

@@ -1,4 +1,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "vitest";
+import { FakeOpenAI } from "../fakes/fake-openai.js";
 import { startArguments } from "./child-bot.js";
 
 /** Variables of the developer's own environment that must not leak into the bot under test. */
@@ -24,7 +29,7 @@ const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
  * script(1) from util-linux, sized `columns` wide. What is typed goes to the terminal as keys
  * (so Ctrl-C is a keypress the bot's raw-mode input reads, not a signal sent by the test).
  */
-export function startPtyBot(env: Record<string, string>, cwd: string, columns = 80): PtyBot {
+function startPtyBot(env: Record<string, string>, cwd: string, columns = 80): PtyBot {
   const command = `stty cols ${columns} rows 50; exec ${[process.execPath, ...startArguments()].map(quote).join(" ")}`;
   const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !SCRUBBED.test(key)));
   const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd, env: { ...cleanEnv, TERM: "xterm-256color", ...env } });
@@ -49,3 +54,44 @@ export function startPtyBot(env: Record<string, string>, cwd: string, columns = 
     },
   };
 }
+
+export interface PtyFixtures {
+  /** A fake model of the test's own, which the bot started by `startBot` talks to. */
+  model: FakeOpenAI;
+  /** A scratch folder of the test's own (the bot's working folder; its database is `bot.sqlite` there), removed afterwards. */
+  dir: string;
+  /** Starts the bot in a pseudo-terminal `columns` wide, on the test's model and folder; killed after the test if still running. */
+  startBot: (columns?: number) => PtyBot;
+}
+
+/**
+ * `it` for the terminal tests that type at a real pseudo-terminal: each test gets a fake model, a
+ * scratch folder and a way to start the bot on them (`async ({ model, dir, startBot }) => …`).
+ */
+export const ptyTest = test.extend<PtyFixtures>({
+  // biome-ignore lint/correctness/noEmptyPattern: Vitest reads what a fixture needs from its first parameter's pattern.
+  model: async ({}, use) => {
+    const model = await FakeOpenAI.start();
+    await use(model);
+    await model.close();
+  },
+  // biome-ignore lint/correctness/noEmptyPattern: as above.
+  dir: async ({}, use) => {
+    const dir = mkdtempSync(join(tmpdir(), "agent-bot-pty-"));
+    await use(dir);
+    rmSync(dir, { recursive: true, force: true });
+  },
+  startBot: async ({ model, dir }, use) => {
+    const started: PtyBot[] = [];
+    await use((columns) => {
+      const bot = startPtyBot({ OPENAI_BASE_URL: model.url, OPENAI_MAX_RETRIES: "0", DATABASE_PATH: join(dir, "bot.sqlite") }, dir, columns);
+      started.push(bot);
+      return bot;
+    });
+    for (const bot of started) {
+      if (bot.process.exitCode !== null) continue;
+      bot.process.kill("SIGKILL");
+      await bot.exited;
+    }
+  },
+});

@@ -1,23 +1,16 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { defineTool } from "../../../src/tools/define-tool.js";
 import { FakeDiscord } from "../../fakes/discord/fake-discord.js";
 import { CallbackKind, MessageFlag } from "../../fakes/discord/payloads.js";
 import { reply } from "../../fakes/fake-openai.js";
 import { startDiscordBot, type DiscordBot } from "../../support/discord-bot.js";
+import { purgeTool } from "../../support/purge-tool.js";
 
 describe("Discord: approval buttons", () => {
   let bot: DiscordBot;
   afterEach(() => bot.close());
 
   it("posts Approve and Deny as message components in the steps' thread, pinging nobody, and answers the press with UPDATE_MESSAGE", async () => {
-    const ran: string[] = [];
-    const purge = defineTool({
-      name: "purge",
-      description: "Purges a cache.",
-      parameters: z.object({ cache: z.string() }),
-      run: ({ cache }) => (ran.push(cache), `purged ${cache}`),
-    });
+    const { purge, ran } = purgeTool();
     bot = await startDiscordBot({ DEFAULT_TOOLS: "purge" }, { extraTools: [purge] });
     const { discord } = bot;
     await bot.app.access.setApprovalRequired({ platform: "discord", workspaceId: discord.guild.id }, "purge", true, "test");

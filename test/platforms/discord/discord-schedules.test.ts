@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { defineTool } from "../../../src/tools/define-tool.js";
 import type { RestCall } from "../../fakes/discord/fake-discord.js";
 import type { UserPayload } from "../../fakes/discord/payloads.js";
 import type { InteractionRecord } from "../../fakes/discord/world.js";
 import { reply } from "../../fakes/fake-openai.js";
 import { isAnswerTo, startDiscordBot, type DiscordBot } from "../../support/discord-bot.js";
+import { purgeTool } from "../../support/purge-tool.js";
 
 /** Scheduled tasks with the real discord.js client against the fake Discord (issue 26). */
 const isCallback = (call: RestCall, interaction: InteractionRecord) =>
@@ -78,13 +77,7 @@ describe("Discord: /schedule", () => {
   });
 
   it("asks for approval in a run as in any turn: the creator presses Approve in the run's thread, and the tool runs", async () => {
-    const ran: string[] = [];
-    const purge = defineTool({
-      name: "purge",
-      description: "Purges a cache.",
-      parameters: z.object({ cache: z.string() }),
-      run: ({ cache }) => (ran.push(cache), `purged ${cache}`),
-    });
+    const { purge, ran } = purgeTool();
     bot = await startDiscordBot({ DEFAULT_TOOLS: "purge" }, { extraTools: [purge] });
     const { discord } = bot;
     await bot.app.access.setApprovalRequired({ platform: "discord", workspaceId: discord.guild.id }, "purge", true, "test");

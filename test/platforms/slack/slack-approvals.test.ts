@@ -1,21 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { defineTool } from "../../../src/tools/define-tool.js";
 import { reply } from "../../fakes/fake-openai.js";
 import { SlackHarness } from "../../support/slack-harness.js";
+import { purgeTool } from "../../support/purge-tool.js";
 
 describe("Slack: approval buttons over Socket Mode", () => {
   let h: SlackHarness;
   afterEach(() => h.close());
 
   it("posts Block Kit buttons in the mention's thread, takes a press as an `interactive` envelope, and replaces the buttons with the decision", async () => {
-    const ran: string[] = [];
-    const purge = defineTool({
-      name: "purge",
-      description: "Purges a cache.",
-      parameters: z.object({ cache: z.string() }),
-      run: ({ cache }) => (ran.push(cache), `purged ${cache}`),
-    });
+    const { purge, ran } = purgeTool();
     h = await SlackHarness.start({ mode: "socket", env: { DEFAULT_TOOLS: "purge" }, app: { extraTools: [purge] } });
     h.slack.addUser({ id: "UASKER", name: "<!here> max" });
     await h.app.access.setApprovalRequired({ platform: "slack", workspaceId: "T1" }, "purge", true, "test");

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { defineTool } from "../../../src/tools/define-tool.js";
+import type { defineTool } from "../../../src/tools/define-tool.js";
 import { reply } from "../../fakes/fake-openai.js";
 import { SlackHarness, type SlackFrom } from "../../support/slack-harness.js";
+import { purgeTool } from "../../support/purge-tool.js";
 
 /**
  * One organisation (E1) with two workspaces (T1, T2), as Slack sends their requests: the
@@ -96,13 +96,7 @@ describe("Slack Enterprise Grid: admins of one workspace do not rule the others"
   });
 
   it("lets only the organisation's admins approve a tool call in the org (APPROVAL_BY=admin)", async () => {
-    const ran: string[] = [];
-    const purge = defineTool({
-      name: "purge",
-      description: "Purges a cache.",
-      parameters: z.object({ cache: z.string() }),
-      run: ({ cache }) => (ran.push(cache), `purged ${cache}`),
-    });
+    const { purge, ran } = purgeTool();
     await start({ DEFAULT_TOOLS: "purge", APPROVAL_BY: "admin" }, [purge]);
     await h.app.access.setApprovalRequired({ platform: "slack", workspaceId: "E1" }, "purge", true, "test");
     h.model.script(reply.toolCalls({ name: "purge", args: { cache: "sessions" } }), reply.text("Purged."));

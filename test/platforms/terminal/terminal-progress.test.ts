@@ -1,31 +1,18 @@
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { reply } from "../../fakes/fake-openai.js";
-import { useModelAndFolder } from "../../support/model-and-folder.js";
-import { startPtyBot, type PtyBot } from "../../support/terminal-pty.js";
+import { ptyTest as it } from "../../support/terminal-pty.js";
 
 /** Progress in a real pseudo-terminal (script(1)): the thinking line, and typing while an answer streams. */
 describe("the terminal while the bot works", () => {
-  const scratch = useModelAndFolder("agent-bot-progress-");
-  let bot: PtyBot | undefined;
-  afterEach(async () => {
-    if (bot && bot.process.exitCode === null) {
-      bot.process.kill("SIGKILL");
-      await bot.exited;
-    }
-    bot = undefined;
-  });
-
-  it("shows thinking… until the answer starts; a question typed during a streamed answer stays out of it and is shown again before its own answer", async () => {
-    scratch.model.script(
+  it("shows thinking… until the answer starts; a question typed during a streamed answer stays out of it and is shown again before its own answer", async ({
+    model,
+    startBot,
+  }) => {
+    model.script(
       reply.delayed(300, reply.streamed(["The first ", "answer comes ", "in pieces, ", "slowly, ", "to its end."], { delayMs: 250 })),
       reply.text("The second answer."),
     );
-    const terminal = (bot = startPtyBot(
-      { OPENAI_BASE_URL: scratch.model.url, OPENAI_MAX_RETRIES: "0", DATABASE_PATH: join(scratch.dir, "bot.sqlite") },
-      scratch.dir,
-      100,
-    ));
+    const terminal = startBot(100);
     await terminal.waitFor((screen) => screen.includes("you> "), "the prompt");
     terminal.type("first question\r");
     await terminal.waitFor((screen) => screen.includes("bot: The first"), "the answer to start");

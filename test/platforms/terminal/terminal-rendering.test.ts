@@ -1,9 +1,7 @@
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { terminalText } from "../../../src/platforms/terminal/terminal-text.js";
 import { reply } from "../../fakes/fake-openai.js";
-import { useModelAndFolder } from "../../support/model-and-folder.js";
-import { startPtyBot, type PtyBot } from "../../support/terminal-pty.js";
+import { ptyTest } from "../../support/terminal-pty.js";
 
 const ANSWER = [
   "## Result",
@@ -14,42 +12,31 @@ const ANSWER = [
 ].join("\n");
 
 describe("what the terminal shows, in a real pseudo-terminal 50 columns wide", () => {
-  const scratch = useModelAndFolder("agent-bot-rendering-");
-  let bot: PtyBot | undefined;
-  afterEach(async () => {
-    if (bot && bot.process.exitCode === null) {
-      bot.process.kill("SIGKILL");
-      await bot.exited;
-    }
-    bot = undefined;
-  });
+  ptyTest(
+    "renders /help without chat-app marks or what the terminal lacks, and an answer's Markdown as styling, wrapped at word boundaries",
+    async ({ model, startBot }) => {
+      model.script(reply.text(ANSWER));
+      const terminal = startBot(50);
+      await terminal.waitFor((screen) => screen.includes("you> "), "the prompt");
+      terminal.type("/help\r");
+      await terminal.waitFor((screen) => screen.includes("/attach PATH"), "the help");
+      terminal.type("what is it?\r");
+      await terminal.waitFor((screen) => screen.includes("• two"), "the answer");
+      terminal.type("\x04");
+      await terminal.exited;
 
-  it("renders /help without chat-app marks or what the terminal lacks, and an answer's Markdown as styling, wrapped at word boundaries", async () => {
-    scratch.model.script(reply.text(ANSWER));
-    const terminal = (bot = startPtyBot(
-      { OPENAI_BASE_URL: scratch.model.url, OPENAI_MAX_RETRIES: "0", DATABASE_PATH: join(scratch.dir, "bot.sqlite") },
-      scratch.dir,
-      50,
-    ));
-    await terminal.waitFor((screen) => screen.includes("you> "), "the prompt");
-    terminal.type("/help\r");
-    await terminal.waitFor((screen) => screen.includes("/attach PATH"), "the help");
-    terminal.type("what is it?\r");
-    await terminal.waitFor((screen) => screen.includes("• two"), "the answer");
-    terminal.type("\x04");
-    await terminal.exited;
-
-    const screen = terminal.screen();
-    expect(screen).toContain("/tools list — Every tool and whether it is on");
-    for (const raw of ["`", "**", "_(", "(admins)", "only you see it", "ignore-user", "channel-add"]) expect(screen).not.toContain(raw);
-    expect(screen).toContain("The answer is 12.57, as @U123 asked in #general:");
-    expect(terminal.raw()).toContain("\x1b[1manswer\x1b[22m");
-    expect(terminal.raw()).toContain("\x1b[36m12.57\x1b[39m");
-    expect(terminal.raw()).toContain("\x1b[1mResult\x1b[22m");
-    // The list item wraps under its own text, at a space, within 50 columns.
-    expect(screen).toMatch(/\n• a list item long enough that it has to wrap\n {2}around the edge of a narrow terminal\n/);
-    for (const line of screen.split("\n")) expect([...line].length).toBeLessThanOrEqual(50);
-  });
+      const screen = terminal.screen();
+      expect(screen).toContain("/tools list — Every tool and whether it is on");
+      for (const raw of ["`", "**", "_(", "(admins)", "only you see it", "ignore-user", "channel-add"]) expect(screen).not.toContain(raw);
+      expect(screen).toContain("The answer is 12.57, as @U123 asked in #general:");
+      expect(terminal.raw()).toContain("\x1b[1manswer\x1b[22m");
+      expect(terminal.raw()).toContain("\x1b[36m12.57\x1b[39m");
+      expect(terminal.raw()).toContain("\x1b[1mResult\x1b[22m");
+      // The list item wraps under its own text, at a space, within 50 columns.
+      expect(screen).toMatch(/\n• a list item long enough that it has to wrap\n {2}around the edge of a narrow terminal\n/);
+      for (const line of screen.split("\n")) expect([...line].length).toBeLessThanOrEqual(50);
+    },
+  );
 });
 
 describe("the terminal's Markdown when piped", () => {
