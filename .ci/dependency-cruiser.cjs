@@ -62,6 +62,13 @@ module.exports = {
       to: { path: "node_modules/@anthropic-ai/" },
     },
     {
+      name: "opentelemetry-only-in-tracing",
+      comment: "Only src/ops/tracing.ts imports OpenTelemetry (loaded only when OTEL_EXPORTER_OTLP_ENDPOINT is set).",
+      severity: "error",
+      from: { path: "^src/(?!ops/tracing\\.ts$)" },
+      to: { path: "node_modules/@opentelemetry/" },
+    },
+    {
       name: "agent-knows-no-runner",
       comment: "The agent loop is below the runner: it gets a request, tools and callbacks.",
       severity: "error",

@@ -1,15 +1,13 @@
 import { Agent } from "./agent/agent.js";
 import { openModelCatalog } from "./agent/providers/open-catalog.js";
 import { SharedContentReader } from "./attachments/shared-content-reader.js";
-import { visionEnabled } from "./attachments/vision.js";
 import type { Config } from "./config/env.js";
-import { modelChoices, providerConnections } from "./config/models.js";
+import { sectionsOf } from "./config/sections.js";
 import { storeSettingsOf } from "./config/store-settings.js";
 import type { Logger } from "./log.js";
 import { ApprovalDesk } from "./runner/approvals/approval-desk.js";
 import { ChannelPolicies } from "./runner/channel-policy.js";
 import { BudgetAlerts } from "./runner/budgets/budget-alerts.js";
-import { budgetDefaults } from "./runner/budgets/budget-defaults.js";
 import { Budgets } from "./runner/budgets/budgets.js";
 import { BotCommands } from "./runner/commands/bot-commands.js";
 import { BudgetCommands } from "./runner/commands/budget-commands.js";
@@ -87,11 +85,10 @@ const MAX_ANSWER_MESSAGES = 5;
 export async function createApp(config: Config, logger: Logger, options: AppOptions = {}): Promise<App> {
   // Before any client is made: every request of the bot's own goes through the proxy configured, if any.
   useProxy(config);
+  const sections = sectionsOf(config);
   const store = options.store ?? (await openStore(storeSettingsOf(config, logger)));
   const notices = new RestartNotices(store.instances, logger);
-  const lease = new InstanceLease(store, config.INSTANCE_ID ?? (config.SHARDS ? `shard-${config.SHARDS}` : "main"), config.INSTANCE_LEASE_MS, logger, () =>
-    notices.deliver(),
-  );
+  const lease = new InstanceLease(store, sections.instance.name, sections.instance.leaseMs, logger, () => notices.deliver());
   try {
     await lease.start();
   } catch (error) {
@@ -100,18 +97,18 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
   }
 
   const pruner = new StorePruner(store.retention, {
-    threadRetentionDays: config.BOT_THREAD_RETENTION_DAYS,
-    history: { index: store.history, retentionDays: config.HISTORY_RETENTION_DAYS },
+    threadRetentionDays: sections.retention.threadDays,
+    history: { index: store.history, retentionDays: sections.retention.historyDays },
     logger,
   });
   pruner.start();
-  const purge = new WorkspacePurge(store.departures, { purgeDays: config.UNINSTALL_PURGE_DAYS, logger });
+  const purge = new WorkspacePurge(store.departures, { purgeDays: sections.retention.uninstallPurgeDays, logger });
   purge.start();
 
   const scheduling = createScheduling(config, store, logger, lease.run.id);
   const registry = new ToolRegistry([
     ...builtinTools({
-      currency: { store: store.currencyRates, ratesUrl: config.CURRENCY_RATES_URL },
+      currency: { store: store.currencyRates, ratesUrl: sections.tools.currencyRatesUrl },
       knowledge: config,
       reminders: scheduling.reminders,
       history: store.history,
@@ -123,57 +120,35 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
   const access = new ToolAccess(
     registry,
     { settings: store.toolSettings, approvals: store.toolApprovals, channels: store.channelSettings },
-    config.DEFAULT_TOOLS,
+    sections.tools.defaultTools,
   );
-  const models = modelChoices(config);
-  const policies = new ChannelPolicies(store.workspaceSettings, store.channelSettings, access, {
-    memoryWindow: config.MEMORY_WINDOW,
-    memoryWindowMax: config.MEMORY_WINDOW_MAX,
-    models,
-    memorySummary: config.MEMORY_SUMMARY,
-  });
-  const approvals = new ApprovalDesk({ store: store.approvals, logger, by: config.APPROVAL_BY, timeoutMs: config.APPROVAL_TIMEOUT_MS, instance: lease.run.id });
+  const models = sections.models.choices;
+  const policies = new ChannelPolicies(store.workspaceSettings, store.channelSettings, access, sections.policy);
+  const approvals = new ApprovalDesk({ ...sections.approvals, store: store.approvals, logger, instance: lease.run.id });
   const observer = options.observer;
   const modelCalls = observer?.modelCallFinished ? { modelCallFinished: observer.modelCallFinished.bind(observer) } : undefined;
-  const catalog = await openModelCatalog(models, config.MODEL_PROVIDER, providerConnections(config), modelCalls);
-  const agent = new Agent(catalog, {
-    model: models[0]!,
-    retry: { maxRetries: config.OPENAI_MAX_RETRIES, maxDelayMs: config.OPENAI_MAX_RETRY_DELAY_MS },
-    protocol: config.AGENT_PROTOCOL,
-    maxIterations: config.AGENT_MAX_ITERATIONS,
-    earlyStopping: config.AGENT_EARLY_STOPPING,
-    toolTimeoutMs: config.TOOL_TIMEOUT_MS,
-    maxToolCallsPerStep: config.MAX_TOOL_CALLS_PER_STEP,
-    systemPrompt: config.SYSTEM_PROMPT,
-    streamIdleTimeoutMs: config.OPENAI_TIMEOUT_MS,
-  });
-  const reader = new SharedContentReader({
-    // A channel may choose its own model: whether images are shown is decided for each turn's.
-    seesImages: (model) => visionEnabled(config.VISION, model, config.AGENT_PROTOCOL),
-    maxImages: config.MAX_IMAGES_PER_TURN,
-    maxImageBytes: config.MAX_IMAGE_BYTES,
-    maxTextBytes: config.MAX_TEXT_ATTACHMENT_BYTES,
-    maxReplyChain: config.MAX_REPLY_CHAIN,
-    timeoutMs: config.ATTACHMENT_TIMEOUT_MS,
-  });
+  const catalog = await openModelCatalog(models, sections.models.provider, sections.models.connections, modelCalls);
+  const agent = new Agent(catalog, sections.agent);
+  const reader = new SharedContentReader(sections.attachments);
   // Budgets (issue 25): checked before every model call; alerts go out through the platforms that connect.
-  const alerts = new BudgetAlerts({ repository: store.budgets, settings: store.workspaceSettings, adminIds: config.BOT_ADMIN_USER_IDS, logger });
+  const alerts = new BudgetAlerts({ repository: store.budgets, settings: store.workspaceSettings, adminIds: sections.budgets.adminIds, logger });
   const budgets = new Budgets({
-    ...{ repository: store.budgets, defaults: budgetDefaults(config), prices: config.MODEL_PRICES, logger, alerts },
-    answerCeiling: config.ANTHROPIC_MAX_TOKENS,
+    ...{ repository: store.budgets, defaults: sections.budgets.defaults, prices: sections.budgets.prices, logger, alerts },
+    answerCeiling: sections.budgets.answerCeiling,
   });
   const summaries = new ConversationSummarizer({
     store,
     models: catalog,
     logger,
-    maxTokens: config.MEMORY_SUMMARY_MAX_TOKENS,
-    batchExchanges: config.MEMORY_SUMMARY_BATCH,
-    model: config.MEMORY_SUMMARY_MODEL,
+    ...sections.summaries,
     budgets,
   });
   const history = new HistoryRecorder(store.history, logger, [summaries.forgetHook, ...(options.forgetHooks ?? [])]);
   const backfills = new HistoryBackfills({ repository: store.backfills, index: store.history, logger, owner: lease.run.id, ...options.backfillPacing });
+  // Loaded only when traces are exported: without the variable no OpenTelemetry package is imported.
+  const tracer = sections.tracing ? (await import("./ops/tracing.js")).startTurnTracer(sections.tracing, logger) : undefined;
   const runner = new TurnRunner({
+    tracer,
     summaries,
     agent,
     reader,
@@ -181,23 +156,13 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     policies,
     approvals,
     logger,
-    memoryTokenBudget: config.MEMORY_TOKEN_BUDGET,
-    turnTimeoutMs: config.TURN_TIMEOUT_MS,
-    streamAnswers: config.STREAM_ANSWERS,
+    ...sections.turns,
     instance: lease.run.id,
-    // a turn's time, the approvals it may wait for (each pauses its time), and a minute to post its answer:
-    // 28 minutes with the defaults. Only lost places wait that long: failed releases are retried (see PlaceReleases).
-    placeHeldAtMostMs: config.TURN_TIMEOUT_MS + config.AGENT_MAX_ITERATIONS * config.APPROVAL_TIMEOUT_MS + 60_000,
-    limits: {
-      ratePerUserPerMinute: config.RATE_LIMIT_PER_USER,
-      maxQuestionChars: config.MAX_QUESTION_CHARS,
-      maxQueuedTurns: config.MAX_QUEUED_TURNS,
-    },
     observer: options.observer,
     budgets,
     history,
   });
-  const usage = new UsageReports(store.usageReports, config.MODEL_PRICES);
+  const usage = new UsageReports(store.usageReports, sections.budgets.prices);
   const commands = new BotCommands({
     schedules: scheduling.commands,
     access,
@@ -206,20 +171,18 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
     workspaceSettings: store.workspaceSettings,
     channelSettings: store.channelSettings,
     usage,
-    memoryTokenBudget: config.MEMORY_TOKEN_BUDGET,
+    memoryTokenBudget: sections.turns.memoryTokenBudget,
     summaries: store.summaries,
-    budgets: new BudgetCommands({ budgets, repository: store.budgets, settings: store.workspaceSettings, prices: config.MODEL_PRICES, models }),
-    history: { index: store.history, recorder: history, backfill: { backfills, retentionDays: config.HISTORY_RETENTION_DAYS } },
+    budgets: new BudgetCommands({ budgets, repository: store.budgets, settings: store.workspaceSettings, prices: sections.budgets.prices, models }),
+    history: { index: store.history, recorder: history, backfill: { backfills, retentionDays: sections.retention.historyDays } },
   });
   const intake = new MessageIntake({
     store,
     runner,
     logger,
     instance: lease.run.id,
-    orderHoldMs: config.TURN_ORDER_HOLD_MS,
-    stepStartDelayMs: config.STEP_START_DELAY_MS,
+    ...sections.intake,
     maxAnswerMessages: MAX_ANSWER_MESSAGES,
-    streamEditIntervalMs: config.STREAM_ANSWERS ? config.STREAM_EDIT_INTERVAL_MS : undefined,
     history,
   });
   const feedback = new FeedbackDesk(store.feedback, logger);
@@ -236,6 +199,7 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
       await backfills.stop();
       await history.idle();
       await lease.stop().catch((error: unknown) => logger.warn({ err: error }, "could not give up this process's lease"));
+      await tracer?.shutdown();
       await store.close();
     })());
   return {

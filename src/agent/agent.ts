@@ -35,6 +35,7 @@ export class Agent {
       this.settings.retry,
       { idleTimeoutMs: this.settings.streamIdleTimeoutMs ?? 60_000 },
       run.budget ? { model, budget: run.budget } : undefined,
+      run.modelCalls,
     );
     const shown = shownText(run.onAnswerText);
     const session = this.openSession(caller, run, shown.onText);

@@ -1,6 +1,6 @@
 import { BudgetReached, type CallBudget, type CallPermit } from "./call-budget.js";
 import { toLlmError } from "./llm-error.js";
-import type { Model, ModelReply, ModelRequest, Usage } from "./model.js";
+import type { CallPurpose, CallTag, Model, ModelCallObserver, ModelReply, ModelRequest, Usage } from "./model.js";
 import { retryDelayMs, waitBeforeRetry, type RetryPolicy } from "./model-retry.js";
 import { addUsage, readStream, type StreamLimits } from "./model-stream.js";
 import { promptTokens } from "./prompt-tokens.js";
@@ -31,14 +31,16 @@ export class ModelCaller {
     private readonly retry: RetryPolicy,
     private readonly limits: StreamLimits = { idleTimeoutMs: 60_000 },
     private readonly budget?: CallerBudget,
+    /** Hears of each request the turn makes (its record), tagged with its purpose and whether it is a retry. */
+    private readonly calls?: ModelCallObserver,
   ) {}
 
-  async complete(request: ModelRequest, signal: AbortSignal): Promise<ModelReply> {
-    return this.withRetries(signal, async () => {
+  async complete(request: ModelRequest, signal: AbortSignal, purpose: CallPurpose = "turn"): Promise<ModelReply> {
+    return this.withRetries(signal, async (attempt) => {
       const permit = await this.permit(request);
       let reply: ModelReply | undefined;
       try {
-        reply = await this.model.complete(withMax(request, permit), signal);
+        reply = await this.model.complete(withMax(request, permit), signal, this.tag(purpose, attempt));
         if (reply.usage) addUsage(this.usage, reply.usage);
         return reply;
       } finally {
@@ -54,10 +56,10 @@ export class ModelCaller {
    */
   async stream(request: ModelRequest, signal: AbortSignal, onText: (text: string) => void): Promise<ModelReply> {
     let permit: CallPermit | undefined;
-    const stream = await this.withRetries(signal, async () => {
+    const stream = await this.withRetries(signal, async (attempt) => {
       permit = await this.permit(request);
       try {
-        return await this.model.stream(withMax(request, permit), signal);
+        return await this.model.stream(withMax(request, permit), signal, this.tag("turn", attempt));
       } catch (error) {
         await this.settle(permit, undefined);
         throw error;
@@ -75,8 +77,12 @@ export class ModelCaller {
 
   /** A side question from a tool: no tools, no memory. */
   async ask(prompt: string, signal: AbortSignal): Promise<string> {
-    const reply = await this.complete({ messages: [{ role: "user", content: prompt }] }, signal);
+    const reply = await this.complete({ messages: [{ role: "user", content: prompt }] }, signal, "side_question");
     return reply.text ?? "";
+  }
+
+  private tag(purpose: CallPurpose, attempt: number): CallTag {
+    return { purpose, retry: attempt > 0, observer: this.calls };
   }
 
   private async permit(request: ModelRequest): Promise<CallPermit | undefined> {
@@ -94,10 +100,10 @@ export class ModelCaller {
     await permit.settle(usage);
   }
 
-  private async withRetries<T>(signal: AbortSignal, send: () => Promise<T>): Promise<T> {
+  private async withRetries<T>(signal: AbortSignal, send: (attempt: number) => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await send();
+        return await send(attempt);
       } catch (error) {
         if (hasCode(error, "budget_reached")) throw error;
         if (signal.aborted) throw new TurnCancelled("the turn was cancelled", { cause: error });

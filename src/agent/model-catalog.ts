@@ -1,6 +1,6 @@
-import type { Model, ModelProvider } from "./model.js";
+import type { Model, ModelCallObserver, ModelProvider } from "./model.js";
 import { parseModelRef, type ProviderName } from "./model-ref.js";
-import { observedModel, type ModelCallObserver } from "./model-observer.js";
+import { observedModel } from "./model-observer.js";
 
 /** The configured providers' models by the names turns use ("gpt-4o-mini", "anthropic:claude-sonnet-4-5"). */
 export class ModelCatalog {
@@ -19,7 +19,8 @@ export class ModelCatalog {
       const { provider, name } = parseModelRef(ref, this.defaultProvider);
       const source = this.providers.get(provider);
       if (!source) throw new Error(`the model ${ref} needs the ${provider} provider, which is not configured`);
-      model = this.observer ? observedModel(source.model(name), ref, this.observer) : source.model(name);
+      // Observed even without metrics: a turn's record hears of its calls through their tags.
+      model = observedModel(source.model(name), ref, provider, this.observer);
       this.models.set(ref, model);
     }
     return model;

@@ -1,64 +1,70 @@
-import type { Model, ModelStream, StreamSink, Usage } from "./model.js";
+import type { CallTag, Model, ModelCallInfo, ModelCallObserver, ModelStream, StreamSink, ToolCallDelta, Usage } from "./model.js";
 
-/** One request to a model as metrics see it, reported once when it ends (each retry is a request of its own). */
-export interface ModelCallInfo {
-  /** The model as the catalog names it ("gpt-4o-mini", "anthropic:claude-sonnet-4-5"): one of the configured few. */
-  model: string;
-  ok: boolean;
-  /** From sending the request to the whole answer, or the failure. */
-  durationMs: number;
-  /** Streamed calls that brought anything: from sending the request to the first text or tool call. */
-  firstTokenMs?: number;
-  /** As the provider reported it; absent when it did not (a failure, a stream cut off). */
-  usage?: Usage;
-}
-
-export interface ModelCallObserver {
-  modelCallFinished(info: ModelCallInfo): void;
-}
+const UNTAGGED: CallTag = { purpose: "turn", retry: false };
 
 /**
- * `model`, reporting each request's latency, time to first token and usage to `observer`. The
- * cost stays per call: a streamed answer's text and tool-call pieces go straight to the reader's
- * own handlers after the first (the wrapper replaces itself), so no work is added per chunk.
+ * `model`, reporting each request's latency, time to first token, outcome and usage to `observer`
+ * (the bot's metrics) and to the observer the request's own tag names (its turn's record): the one
+ * place calls are measured. The cost stays per call: a streamed answer's text and tool-call pieces
+ * go straight to the reader's own handlers after the first (the wrapper replaces itself), so no
+ * work is added per chunk.
  */
-export function observedModel(model: Model, ref: string, observer: ModelCallObserver): Model {
-  const report = (started: number, ok: boolean, usage?: Usage, firstAt?: number) =>
-    observer.modelCallFinished({
+export function observedModel(model: Model, ref: string, provider: string, observer: ModelCallObserver | undefined): Model {
+  const report = (tag: CallTag, startedAt: number, started: number, outcome: string, usage?: Usage, firstAt?: number, calledTools?: boolean) => {
+    const info: ModelCallInfo = {
       model: ref,
-      ok,
+      provider,
+      purpose: tag.purpose,
+      retry: tag.retry,
+      ok: outcome === "ok",
+      outcome,
+      startedAt,
       durationMs: performance.now() - started,
       ...(firstAt === undefined ? {} : { firstTokenMs: firstAt - started }),
       ...(usage ? { usage } : {}),
-    });
+      ...(calledTools === undefined ? {} : { finishReason: calledTools ? "tool_calls" : "stop" }),
+    };
+    observer?.modelCallFinished(info);
+    tag.observer?.modelCallFinished(info);
+  };
+  const failure = (error: unknown, signal: AbortSignal) => (signal.aborted ? "cancelled" : model.classifyError(error).failure);
   return {
     classifyError: (error) => model.classifyError(error),
-    async complete(request, signal) {
+    async complete(request, signal, tag = UNTAGGED) {
+      const startedAt = Date.now();
       const started = performance.now();
       try {
         const reply = await model.complete(request, signal);
-        report(started, true, reply.usage);
+        report(tag, startedAt, started, "ok", reply.usage, undefined, reply.toolCalls.length > 0);
         return reply;
       } catch (error) {
-        report(started, false);
+        report(tag, startedAt, started, failure(error, signal));
         throw error;
       }
     },
-    async stream(request, signal) {
+    async stream(request, signal, tag = UNTAGGED) {
+      const startedAt = Date.now();
       const started = performance.now();
       let stream: ModelStream;
       try {
         stream = await model.stream(request, signal);
       } catch (error) {
-        report(started, false);
+        report(tag, startedAt, started, failure(error, signal));
         throw error;
       }
-      return observedStream(stream, (ok, usage, firstAt) => report(started, ok, usage, firstAt));
+      return observedStream(stream, (ok, usage, firstAt, calledTools) =>
+        ok
+          ? report(tag, startedAt, started, "ok", usage, firstAt, calledTools)
+          : report(tag, startedAt, started, signal.aborted ? "cancelled" : "interrupted", usage, firstAt),
+      );
     },
   };
 }
 
-function observedStream(stream: ModelStream, ended: (ok: boolean, usage: Usage | undefined, firstAt: number | undefined) => void): ModelStream {
+function observedStream(
+  stream: ModelStream,
+  ended: (ok: boolean, usage: Usage | undefined, firstAt: number | undefined, calledTools: boolean) => void,
+): ModelStream {
   let aborted = false;
   return {
     abort() {
@@ -68,6 +74,7 @@ function observedStream(stream: ModelStream, ended: (ok: boolean, usage: Usage |
     async read(sink) {
       let firstAt: number | undefined;
       let usage: Usage | undefined;
+      let calledTools = false;
       const text = sink.text.bind(sink);
       const toolCall = sink.toolCall.bind(sink);
       const observed: StreamSink = {
@@ -78,7 +85,7 @@ function observedStream(stream: ModelStream, ended: (ok: boolean, usage: Usage |
         },
         toolCall: (delta) => {
           firstSeen();
-          toolCall(delta);
+          toolCallNoted(delta);
         },
         // Once or twice a stream (Anthropic reports the prompt's tokens first, the answer's at the end).
         usage: (reported) => {
@@ -86,18 +93,24 @@ function observedStream(stream: ModelStream, ended: (ok: boolean, usage: Usage |
           sink.usage(reported);
         },
       };
+      // After the first piece, text goes straight through; a tool call is noted once, then goes straight through too.
+      const toolCallNoted = (delta: ToolCallDelta) => {
+        calledTools = true;
+        observed.toolCall = toolCall;
+        toolCall(delta);
+      };
       function firstSeen() {
         firstAt = performance.now();
         observed.text = text;
-        observed.toolCall = toolCall;
+        observed.toolCall = toolCallNoted;
       }
       try {
         await stream.read(observed);
       } catch (error) {
-        ended(false, usage, firstAt);
+        ended(false, usage, firstAt, calledTools);
         throw error;
       }
-      ended(!aborted, usage, firstAt);
+      ended(!aborted, usage, firstAt, calledTools);
     },
   };
 }

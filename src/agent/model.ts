@@ -101,11 +101,51 @@ export interface ModelErrorVerdict {
   retryAfterMs?: number;
 }
 
-/** One model of one provider. */
+/** Why a request is made: the turn's own loop, a tool's side question, a conversation's summary. */
+export type CallPurpose = "turn" | "side_question" | "summary";
+
+/** One request to a model as its observers see it, reported once when it ends (each retry is a request of its own). */
+export interface ModelCallInfo {
+  /** The model as the catalog names it ("gpt-4o-mini", "anthropic:claude-sonnet-4-5"): one of the configured few. */
+  model: string;
+  provider: string;
+  purpose: CallPurpose;
+  /** It repeats a request that failed (see ModelCaller's retries). */
+  retry: boolean;
+  ok: boolean;
+  /** "ok", or why it failed: a ModelFailure, or "cancelled" (the turn stopped). */
+  outcome: string;
+  /** Epoch ms when it was sent. */
+  startedAt: number;
+  /** From sending the request to the whole answer, or the failure. */
+  durationMs: number;
+  /** Streamed calls that brought anything: from sending the request to the first text or tool call. */
+  firstTokenMs?: number;
+  /** As the provider reported it; absent when it did not (a failure, a stream cut off). */
+  usage?: Usage;
+  /** Why the answer ended, as the reply shows it: "tool_calls" when it asked for tools, else "stop"; absent when it failed. */
+  finishReason?: "stop" | "tool_calls";
+}
+
+export interface ModelCallObserver {
+  modelCallFinished(info: ModelCallInfo): void;
+}
+
+/**
+ * What the caller says of a request, for the ones who observe it (see model-observer.ts): why it
+ * is made, whether it retries one, and an observer of its own besides the catalog's (a turn's record).
+ */
+export interface CallTag {
+  purpose: CallPurpose;
+  retry: boolean;
+  observer?: ModelCallObserver;
+}
+
+/** One model of one provider. A provider's model ignores `tag`; the catalog's observed wrapper reads it. */
 export interface Model {
-  complete(request: ModelRequest, signal: AbortSignal): Promise<ModelReply>;
+  complete(request: ModelRequest, signal: AbortSignal, tag?: CallTag): Promise<ModelReply>;
   /** Resolves once the response has begun (so a refused request can be retried), before any text is read. */
-  stream(request: ModelRequest, signal: AbortSignal): Promise<ModelStream>;
+  stream(request: ModelRequest, signal: AbortSignal, tag?: CallTag): Promise<ModelStream>;
   /** Reads whatever this model's client threw. */
   classifyError(error: unknown): ModelErrorVerdict;
 }

@@ -1,7 +1,7 @@
 import type { Logger } from "../log.js";
 import type { Tool, ToolRequestInfo } from "../tools/define-tool.js";
 import type { CallBudget } from "./call-budget.js";
-import type { Usage } from "./model.js";
+import type { ModelCallObserver, Usage } from "./model.js";
 import type { RetryPolicy } from "./model-retry.js";
 import type { AnswerTextSink, StepEvent } from "../contract/turn-view.js";
 
@@ -92,6 +92,8 @@ export interface AgentRun {
   usage?: Usage;
   /** Checked before every model call of the turn (see CallBudget); none: no limit. */
   budget?: CallBudget;
+  /** Hears of each request to the model the turn makes, as it ends (the turn's record and trace). */
+  modelCalls?: ModelCallObserver;
 }
 
 export const emptyUsage = (): Usage => ({ promptTokens: 0, completionTokens: 0, totalTokens: 0 });

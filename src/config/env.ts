@@ -193,6 +193,23 @@ const coreConfigSchema = z.object({
   CONSOLE_PUBLIC_URL: optionalUrl,
   /** A console session ends this many hours after sign-in. */
   CONSOLE_SESSION_HOURS: positiveInt(12),
+  /**
+   * An OpenTelemetry collector's OTLP/HTTP address (http://127.0.0.1:4318): each turn is exported
+   * there as a trace (docs/production.md). Unset, the OpenTelemetry packages are not even loaded.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
+  /** Headers sent with every export ("authorization=Bearer abc,x-team=1"); may hold a token, so never shown. */
+  OTEL_EXPORTER_OTLP_HEADERS: optionalText,
+  /** The traces' service.name. */
+  OTEL_SERVICE_NAME: z.string().trim().min(1).default("agent-bot"),
+  /** Spans carry what was said (tool arguments and results, error messages) only when this is on. */
+  OTEL_TRACE_CONTENT: bool(false),
+  /** Spans waiting for export at most; more are dropped, so a dead collector never grows memory. */
+  OTEL_BSP_MAX_QUEUE_SIZE: positiveInt(2048),
+  /** Spans are sent in batches this many ms apart. */
+  OTEL_BSP_SCHEDULE_DELAY: positiveInt(5000),
+  /** An export still unanswered after this many ms is given up (its spans are dropped). */
+  OTEL_BSP_EXPORT_TIMEOUT: positiveInt(10_000),
   DATABASE_PATH: z.string().trim().min(1).default("./data/bot.sqlite"),
   /** PostgreSQL instead of the SQLite file, for several processes on several hosts: postgres://user:password@host:5432/db. */
   DATABASE_URL: z

@@ -38,6 +38,7 @@ form.inline { display: inline; }
 .timeline { list-style: none; padding: 0; margin: 0; border-left: 3px solid var(--line); }
 .timeline li { margin: 0 0 12px; padding: 6px 12px; background: #fff; border: 1px solid var(--line); border-left: none; border-radius: 0 8px 8px 0; }
 .timeline .error { color: var(--bad); }
+.timeline .model-call { background: #f4f6fb; }
 pre { white-space: pre-wrap; word-break: break-word; background: #f0f2f5; padding: 6px 8px; border-radius: 6px; margin: 4px 0; max-height: 320px; overflow: auto; }
 .muted { color: var(--muted); }
 .chart svg { width: 100%; height: auto; background: #fff; border: 1px solid var(--line); }

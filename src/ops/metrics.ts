@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { ModelCallInfo } from "../agent/model-observer.js";
+import type { ModelCallInfo } from "../agent/model.js";
 import type { TurnObserver } from "../runner/turn-observer.js";
 import { displayToolName } from "../text.js";
 import { botVersion } from "./bot-version.js";

@@ -45,6 +45,11 @@ export class StepRecorder {
     return this.steps.values();
   }
 
+  /** Steps begun so far. */
+  get begun(): number {
+    return this.steps.size;
+  }
+
   get toolsUsed(): string[] {
     return [...this.steps.values()].map((step) => step.tool);
   }

@@ -1,4 +1,4 @@
-import type { ModelCallObserver } from "../agent/model-observer.js";
+import type { ModelCallObserver } from "../agent/model.js";
 
 /**
  * What the runner reports for metrics, and each model request (the catalog's, through

@@ -23,6 +23,7 @@ import { retryStoreWrite } from "./store-retry.js";
 import { TurnDeadline } from "./turn-deadline.js";
 import type { ConversationSummarizer, SummaryTurn } from "./memory-summary/summarizer.js";
 import type { TurnObserver } from "./turn-observer.js";
+import { ModelCallLog, type TracedTurn, type TurnTrace, type TurnTracer } from "./turn-trace.js";
 import type { TurnRequest } from "./types.js";
 import type { TurnReply, TurnView } from "../contract/turn-view.js";
 import { answerDone, answerTextFor, describeFailure, errorDetail, finish, RUNNER_TEXT, type CancelReason } from "./turn-replies.js";
@@ -56,6 +57,8 @@ export interface TurnRunnerOptions {
   placeHeldAtMostMs: number;
   /** Keeps each conversation's summary of what left its window (issue 24); none: no summaries. */
   summaries?: ConversationSummarizer;
+  /** Exports each turn as a trace (OTEL_EXPORTER_OTLP_ENDPOINT); none: no traces. */
+  tracer?: TurnTracer;
 }
 
 /** The end of the shutdown grace kept for cancelled turns to tell their users. */
@@ -299,6 +302,13 @@ export class TurnRunner {
     const deadline = new TurnDeadline(this.options.turnTimeoutMs, () => controller.abort("timeout" satisfies CancelReason));
     this.running.set(turnId, { controller, conversation: conversationKey(request) });
     const steps = new StepRecorder(view, logger, this.options.observer);
+    const calls = new ModelCallLog(() => steps.begun);
+    let trace: TurnTrace | undefined;
+    // Made at intake while the turn waited and ran; whatever it is by the closing is kept (never waited for).
+    let link: string | undefined;
+    void request.posted?.link?.then((made) => {
+      link = made;
+    });
     const started = performance.now();
     const usage = emptyUsage();
     let opened = false;
@@ -320,10 +330,11 @@ export class TurnRunner {
         noticeTo: request.operator ? undefined : this.askedIn(view, logger),
       });
       opened = true;
+      trace = this.traceOf({ turnId, platform: request.platform, workspaceId: request.workspaceId, channelId: channel.channelId, model: policy.model }, logger);
       logger.debug({ user: request.userId, text: request.text, model: policy.model }, "turn started");
       const context: TurnContext = { turnId, request, channel, view, controller, deadline };
       const read = (question = await this.readQuestion(request, policy.model, controller.signal, logger));
-      const result = await this.ask(context, policy, read, conversation, steps, usage, logger, budgetTimeZone(settings));
+      const result = await this.ask(context, policy, read, conversation, steps, calls, usage, logger, budgetTimeZone(settings));
       const thread = await this.threadToSeed(view, request);
       reply = { turnId, status: "answered", outcome: result.outcome, text: result.output };
       if (policy.memorySummary) {
@@ -335,6 +346,9 @@ export class TurnRunner {
         end: { status: "answered", outcome: result.outcome, iterations: result.iterations, usage: result.usage },
         // A copy: the closing may be written more than once (see closeTurn), and an iterator reads once.
         steps: [...steps.records()],
+        modelCalls: calls.calls,
+        traceId: trace?.traceId,
+        link,
         workspace: request,
         // Memory keeps what the person wrote and a description of the files, never their content.
         exchange: {
@@ -357,7 +371,7 @@ export class TurnRunner {
       logger.debug({ text: result.output }, "turn answer");
     } catch (error) {
       reply = { turnId, status: "failed", ...describeFailure(error, controller.signal, this.options.turnTimeoutMs) };
-      if (opened) await this.recordFailure(turnId, reply, error, steps, usage, request, logger);
+      if (opened) await this.recordFailure(turnId, reply, error, { steps, calls, traceId: trace?.traceId, link }, usage, request, logger);
       const level = reply.outcome === "error" ? "error" : "warn";
       logger[level]({ err: error, outcome: reply.outcome, tools: steps.toolsUsed, tokens: usage.totalTokens, ms: elapsedMs(started) }, "turn failed");
     } finally {
@@ -365,6 +379,14 @@ export class TurnRunner {
       this.running.delete(turnId);
       question?.release();
     }
+    trace?.end({
+      status: reply.status,
+      outcome: reply.outcome,
+      ...(reply.status === "failed" ? { error: reply.text } : {}),
+      modelCalls: calls.calls,
+      steps: steps.records(),
+      usage,
+    });
     await finish(view, reply, logger);
     // After the answer was shown, in the background: the turn does not wait for its summary.
     if (summaryTurn && reply.status === "answered") this.options.summaries?.afterTurn(summaryTurn);
@@ -376,6 +398,16 @@ export class TurnRunner {
       tokens: usage.totalTokens,
     });
     return { ...reply, tokens: usage.totalTokens };
+  }
+
+  /** The turn's trace, when traces are exported; a tracer that fails costs only the trace. */
+  private traceOf(turn: TracedTurn, logger: Logger): TurnTrace | undefined {
+    try {
+      return this.options.tracer?.begin(turn);
+    } catch (error) {
+      logger.warn({ err: error }, "could not start the turn's trace");
+      return undefined;
+    }
   }
 
   /** Where the asker is told the bot restarted, should this process die mid-turn; a view that fails costs only that. */
@@ -423,6 +455,7 @@ export class TurnRunner {
     question: ReadQuestion,
     conversation: Conversation,
     steps: StepRecorder,
+    calls: ModelCallLog,
     usage: Usage,
     logger: Logger,
     timeZone: string,
@@ -459,6 +492,7 @@ export class TurnRunner {
       approval: needApproval.size > 0 ? { tools: needApproval, ask: (call, signal) => this.waitForApproval(turn, call, signal) } : undefined,
       usage,
       budget: budgets?.forCall({ ...request, channelId: turn.channel.channelId, timeZone }),
+      modelCalls: calls,
     });
   }
 
@@ -516,7 +550,7 @@ export class TurnRunner {
     turnId: string,
     reply: TurnReply,
     error: unknown,
-    steps: StepRecorder,
+    kept: { steps: StepRecorder; calls: ModelCallLog; traceId?: string; link?: string },
     usage: Usage,
     request: TurnRequest,
     logger: Logger,
@@ -529,7 +563,16 @@ export class TurnRunner {
         usage,
         error: errorDetail(error),
       } as const;
-      await this.closeTurn({ turnId, end, steps: [...steps.records()], workspace: request }, "record the failed turn", logger);
+      const closing: TurnClosing = {
+        turnId,
+        end,
+        steps: [...kept.steps.records()],
+        modelCalls: kept.calls.calls,
+        traceId: kept.traceId,
+        link: kept.link,
+        workspace: request,
+      };
+      await this.closeTurn(closing, "record the failed turn", logger);
     } catch (storeError) {
       logger.error({ err: storeError }, "could not record the failed turn");
     }

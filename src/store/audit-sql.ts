@@ -1,4 +1,4 @@
-import { clampPage, DAY_MS, type ApprovalRow, type StepRow, type TurnFilter, type TurnRow } from "./audit-store.js";
+import { clampPage, DAY_MS, type ApprovalRow, type ModelCallView, type StepRow, type TurnDetail, type TurnFilter, type TurnRow } from "./audit-store.js";
 import type { WorkspaceRef } from "./types.js";
 
 /**
@@ -65,7 +65,7 @@ function outcomeCondition(outcome: string, q: QueryBuilder): string {
 }
 
 export function turnQuery(id: string, placeholder: Placeholder): Query {
-  return { text: `SELECT ${TURN_COLUMNS} ${FROM_TURNS} WHERE t.id = ${placeholder(1)}`, values: [id] };
+  return { text: `SELECT ${TURN_COLUMNS}, t.trace_id AS "traceId", t.link ${FROM_TURNS} WHERE t.id = ${placeholder(1)}`, values: [id] };
 }
 
 /**
@@ -82,6 +82,16 @@ export const exchangeQuery = (placeholder: Placeholder): string =>
 export const stepsQuery = (placeholder: Placeholder): string =>
   `SELECT seq, tool, input, output, error, started_at AS "startedAt", duration_ms AS "durationMs" FROM turn_steps
    WHERE turn_id = ${placeholder(1)} ORDER BY seq LIMIT 500`;
+
+/** A turn's model calls are few too (its iterations, side questions and retries; at most 500 are kept). */
+export const modelCallsQuery = (placeholder: Placeholder): string =>
+  `SELECT seq, model, provider, purpose, retry, outcome, started_at AS "startedAt", duration_ms AS "durationMs", first_token_ms AS "firstTokenMs",
+     prompt_tokens AS "promptTokens", completion_tokens AS "completionTokens", after_step AS "afterStep"
+   FROM turn_model_calls WHERE turn_id = ${placeholder(1)} ORDER BY seq LIMIT 500`;
+
+/** Through the primary key (turn_id, user_id). */
+export const turnFeedbackQuery = (placeholder: Placeholder): string =>
+  `SELECT user_id AS "userId", vote, voted_at AS "votedAt" FROM turn_feedback WHERE turn_id = ${placeholder(1)} ORDER BY voted_at, user_id LIMIT 100`;
 
 const APPROVAL_COLUMNS = `id, platform, workspace_id AS "workspaceId", channel_id AS "channelId", turn_id AS "turnId", tool, args_json AS args,
   asked_by AS "askedBy", status, requested_at AS "requestedAt", decided_by AS "decidedBy", decided_at AS "decidedAt"`;
@@ -131,6 +141,9 @@ function withoutNulls<T>(row: Record<string, unknown>): T {
 }
 
 export const turnRow = (row: Record<string, unknown>) => withoutNulls<TurnRow>(row);
+export const turnDetailRow = (row: Record<string, unknown>) => withoutNulls<TurnRow & Pick<TurnDetail, "traceId" | "link">>(row);
+/** SQLite keeps `retry` as 0 or 1. */
+export const modelCallRow = (row: Record<string, unknown>): ModelCallView => ({ ...withoutNulls<ModelCallView>(row), retry: Boolean(row.retry) });
 export const stepRow = (row: Record<string, unknown>) => withoutNulls<StepRow>(row);
 export const approvalRow = (row: Record<string, unknown>) => withoutNulls<ApprovalRow>(row);
 

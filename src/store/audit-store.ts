@@ -54,12 +54,44 @@ export interface StepRow {
   durationMs?: number;
 }
 
+/** One request the turn made to a model (see turn_model_calls). */
+export interface ModelCallView {
+  seq: number;
+  model: string;
+  provider: string;
+  /** turn, side_question or summary. */
+  purpose: string;
+  retry: boolean;
+  /** "ok", or the failure's code. */
+  outcome: string;
+  startedAt: number;
+  durationMs: number;
+  firstTokenMs?: number;
+  promptTokens?: number;
+  completionTokens?: number;
+  /** How many tool steps had begun when it ended: it comes after them. */
+  afterStep: number;
+}
+
+/** A person's 👍 / 👎 on the turn's answer. */
+export interface FeedbackView {
+  userId: string;
+  vote: "up" | "down";
+  votedAt: number;
+}
+
 export interface TurnDetail extends TurnRow {
   /** The question and the answer, as the memory keeps them (absent when the turn wrote no exchange). */
   question?: string;
   answer?: string;
   steps: StepRow[];
   approvals: ApprovalRow[];
+  modelCalls: ModelCallView[];
+  feedback: FeedbackView[];
+  /** Its OpenTelemetry trace, when traces were exported. */
+  traceId?: string;
+  /** The link to the question's message on its platform (the answer replies to it). */
+  link?: string;
 }
 
 export interface ApprovalRow {

@@ -36,6 +36,7 @@ const OWN = "platform = @p AND workspace_id = @w";
 export const PURGE_PLAN: readonly { table: string; match: string /** Its primary key where SQLite keeps no rowid. */; key?: string }[] = [
   { table: "turn_feedback", match: OWN },
   { table: "turn_steps", match: `turn_id IN (SELECT id FROM turns WHERE ${IN_CONVERSATIONS})` },
+  { table: "turn_model_calls", match: `turn_id IN (SELECT id FROM turns WHERE ${IN_CONVERSATIONS})`, key: "turn_id, seq" },
   { table: "messages", match: IN_CONVERSATIONS },
   { table: "conversation_summaries", match: IN_CONVERSATIONS },
   { table: "turns", match: IN_CONVERSATIONS },

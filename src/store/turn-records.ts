@@ -81,11 +81,34 @@ export interface StepRecord {
   approvalWaitMs?: number;
 }
 
+/** One request the turn made to a model (the agent's ModelCallInfo, as the audit keeps it). */
+export interface ModelCallRecord {
+  model: string;
+  provider: string;
+  /** turn, side_question or summary. */
+  purpose: string;
+  retry: boolean;
+  /** "ok", or the failure's code. */
+  outcome: string;
+  startedAt: number;
+  durationMs: number;
+  firstTokenMs?: number;
+  usage?: TurnUsage;
+  /** How many tool steps had begun when it ended (its place among them). */
+  afterStep: number;
+}
+
 /** Everything that closes a turn, written as one unit of work. */
 export interface TurnClosing {
   turnId: string;
   end: TurnEnd;
   steps: Iterable<StepRecord>;
+  /** Its requests to the model, in the order they ended. */
+  modelCalls?: readonly ModelCallRecord[];
+  /** Its OpenTelemetry trace's id, when traces are exported. */
+  traceId?: string;
+  /** The link people open the question's message with, as its platform made it. */
+  link?: string;
   /** The workspace whose daily usage the turn's tokens count towards. */
   workspace: WorkspaceRef;
   /** The question and answer, for an answered turn. */
@@ -138,6 +161,42 @@ export function stepRows(steps: Iterable<StepRecord>): StepRow[] {
     startedAt: step.startedAt,
     durationMs: step.durationMs ?? null,
     approvalWaitMs: step.approvalWaitMs ?? null,
+  }));
+}
+
+/** A model call as the audit stores it: whole milliseconds, its seq from 1 in the order the calls ended. */
+export interface ModelCallRow {
+  seq: number;
+  model: string;
+  provider: string;
+  purpose: string;
+  retry: boolean;
+  outcome: string;
+  startedAt: number;
+  durationMs: number;
+  firstTokenMs: number | null;
+  promptTokens: number | null;
+  completionTokens: number | null;
+  afterStep: number;
+}
+
+/** At most this many calls of a turn are kept (a turn makes AGENT_MAX_ITERATIONS and its tools' side questions, with retries). */
+const MAX_STORED_MODEL_CALLS = 500;
+
+export function modelCallRows(calls: readonly ModelCallRecord[] | undefined): ModelCallRow[] {
+  return (calls ?? []).slice(0, MAX_STORED_MODEL_CALLS).map((call, index) => ({
+    seq: index + 1,
+    model: shorten(storable(call.model), MAX_STORED_TOOL_NAME),
+    provider: shorten(storable(call.provider), MAX_STORED_TOOL_NAME),
+    purpose: call.purpose,
+    retry: call.retry,
+    outcome: shorten(storable(call.outcome), MAX_STORED_TOOL_NAME),
+    startedAt: Math.round(call.startedAt),
+    durationMs: Math.round(call.durationMs),
+    firstTokenMs: call.firstTokenMs === undefined ? null : Math.round(call.firstTokenMs),
+    promptTokens: call.usage?.promptTokens ?? null,
+    completionTokens: call.usage?.completionTokens ?? null,
+    afterStep: call.afterStep,
   }));
 }
 

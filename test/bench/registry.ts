@@ -12,6 +12,7 @@ import { postgresPart } from "./parts/postgres.js";
 import { storeScalePart } from "./parts/store-scale.js";
 import { streamedTurnPart } from "./parts/streamed-turn.js";
 import { streamingPart } from "./parts/streaming.js";
+import { tracingCostPart } from "./parts/tracing-cost.js";
 import type { BenchPart } from "./types.js";
 
 /**
@@ -33,6 +34,7 @@ export const benchParts: BenchPart[] = [
   metricsCostPart,
   streamedTurnPart,
   consolePagesPart,
+  tracingCostPart,
 ];
 
 /** The goals of issue 17 ("Lean and fast"), in its order: the JSON report always has these keys, and the goals table lists them first. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MessagePayload } from "../fakes/discord/payloads.js";
 import { reply } from "../fakes/fake-openai.js";
 import { ConsoleHarness, TOKEN } from "./console-harness.js";
 
@@ -12,6 +13,8 @@ const digits = (text: string | null) => Number((text ?? "").replace(/[^\d]/g, ""
 
 describe("the operator's console", () => {
   let h: ConsoleHarness;
+  /** The first question (two tool steps, then the answer, which a member rates 👍). */
+  let asked: MessagePayload;
   beforeAll(async () => {
     h = await ConsoleHarness.start();
     h.model.script(
@@ -19,7 +22,10 @@ describe("the operator's console", () => {
       reply.toolCalls({ name: "circumference", args: { radius: 2 } }),
       reply.text("42, and about 12.57.", { prompt_tokens: 300, completion_tokens: 20, total_tokens: 320 }),
     );
-    await h.ask("what is 6*7, and the circumference for radius 2?");
+    asked = await h.ask("what is 6*7, and the circumference for radius 2?");
+    const answer = h.discord.messagesIn(asked.channel_id).find((message) => message.message_reference?.message_id === asked.id)!;
+    const thumbsUp = (answer.components as any[]).flatMap((row) => row.components).find((button) => button.custom_id?.endsWith(":up"));
+    await h.discord.callbackOf(await h.discord.pressButton({ user: h.discord.member, message: answer, customId: thumbsUp.custom_id }));
     await h.ask("a second question");
   }, 90_000);
   afterAll(() => h?.close());
@@ -82,6 +88,15 @@ describe("the operator's console", () => {
     await h.screenshot(page, "turns");
     await Promise.all([page.waitForURL(/\/turns\/.+/), links.first().click()]);
     expect(await page.locator(".step").evaluateAll((steps) => steps.map((step) => step.getAttribute("data-tool")))).toEqual(["calculator", "circumference"]);
+    // the model calls among the steps, in order, each with its tokens and its latency
+    const timeline = await page.locator(".timeline > li").evaluateAll((items) => items.map((item) => item.getAttribute("data-tool") ?? item.className));
+    expect(timeline).toEqual(["model-call", "calculator", "model-call", "circumference", "model-call"]);
+    expect(await page.locator(".model-call .tokens").allTextContents()).toEqual(["10 in / 5 out", "10 in / 5 out", "300 in / 20 out"]);
+    expect(await page.locator(".model-call .latency").allTextContents()).toEqual(Array(3).fill(expect.stringMatching(/^\d+ ms$/)));
+    // the 👍 and who gave it
+    expect(await page.locator(".feedback li").allTextContents()).toEqual([expect.stringContaining(`👍 by ${h.discord.member.id}`)]);
+    // the question's message on Discord, whose reply is the answer: the link its platform made
+    expect(await page.getAttribute("a.platform-link", "href")).toBe(`https://discord.com/channels/${h.discord.guild.id}/${asked.channel_id}/${asked.id}`);
     expect(await page.textContent(".question")).toContain("what is 6*7");
     expect(await page.locator(".step").first().textContent()).toContain("42");
     expect(await page.textContent(".answer")).toBe("42, and about 12.57.");

@@ -1,13 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { botTest as it } from "../support/started-bots.js";
 import { reply } from "../fakes/fake-openai.js";
-import { SlackHarness } from "../support/slack-harness.js";
 
 describe("messages that show nothing", () => {
-  let h: SlackHarness;
-  afterEach(() => h.close());
-
-  it("a question of only zero-width characters gets the hint and costs no model call", async () => {
-    h = await SlackHarness.start();
+  it("a question of only zero-width characters gets the hint and costs no model call", async ({ startSlack }) => {
+    const h = await startSlack();
     h.slack.addUser({ id: "U1", name: "alice" });
     const ts = h.slack.nextTs();
     await h.mention({ user: "U1", channel: "C1", ts, text: "\u200b\u200c\u200d\u2060\ufeff" });
@@ -17,8 +14,8 @@ describe("messages that show nothing", () => {
     expect(h.slack.thread("C1", ts)[0]!.text).toMatch(/^Hi! Ask me something after the mention/);
   });
 
-  it("an answer of only zero-width characters and NUL bytes is never posted as is", async () => {
-    h = await SlackHarness.start();
+  it("an answer of only zero-width characters and NUL bytes is never posted as is", async ({ startSlack }) => {
+    const h = await startSlack();
     h.slack.addUser({ id: "U1", name: "alice" });
     h.model.otherwise(reply.text("\u200b\u0000\u200d\u0000"));
     const ts = h.slack.nextTs();

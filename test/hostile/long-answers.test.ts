@@ -1,23 +1,15 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { botTest as it } from "../support/started-bots.js";
 import { FakeDiscord } from "../fakes/discord/fake-discord.js";
 import { reply } from "../fakes/fake-openai.js";
-import { isMessagePost, startDiscordBot, type DiscordBot } from "../support/discord-bot.js";
-import { SlackHarness } from "../support/slack-harness.js";
+import { isMessagePost } from "../support/discord-bot.js";
 
 /** 100,000 characters in paragraphs of words, as a runaway model writes them. */
 const HUGE = Array.from({ length: 1_000 }, (_, i) => `Paragraph ${i}: ${"lorem ipsum dolor sit amet ".repeat(3).trim()}.`).join("\n\n");
 
 describe("a 100,000-character answer", () => {
-  let discordBot: DiscordBot | undefined;
-  let slack: SlackHarness | undefined;
-  afterEach(async () => {
-    await discordBot?.close();
-    await slack?.close();
-    discordBot = slack = undefined;
-  });
-
-  it("is at most five Discord messages, and the whole answer comes as a file", async () => {
-    discordBot = await startDiscordBot();
+  it("is at most five Discord messages, and the whole answer comes as a file", async ({ startDiscord }) => {
+    const discordBot = await startDiscord();
     const { discord } = discordBot;
     discordBot.model.script(reply.text(HUGE));
     await discord.dispatchMessage({ author: discord.member, content: `${FakeDiscord.mention(discord.bot)} write a lot`, mentions: [discord.bot] });
@@ -30,13 +22,13 @@ describe("a 100,000-character answer", () => {
     expect(withFile.body.content).toMatch(/whole answer is in the attached file/);
   });
 
-  it("is at most five Slack messages in the thread, and the whole answer comes as a file there", async () => {
-    slack = await SlackHarness.start();
+  it("is at most five Slack messages in the thread, and the whole answer comes as a file there", async ({ startSlack }) => {
+    const slack = await startSlack();
     slack.slack.addUser({ id: "U1", name: "alice" });
     slack.model.script(reply.text(HUGE));
     const ts = slack.slack.nextTs();
     await slack.mention({ user: "U1", channel: "C1", ts, text: "write a lot" });
-    await slack.slack.waitFor(() => slack!.slack.files.length === 1, { what: "the answer as a file" });
+    await slack.slack.waitFor(() => slack.slack.files.length === 1, { what: "the answer as a file" });
     await slack.idle();
 
     expect(slack.slack.thread("C1", ts).length).toBeLessThanOrEqual(5);

@@ -1,8 +1,8 @@
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { botTest as it } from "../support/started-bots.js";
 import { reply } from "../fakes/fake-openai.js";
-import { SlackHarness } from "../support/slack-harness.js";
-import { RecordingSink, request, startTestApp, type TestApp } from "../support/test-app.js";
+import { RecordingSink, request } from "../support/test-app.js";
 
 /** Another process's connection that holds the database's write lock until released. */
 function holdWriteLock(path: string): () => void {
@@ -15,16 +15,8 @@ function holdWriteLock(path: string): () => void {
 }
 
 describe("a store that fails inside a turn", () => {
-  let t: TestApp | undefined;
-  let h: SlackHarness | undefined;
-  afterEach(async () => {
-    await t?.close();
-    await h?.close();
-    t = h = undefined;
-  });
-
-  it("ends the turn with a short message, leaves nothing in flight, and the next turn works", async () => {
-    t = await startTestApp();
+  it("ends the turn with a short message, leaves nothing in flight, and the next turn works", async ({ startApp }) => {
+    const t = await startApp();
     t.model.otherwise(reply.text("fine"));
     const release = holdWriteLock(t.dbPath);
     const sink = new RecordingSink();
@@ -42,16 +34,16 @@ describe("a store that fails inside a turn", () => {
     expect(t.store.db.prepare("SELECT text FROM messages ORDER BY id").pluck().all()).toEqual(["and now?", "fine"]);
   });
 
-  it("answers a Slack mention with the short message instead of silence", async () => {
+  it("answers a Slack mention with the short message instead of silence", async ({ startSlack }) => {
     // The lock holder lives in this process, so SQLite's busy wait stalls the fake Slack too and
     // an idle keep-alive socket can be reset meanwhile: let the Web API client retry, as it does in production.
-    h = await SlackHarness.start({ adapter: { clientOptions: { retryConfig: { retries: 2, minTimeout: 10, maxTimeout: 50 } } } });
+    const h = await startSlack({ adapter: { clientOptions: { retryConfig: { retries: 2, minTimeout: 10, maxTimeout: 50 } } } });
     h.slack.addUser({ id: "U1", name: "alice" });
     const release = holdWriteLock(h.t.dbPath);
     const ts = h.slack.nextTs();
     try {
       await h.mention({ user: "U1", channel: "C1", ts, text: "are you there?" });
-      await h.slack.waitFor(() => h!.slack.thread("C1", ts).length === 1, { what: "the apology", timeoutMs: 20_000 });
+      await h.slack.waitFor(() => h.slack.thread("C1", ts).length === 1, { what: "the apology", timeoutMs: 20_000 });
     } finally {
       release();
     }

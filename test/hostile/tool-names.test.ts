@@ -1,28 +1,20 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { botTest as it } from "../support/started-bots.js";
 import { FakeDiscord } from "../fakes/discord/fake-discord.js";
 import { reply } from "../fakes/fake-openai.js";
-import { isAnswerTo, startDiscordBot, type DiscordBot } from "../support/discord-bot.js";
-import { SlackHarness } from "../support/slack-harness.js";
+import { isAnswerTo } from "../support/discord-bot.js";
 
 /** A tool name a model made up to ping a channel, a user group and a masked link, then 3,000 more characters. */
 const HOSTILE_NAME = `<!channel> <!subteam^S123|@everyone> <https://evil.example|click> ${"x".repeat(3_000)}`;
 
 describe("a tool name the model invented", () => {
-  let discordBot: DiscordBot | undefined;
-  let slack: SlackHarness | undefined;
-  afterEach(async () => {
-    await discordBot?.close();
-    await slack?.close();
-    discordBot = slack = undefined;
-  });
-
-  it("is shown on Slack escaped and shortened: it pings nobody and links nowhere", async () => {
-    slack = await SlackHarness.start();
+  it("is shown on Slack escaped and shortened: it pings nobody and links nowhere", async ({ startSlack }) => {
+    const slack = await startSlack();
     slack.slack.addUser({ id: "U1", name: "alice" });
     slack.model.script(reply.toolCalls({ name: HOSTILE_NAME, args: {} }), reply.text("Done."));
     const ts = slack.slack.nextTs();
     await slack.mention({ user: "U1", channel: "C1", ts, text: "go" });
-    await slack.slack.waitFor(() => slack!.slack.thread("C1", ts).some((m) => m.text === "Done."), { what: "the answer" });
+    await slack.slack.waitFor(() => slack.slack.thread("C1", ts).some((m) => m.text === "Done."), { what: "the answer" });
     await slack.idle();
 
     const step = slack.slack.thread("C1", ts)[0]!;
@@ -33,8 +25,8 @@ describe("a tool name the model invented", () => {
     }
   });
 
-  it("is shown on Discord shortened, so both step posts are accepted", async () => {
-    discordBot = await startDiscordBot({ STEP_START_DELAY_MS: "0" });
+  it("is shown on Discord shortened, so both step posts are accepted", async ({ startDiscord }) => {
+    const discordBot = await startDiscord({ STEP_START_DELAY_MS: "0" });
     const { discord } = discordBot;
     discordBot.model.script(reply.toolCalls({ name: HOSTILE_NAME, args: {} }), reply.text("Done."));
     const question = await discord.dispatchMessage({ author: discord.member, content: `${FakeDiscord.mention(discord.bot)} go`, mentions: [discord.bot] });

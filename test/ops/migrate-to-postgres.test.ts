@@ -39,6 +39,34 @@ async function fill(store: Store): Promise<void> {
       turnId,
       end: { status: "answered", outcome: "answer", iterations: 1, usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15 } },
       steps: i === 0 ? [{ seq: 1, tool: "calculator", input: { expression: "6*7" }, startedAt: 1, output: "42", durationMs: 2 }] : [],
+      modelCalls:
+        i === 0
+          ? [
+              {
+                model: "gpt-4o-mini",
+                provider: "openai",
+                purpose: "turn",
+                retry: false,
+                outcome: "ok",
+                startedAt: 1,
+                durationMs: 20,
+                firstTokenMs: 5,
+                afterStep: 0,
+              },
+              {
+                model: "gpt-4o-mini",
+                provider: "openai",
+                purpose: "side_question",
+                retry: true,
+                outcome: "timeout",
+                startedAt: 2,
+                durationMs: 30,
+                afterStep: 1,
+              },
+            ]
+          : [],
+      traceId: i === 0 ? "0af7651916cd43dd8448eb211c80319c" : undefined,
+      link: i === 0 ? "https://t1.slack.com/archives/C1/p1700000000000100" : undefined,
       workspace: channel,
       exchange: {
         conversationId: conversation.id,
@@ -115,7 +143,7 @@ describe.skipIf(!availability.available)(
       const run = await migrate(dir, { DATABASE_PATH: path, DATABASE_URL: url.toString() });
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toMatch(
-        /^Copied .*bot\.sqlite into postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/agent_bot_copy_\w+: conversations 2, turns 2, messages 4, conversation_summaries 0, history_messages 0, history_backfills 0, turn_feedback 1, turn_steps 1, tool_settings 1, bot_threads 1, processed_events 1, currency_rates 1, platform_installations 0, workspace_settings 2, settings_changes 5, token_usage_daily 1, budget_limits 1, budget_spend 0, budget_alerts 1, workspace_departures 1, approvals 1, tool_approval_settings 1, channel_settings 1, scheduled_tasks 1, scheduled_runs 1\.\n$/,
+        /^Copied .*bot\.sqlite into postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/agent_bot_copy_\w+: conversations 2, turns 2, messages 4, conversation_summaries 0, history_messages 0, history_backfills 0, turn_feedback 1, turn_steps 1, turn_model_calls 2, tool_settings 1, bot_threads 1, processed_events 1, currency_rates 1, platform_installations 0, workspace_settings 2, settings_changes 5, token_usage_daily 1, budget_limits 1, budget_spend 0, budget_alerts 1, workspace_departures 1, approvals 1, tool_approval_settings 1, channel_settings 1, scheduled_tasks 1, scheduled_runs 1\.\n$/,
       );
       expect(run.stdout + run.stderr).not.toContain("never-print-me");
 
@@ -150,6 +178,13 @@ describe.skipIf(!availability.available)(
           { workspace_id: "T-gone", reason: "app_uninstalled" },
         ]);
         expect(await queryRows(database.url, "SELECT user_id, vote, changes FROM turn_feedback")).toEqual([{ user_id: "U2", vote: "up", changes: 0 }]);
+        expect(await queryRows(database.url, "SELECT seq, purpose, retry, outcome, first_token_ms::int AS ttft FROM turn_model_calls ORDER BY seq")).toEqual([
+          { seq: 1, purpose: "turn", retry: false, outcome: "ok", ttft: 5 },
+          { seq: 2, purpose: "side_question", retry: true, outcome: "timeout", ttft: null },
+        ]);
+        expect(await queryRows(database.url, "SELECT trace_id, link FROM turns WHERE trace_id IS NOT NULL")).toEqual([
+          { trace_id: "0af7651916cd43dd8448eb211c80319c", link: "https://t1.slack.com/archives/C1/p1700000000000100" },
+        ]);
         expect(await queryRows(database.url, "SELECT tool, input, output FROM turn_steps")).toEqual([
           { tool: "calculator", input: '{"expression":"6*7"}', output: "42" },
         ]);

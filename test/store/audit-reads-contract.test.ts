@@ -118,6 +118,54 @@ await describeOnEngines(
       expect(await b.audit.turn("no such turn")).toBeUndefined();
     });
 
+    it("keeps a turn's model calls, its trace id and link with its closing, and reads them with its votes", async ({ a, b }) => {
+      const ref = place();
+      const id = randomUUID();
+      await a.turns.start({ id, conversation: ref, userId: "u1", instance: "test", context: { model: "m1", channelId: ref.channelId } });
+      const call = { model: "m1", provider: "openai", purpose: "turn", outcome: "ok", startedAt: 5_000, afterStep: 0 } as const;
+      await a.turns.finish({
+        turnId: id,
+        end: { status: "answered", outcome: "answer", iterations: 1, usage: { promptTokens: 40, completionTokens: 9, totalTokens: 49 } },
+        steps: [{ seq: 1, tool: "calculator", input: {}, startedAt: 5_100, output: "2", durationMs: 3 }],
+        modelCalls: [
+          { ...call, purpose: "turn", retry: false, outcome: "rate_limited", durationMs: 12.4 },
+          { ...call, retry: true, startedAt: 5_020, durationMs: 80.6, firstTokenMs: 30.2, usage: { promptTokens: 25, completionTokens: 5, totalTokens: 30 } },
+          {
+            ...call,
+            purpose: "side_question",
+            retry: false,
+            afterStep: 1,
+            startedAt: 5_110,
+            durationMs: 7,
+            usage: { promptTokens: 15, completionTokens: 4, totalTokens: 19 },
+          },
+        ],
+        traceId: "4bf92f3577b34da6a3ce929d0e0e4736",
+        link: "https://discord.com/channels/g1/c1/m1",
+        workspace: ref,
+      });
+      await a.feedback.vote({ platform: ref.platform, workspaceId: ref.workspaceId, turnId: id, userId: "bob", vote: "up", at: 9_000 });
+
+      const detail = await b.audit.turn(id);
+      expect(detail).toMatchObject({ traceId: "4bf92f3577b34da6a3ce929d0e0e4736", link: "https://discord.com/channels/g1/c1/m1" });
+      expect(detail!.modelCalls).toEqual([
+        { seq: 1, model: "m1", provider: "openai", purpose: "turn", retry: false, outcome: "rate_limited", startedAt: 5_000, durationMs: 12, afterStep: 0 },
+        {
+          ...{ seq: 2, model: "m1", provider: "openai", purpose: "turn", retry: true, outcome: "ok", startedAt: 5_020, durationMs: 81, firstTokenMs: 30 },
+          ...{ promptTokens: 25, completionTokens: 5, afterStep: 0 },
+        },
+        {
+          ...{ seq: 3, model: "m1", provider: "openai", purpose: "side_question", retry: false, outcome: "ok", startedAt: 5_110, durationMs: 7 },
+          ...{ promptTokens: 15, completionTokens: 4, afterStep: 1 },
+        },
+      ]);
+      expect(detail!.feedback).toEqual([{ userId: "bob", vote: "up", votedAt: 9_000 }]);
+      // A turn closed without them reads as none.
+      const plain = await b.audit.turn(await turn(a, ref));
+      expect(plain).toMatchObject({ modelCalls: [], feedback: [] });
+      expect(plain).not.toHaveProperty("traceId");
+    });
+
     it("sums tokens by day and model, counts the failures, knows the workspace and its channels", async ({ a, b }) => {
       const ref = place();
       await turn(a, ref, { model: "m1", tokens: [10, 1] });

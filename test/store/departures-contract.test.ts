@@ -22,6 +22,8 @@ const COUNTS: Record<string, (ws: WorkspaceRef) => string> = {
   messages: (ws) => `SELECT COUNT(*) AS n FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.workspace_id = '${ws.workspaceId}'`,
   turn_steps: (ws) =>
     `SELECT COUNT(*) AS n FROM turn_steps s JOIN turns t ON t.id = s.turn_id JOIN conversations c ON c.id = t.conversation_id WHERE c.workspace_id = '${ws.workspaceId}'`,
+  turn_model_calls: (ws) =>
+    `SELECT COUNT(*) AS n FROM turn_model_calls m JOIN turns t ON t.id = m.turn_id JOIN conversations c ON c.id = t.conversation_id WHERE c.workspace_id = '${ws.workspaceId}'`,
   turn_feedback: (ws) => `SELECT COUNT(*) AS n FROM turn_feedback WHERE workspace_id = '${ws.workspaceId}'`,
   history_messages: (ws) => `SELECT COUNT(*) AS n FROM history_messages WHERE workspace_id = '${ws.workspaceId}'`,
   workspace_settings: (ws) => `SELECT COUNT(*) AS n FROM workspace_settings WHERE workspace_id = '${ws.workspaceId}'`,
@@ -61,6 +63,7 @@ await describeOnEngines(
         turnId,
         end: { status: "answered", outcome: "answer", iterations: 1, usage: { promptTokens: 5, completionTokens: 5, totalTokens: 10 } },
         steps: [{ seq: 1, tool: "calculator", input: { expression: "1+1" }, startedAt: 1, output: "2", durationMs: 1 }],
+        modelCalls: [{ model: "m", provider: "openai", purpose: "turn", retry: false, outcome: "ok", startedAt: 1, durationMs: 1, afterStep: 0 }],
         workspace: ws,
         exchange: { conversationId: conversation.id, question: { author: "ann", text: "1+1?" }, answer: "2" },
       });

@@ -10,7 +10,7 @@ export const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("
 
 /** Variables of the developer's own environment that must not leak into the bot under test. */
 const SCRUBBED =
-  /^(OPENAI_|AGENT_|TOOL_|TURN_|MEMORY_|DATABASE_|DEFAULT_TOOLS|SYSTEM_PROMPT|LOG_LEVEL|DISCORD_|SLACK_|BOT_|(HTTPS?|NO)_PROXY$|(https?|no)_proxy$)/;
+  /^(OTEL_|OPENAI_|AGENT_|TOOL_|TURN_|MEMORY_|DATABASE_|DEFAULT_TOOLS|SYSTEM_PROMPT|LOG_LEVEL|DISCORD_|SLACK_|BOT_|(HTTPS?|NO)_PROXY$|(https?|no)_proxy$)/;
 
 export interface ChildBot {
   process: ChildProcessWithoutNullStreams;

@@ -1,6 +1,5 @@
 import { ModelCatalog } from "../model-catalog.js";
-import type { ModelProvider } from "../model.js";
-import type { ModelCallObserver } from "../model-observer.js";
+import type { ModelCallObserver, ModelProvider } from "../model.js";
 import { parseModelRef, type ProviderName } from "../model-ref.js";
 import type { AnthropicConnection } from "./anthropic/client.js";
 import type { ModelConnection } from "./openai/client.js";

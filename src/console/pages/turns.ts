@@ -1,6 +1,6 @@
-import type { ApprovalRow, TurnFilter, TurnRow } from "../../store/audit-store.js";
+import type { ApprovalRow, FeedbackView, ModelCallView, StepRow, TurnDetail, TurnFilter, TurnRow } from "../../store/audit-store.js";
 import { NotFound, type PageContext, type PageResult } from "../context.js";
-import { count, html, query, when, workspaceLabel } from "../html.js";
+import { count, html, query, when, workspaceLabel, type Html } from "../html.js";
 import { checkWorkspace, parseWorkspace, visibleWorkspaces, workspaceParam, workspaceSelect } from "./common.js";
 
 const PAGE_SIZE = 50;
@@ -74,37 +74,76 @@ function approvalText(approval: ApprovalRow | undefined) {
   return html`<p class="approval">Approval: <strong>${approval.status.replace("_", " ")}</strong>${decided}${approval.decidedAt ? ` at ${when(approval.decidedAt)}` : ""}</p>`;
 }
 
-/** One turn: the question, each step on a timeline, the model's figures, the answer. */
+const PURPOSES: Record<string, string> = { turn: "model call", side_question: "side question (a tool's)", summary: "summary" };
+
+function modelCallItem(call: ModelCallView): Html {
+  const tokens = call.promptTokens === undefined ? "tokens not reported" : `${count(call.promptTokens)} in / ${count(call.completionTokens ?? 0)} out`;
+  const firstToken = call.firstTokenMs === undefined ? "" : ` · first token ${count(call.firstTokenMs)} ms`;
+  return html`<li class="model-call" data-purpose="${call.purpose}" data-outcome="${call.outcome}"><strong>${PURPOSES[call.purpose] ?? call.purpose}${call.retry ? " (retry)" : ""}</strong> ${call.model} <span class="muted">${call.provider}</span>
+<div><span class="tokens">${tokens}</span> · <span class="latency">${count(call.durationMs)} ms</span>${firstToken}${call.outcome === "ok" ? "" : html` · <span class="error">${call.outcome}</span>`}</div></li>`;
+}
+
+function stepItem(step: StepRow, approval: ApprovalRow | undefined): Html {
+  return html`<li class="step" data-tool="${step.tool}"><strong>${step.seq}. ${step.tool}</strong> <span class="muted">${when(step.startedAt)}${step.durationMs === undefined ? "" : ` · ${count(step.durationMs)} ms`}</span>
+<div>Arguments</div><pre>${step.input}</pre>
+${step.error === undefined ? html`<div>Result</div><pre>${step.output ?? ""}</pre>` : html`<div class="error">Error</div><pre class="error">${step.error}</pre>`}
+${approvalText(approval)}</li>`;
+}
+
+/**
+ * The steps in the order they began, each model call after the steps begun when it ended (its
+ * recorded place: a call before the steps it asked for, a tool's side question after its step),
+ * whatever the clocks' millisecond says. Approvals follow their tool's steps in order: the n-th
+ * request for a tool is its n-th step's.
+ */
+function timeline(turn: TurnDetail): Html[] {
+  const pending = new Map<string, ApprovalRow[]>();
+  for (const approval of turn.approvals) pending.set(approval.tool, [...(pending.get(approval.tool) ?? []), approval]);
+  const items = [
+    ...turn.modelCalls.map((call) => ({ place: call.afterStep, rank: 1, seq: call.seq, html: modelCallItem(call) })),
+    ...turn.steps.map((step, index) => ({ place: index + 1, rank: 0, seq: step.seq, html: stepItem(step, pending.get(step.tool)?.shift()) })),
+  ];
+  // The k-th step begun has place k; a call of place k comes after it, before the (k+1)-th.
+  return items.sort((a, b) => a.place - b.place || a.rank - b.rank || a.seq - b.seq).map((item) => item.html);
+}
+
+const VOTES = { up: "👍", down: "👎" } as const;
+
+function feedbackList(feedback: FeedbackView[]): Html {
+  if (feedback.length === 0) return html`<p class="muted">Nobody rated this answer.</p>`;
+  return html`<ul class="feedback">${feedback.map(
+    (vote) =>
+      html`<li data-vote="${vote.vote}">${VOTES[vote.vote]} by <span class="who">${vote.userId}</span> <span class="muted">${when(vote.votedAt)} UTC</span></li>`,
+  )}</ul>`;
+}
+
+/** The platform's own link, as it made it; only a web address is made a link. */
+const platformLink = (link: string | undefined) =>
+  link && /^https:\/\//.test(link)
+    ? html` · <a class="platform-link" href="${link}" rel="noreferrer noopener" target="_blank">open the question on its platform</a>`
+    : "";
+
+/** One turn: the question, its steps and model calls on a timeline, the model's figures, the answer and its votes. */
 export async function turnPage(context: PageContext): Promise<PageResult> {
   const id = decodeURIComponent(context.url.pathname.slice("/turns/".length));
   const turn = await context.services.store.audit.turn(id);
   if (!turn) throw new NotFound("There is no turn with that id.");
   await checkWorkspace(context, turn);
-  // Approvals follow their tool's steps in order: the n-th request for a tool is its n-th step's.
-  const pending = new Map<string, ApprovalRow[]>();
-  for (const approval of turn.approvals) pending.set(approval.tool, [...(pending.get(approval.tool) ?? []), approval]);
-  const body = html`<p><a href="/turns${query({ workspace: workspaceParam(turn) })}">← ${workspaceLabel(turn)}</a> · channel ${turn.channelId}${turn.threadId ? `, thread ${turn.threadId}` : ""} · user ${turn.userId} · ${when(turn.startedAt)} UTC</p>
+  const body = html`<p><a href="/turns${query({ workspace: workspaceParam(turn) })}">← ${workspaceLabel(turn)}</a> · channel ${turn.channelId}${turn.threadId ? `, thread ${turn.threadId}` : ""} · user ${turn.userId} · ${when(turn.startedAt)} UTC${platformLink(turn.link)}</p>
 <h2>Question</h2>${turn.question === undefined ? html`<p class="muted">Not kept (the turn wrote no exchange).</p>` : html`<pre class="question">${turn.question}</pre>`}
-<h2>Steps</h2>
-${
-  turn.steps.length === 0
-    ? html`<p class="muted">No tool was called.</p>`
-    : html`<ol class="timeline">${turn.steps.map(
-        (
-          step,
-        ) => html`<li class="step" data-tool="${step.tool}"><strong>${step.seq}. ${step.tool}</strong> <span class="muted">${when(step.startedAt)}${step.durationMs === undefined ? "" : ` · ${count(step.durationMs)} ms`}</span>
-<div>Arguments</div><pre>${step.input}</pre>
-${step.error === undefined ? html`<div>Result</div><pre>${step.output ?? ""}</pre>` : html`<div class="error">Error</div><pre class="error">${step.error}</pre>`}
-${approvalText(pending.get(step.tool)?.shift())}</li>`,
-      )}</ol>`
-}
+<h2>Steps and model calls</h2>
+${turn.steps.length === 0 ? html`<p class="muted">No tool was called.</p>` : ""}
+${turn.steps.length + turn.modelCalls.length === 0 ? "" : html`<ol class="timeline">${timeline(turn)}</ol>`}
 <h2>Model</h2>
 <table><tbody><tr><th>Model</th><td>${turn.model ?? "(unrecorded)"}</td></tr>
 <tr><th>Iterations (tool rounds)</th><td>${turn.iterations}</td></tr>
+<tr><th>Model calls</th><td>${turn.modelCalls.length}</td></tr>
 <tr><th>Tokens in / out</th><td>${count(turn.promptTokens)} / ${count(turn.completionTokens)}</td></tr>
 <tr><th>Time</th><td>${turn.durationMs === undefined ? "still running" : `${count(turn.durationMs)} ms`}</td></tr>
 <tr><th>Outcome</th><td>${outcomeOf(turn)}</td></tr>
-${turn.error ? html`<tr><th>Error</th><td class="error">${turn.error}</td></tr>` : ""}</tbody></table>
-<h2>Answer</h2>${turn.answer === undefined ? html`<p class="muted">No answer was kept.</p>` : html`<pre class="answer">${turn.answer}</pre>`}`;
+${turn.error ? html`<tr><th>Error</th><td class="error">${turn.error}</td></tr>` : ""}
+${turn.traceId ? html`<tr><th>Trace id</th><td><code class="trace-id">${turn.traceId}</code></td></tr>` : ""}</tbody></table>
+<h2>Answer</h2>${turn.answer === undefined ? html`<p class="muted">No answer was kept.</p>` : html`<pre class="answer">${turn.answer}</pre>`}
+<h2>Feedback</h2>${feedbackList(turn.feedback)}`;
   return { kind: "html", title: `Turn ${turn.id}`, path: "/turns", body };
 }

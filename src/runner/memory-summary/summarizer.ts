@@ -259,6 +259,7 @@ export class ConversationSummarizer {
         .complete(
           permit.maxTokens === undefined ? request : { ...request, maxTokens: Math.min(request.maxTokens ?? permit.maxTokens, permit.maxTokens) },
           signal,
+          { purpose: "summary", retry: false },
         )
         .catch(async (error: unknown) => {
           await permit.settle(undefined);

@@ -1,5 +1,15 @@
 import type pg from "pg";
-import type { ActivityCounts, ApprovalRow, AuditStore, DailyModelUsage, SettingsChange, TurnDetail, TurnFilter, TurnRow } from "../audit-store.js";
+import type {
+  ActivityCounts,
+  ApprovalRow,
+  AuditStore,
+  DailyModelUsage,
+  FeedbackView,
+  SettingsChange,
+  TurnDetail,
+  TurnFilter,
+  TurnRow,
+} from "../audit-store.js";
 import {
   activityQuery,
   approvalRow,
@@ -12,8 +22,12 @@ import {
   postgresPlaceholder as p,
   settingsVersionQuery,
   stepRow,
+  modelCallRow,
+  modelCallsQuery,
   stepsQuery,
   turnApprovalsQuery,
+  turnDetailRow,
+  turnFeedbackQuery,
   turnQuery,
   turnRow,
   turnsQuery,
@@ -37,18 +51,22 @@ export class PostgresAuditReads implements AuditStore {
   }
 
   async turn(id: string): Promise<TurnDetail | undefined> {
-    const [[row], messages, steps, approvals] = await Promise.all([
+    const [[row], messages, steps, approvals, calls, feedback] = await Promise.all([
       this.all(turnQuery(id, p)),
       this.all({ text: exchangeQuery(p), values: [id] }),
       this.all({ text: stepsQuery(p), values: [id] }),
       this.all({ text: turnApprovalsQuery(p), values: [id] }),
+      this.all({ text: modelCallsQuery(p), values: [id] }),
+      this.all({ text: turnFeedbackQuery(p), values: [id] }),
     ]);
     if (!row) return undefined;
     return {
-      ...turnRow(row),
+      ...turnDetailRow(row),
       ...exchangeOf(messages as { role: string; text: string }[]),
       steps: steps.map(stepRow),
       approvals: approvals.map(approvalRow),
+      modelCalls: calls.map(modelCallRow),
+      feedback: feedback as unknown as FeedbackView[],
     };
   }
 

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { TokenUsageStore, TurnStore } from "../store.js";
-import { attachmentsJson, noticeTargetJson, stepRows, storable, utcDay, type TurnClosing, type TurnStart } from "../turn-records.js";
+import { attachmentsJson, modelCallRows, noticeTargetJson, stepRows, storable, utcDay, type TurnClosing, type TurnStart } from "../turn-records.js";
 import type { Conversation, WorkspaceRef } from "../types.js";
 import { TAKE_SEED } from "./conversations.js";
 
@@ -33,8 +33,8 @@ const START = `
 
 /**
  * A turn's closing, as one statement (so one transaction, in one round trip): its steps, its
- * exchange (question before answer, so their ids order the window), the day's token usage, and
- * its outcome. Waits for the disk at commit, as the server is configured to.
+ * exchange (question before answer, so their ids order the window), its model calls ($31, as JSON
+ * rows: one parameter however many), the day's token usage, and its outcome. Waits for the disk at commit, as the server is configured to.
  *
  * A thread opened for the answer ($25-$28) gets a conversation row that points at this turn: its
  * first use copies the exchange in (TAKE_SEED). Where the row is already there (a follow-up came
@@ -50,6 +50,13 @@ const FINISH = `
   ), steps AS (
     INSERT INTO turn_steps (turn_id, seq, tool, input, output, error, started_at, duration_ms, approval_wait_ms)
     SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[], $30::bigint[])
+    WHERE EXISTS (SELECT 1 FROM open)
+  ), calls AS (
+    INSERT INTO turn_model_calls (turn_id, seq, model, provider, purpose, retry, started_at, duration_ms, first_token_ms, prompt_tokens, completion_tokens, outcome, after_step)
+    SELECT $1, c.seq, c.model, c.provider, c.purpose, c.retry, c."startedAt", c."durationMs", c."firstTokenMs", c."promptTokens", c."completionTokens", c.outcome,
+      c."afterStep"
+    FROM jsonb_to_recordset($31::jsonb) AS c(seq int, model text, provider text, purpose text, retry boolean, "startedAt" bigint, "durationMs" bigint,
+      "firstTokenMs" bigint, "promptTokens" bigint, "completionTokens" bigint, outcome text, "afterStep" int)
     WHERE EXISTS (SELECT 1 FROM open)
   ), thread AS (
     INSERT INTO conversations (platform, workspace_id, channel_id, thread_id, created_at, seed_turn_id)
@@ -74,7 +81,7 @@ const FINISH = `
     ON CONFLICT (platform, workspace_id, day) DO UPDATE SET tokens = token_usage_daily.tokens + EXCLUDED.tokens
   )
   UPDATE turns SET status = $18, outcome = $19, ended_at = $13, duration_ms = $13 - started_at, iterations = $20,
-    prompt_tokens = $21, completion_tokens = $22, total_tokens = $17::bigint, error = $23
+    prompt_tokens = $21, completion_tokens = $22, total_tokens = $17::bigint, error = $23, trace_id = $32, link = $33
   WHERE id = $1 AND EXISTS (SELECT 1 FROM open)`;
 
 /** The audit trail and the daily token usage; a turn closes in one statement. */
@@ -149,6 +156,9 @@ export class PostgresTurnLog implements TurnStore, TokenUsageStore {
       thread ? (thread.threadId ?? "") : null,
       messages.map((message) => message.sourceId),
       steps.map((step) => step.approvalWaitMs),
+      JSON.stringify(modelCallRows(closing.modelCalls)),
+      closing.traceId ?? null,
+      closing.link === undefined ? null : storable(closing.link),
     ]);
   }
 

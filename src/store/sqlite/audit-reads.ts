@@ -1,5 +1,15 @@
 import type { Statement } from "better-sqlite3";
-import type { ActivityCounts, AuditStore, DailyModelUsage, SettingsChange, TurnDetail, TurnFilter, TurnRow, ApprovalRow } from "../audit-store.js";
+import type {
+  ActivityCounts,
+  AuditStore,
+  DailyModelUsage,
+  FeedbackView,
+  SettingsChange,
+  TurnDetail,
+  TurnFilter,
+  TurnRow,
+  ApprovalRow,
+} from "../audit-store.js";
 import {
   activityQuery,
   approvalRow,
@@ -12,8 +22,12 @@ import {
   settingsVersionQuery,
   sqlitePlaceholder as p,
   stepRow,
+  modelCallRow,
+  modelCallsQuery,
   stepsQuery,
   turnApprovalsQuery,
+  turnDetailRow,
+  turnFeedbackQuery,
   turnQuery,
   turnRow,
   turnsQuery,
@@ -50,10 +64,12 @@ export class SqliteAuditReads implements AuditStore {
     if (!row) return undefined;
     const messages = this.all({ text: exchangeQuery(p), values: [id] }) as { role: string; text: string }[];
     return {
-      ...turnRow(row),
+      ...turnDetailRow(row),
       ...exchangeOf(messages),
       steps: this.all({ text: stepsQuery(p), values: [id] }).map(stepRow),
       approvals: this.all({ text: turnApprovalsQuery(p), values: [id] }).map(approvalRow),
+      modelCalls: this.all({ text: modelCallsQuery(p), values: [id] }).map(modelCallRow),
+      feedback: this.all({ text: turnFeedbackQuery(p), values: [id] }) as unknown as FeedbackView[],
     };
   }
 

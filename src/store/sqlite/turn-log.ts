@@ -1,4 +1,4 @@
-import { noticeTargetJson, stepRows, storable, utcDay, type TurnClosing, type TurnStart } from "../turn-records.js";
+import { modelCallRows, noticeTargetJson, stepRows, storable, utcDay, type TurnClosing, type TurnStart } from "../turn-records.js";
 import type { TokenUsageStore, TurnStore } from "../store.js";
 import type { Conversation, WorkspaceRef } from "../types.js";
 import type { SqliteConversations } from "./conversations.js";
@@ -27,6 +27,7 @@ export class SqliteTurnLog implements TurnStore, TokenUsageStore {
   private readonly placeTurn;
   private readonly updateTurn;
   private readonly insertStep;
+  private readonly insertCalls;
   private readonly addTokens;
   private readonly selectTokens;
   /** Built once: better-sqlite3 makes four wrapper functions for every db.transaction() call. */
@@ -47,11 +48,18 @@ export class SqliteTurnLog implements TurnStore, TokenUsageStore {
       `UPDATE turns SET status = @status, outcome = @outcome, ended_at = @endedAt,
          duration_ms = @endedAt - started_at, iterations = @iterations,
          prompt_tokens = @promptTokens, completion_tokens = @completionTokens, total_tokens = @totalTokens,
-         error = @error
+         error = @error, trace_id = @traceId, link = @link
        WHERE id = @id`,
     );
     this.insertStep = db.prepare<[string, number, string, string, string | null, string | null, number, number | null, number | null]>(
       `INSERT INTO turn_steps (turn_id, seq, tool, input, output, error, started_at, duration_ms, approval_wait_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    // Every call of the turn in one statement, from JSON read by SQLite itself: one bind, not thirteen a row.
+    this.insertCalls = db.prepare<[string, string]>(
+      `INSERT INTO turn_model_calls (turn_id, seq, model, provider, purpose, retry, started_at, duration_ms, first_token_ms, prompt_tokens, completion_tokens, outcome, after_step)
+       SELECT ?, c.value ->> 'seq', c.value ->> 'model', c.value ->> 'provider', c.value ->> 'purpose', c.value ->> 'retry', c.value ->> 'startedAt',
+         c.value ->> 'durationMs', c.value ->> 'firstTokenMs', c.value ->> 'promptTokens', c.value ->> 'completionTokens', c.value ->> 'outcome', c.value ->> 'afterStep'
+       FROM json_each(?) c`,
     );
     this.addTokens = db.prepare<[string, string, string, number]>(
       `INSERT INTO token_usage_daily (platform, workspace_id, day, tokens) VALUES (?, ?, ?, ?)
@@ -84,6 +92,8 @@ export class SqliteTurnLog implements TurnStore, TokenUsageStore {
       for (const step of stepRows(closing.steps)) {
         this.insertStep.run(turnId, step.seq, step.tool, step.input, step.output, step.error, step.startedAt, step.durationMs, step.approvalWaitMs);
       }
+      const calls = modelCallRows(closing.modelCalls);
+      if (calls.length > 0) this.insertCalls.run(turnId, JSON.stringify(calls));
       if (exchange) {
         conversations.appendExchange(exchange.conversationId, turnId, exchange.question, exchange.answer);
         if (exchange.alsoIn) conversations.startThreadWith(exchange.alsoIn, turnId, exchange.question, exchange.answer);
@@ -100,6 +110,8 @@ export class SqliteTurnLog implements TurnStore, TokenUsageStore {
         completionTokens: end.usage.completionTokens,
         totalTokens: tokens,
         error: end.error === undefined ? null : storable(end.error),
+        traceId: closing.traceId ?? null,
+        link: closing.link === undefined ? null : storable(closing.link),
       });
     };
     this.closeTurn = db.transaction(writeClosing);

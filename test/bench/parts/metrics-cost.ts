@@ -17,11 +17,12 @@ export const metricsCostPart: BenchPart = {
     const tools = new Set(["calculator", "wikipedia"]);
     const metrics = new BotMetrics({ isKnownTool: (name) => tools.has(name) });
     const usage = { promptTokens: 500, completionTokens: 40, totalTokens: 540 };
+    const call = { model: "gpt-4o-mini", provider: "openai", purpose: "turn", retry: false, outcome: "ok", startedAt: 0 } as const;
     const turn = (i: number) => {
-      metrics.modelCallFinished({ model: "gpt-4o-mini", ok: true, durationMs: 400 + (i % 700), usage });
+      metrics.modelCallFinished({ ...call, ok: true, durationMs: 400 + (i % 700), usage });
       metrics.toolFinished({ tool: "calculator", ok: true, durationMs: i % 5 });
       metrics.toolFinished({ tool: "wikipedia", ok: i % 10 !== 0, durationMs: 100 + (i % 300) });
-      metrics.modelCallFinished({ model: "gpt-4o-mini", ok: true, durationMs: 900 + (i % 900), firstTokenMs: 200 + (i % 400), usage });
+      metrics.modelCallFinished({ ...call, ok: true, durationMs: 900 + (i % 900), firstTokenMs: 200 + (i % 400), usage });
       metrics.turnFinished({ platform: i % 2 ? "discord" : "slack", status: "answered", outcome: "answer", durationMs: 1500 + (i % 2000), tokens: 1080 });
     };
     const turns = quick ? 5_000 : 100_000;

@@ -19,6 +19,12 @@ export async function writeTurn(store: Store, ref: ConversationRef, steps: numbe
       output: "49.0716772491",
       durationMs: 0,
     })),
+    // A turn with n tool rounds asks the model n + 1 times.
+    modelCalls: Array.from({ length: steps + 1 }, (_, i) => ({
+      afterStep: i,
+      ...{ model: "gpt-4o-mini", provider: "openai", purpose: "turn", retry: false, outcome: "ok", startedAt: Date.now(), durationMs: 400.5 },
+      ...{ firstTokenMs: 120.2, usage: USAGE },
+    })),
     workspace: ref,
     exchange: { conversationId: conversation.id, question: { author: "alice", text: "What is 2πr for r = 7.81?" }, answer: "About 49.07." },
   });

@@ -1,17 +1,16 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { botTest as it } from "../../support/started-bots.js";
 import { FakeDiscord } from "../../fakes/discord/fake-discord.js";
 import { CallbackKind, MessageFlag } from "../../fakes/discord/payloads.js";
 import { reply } from "../../fakes/fake-openai.js";
-import { startDiscordBot, type DiscordBot } from "../../support/discord-bot.js";
 import { purgeTool } from "../../support/purge-tool.js";
 
 describe("Discord: approval buttons", () => {
-  let bot: DiscordBot;
-  afterEach(() => bot.close());
-
-  it("posts Approve and Deny as message components in the steps' thread, pinging nobody, and answers the press with UPDATE_MESSAGE", async () => {
+  it("posts Approve and Deny as message components in the steps' thread, pinging nobody, and answers the press with UPDATE_MESSAGE", async ({
+    startDiscord,
+  }) => {
     const { purge, ran } = purgeTool();
-    bot = await startDiscordBot({ DEFAULT_TOOLS: "purge" }, { extraTools: [purge] });
+    const bot = await startDiscord({ DEFAULT_TOOLS: "purge" }, { extraTools: [purge] });
     const { discord } = bot;
     await bot.app.access.setApprovalRequired({ platform: "discord", workspaceId: discord.guild.id }, "purge", true, "test");
     bot.model.script(reply.toolCalls({ name: "purge", args: { cache: "@everyone" } }), reply.text("Purged."));

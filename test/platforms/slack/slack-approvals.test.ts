@@ -1,15 +1,14 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { botTest as it } from "../../support/started-bots.js";
 import { reply } from "../../fakes/fake-openai.js";
-import { SlackHarness } from "../../support/slack-harness.js";
 import { purgeTool } from "../../support/purge-tool.js";
 
 describe("Slack: approval buttons over Socket Mode", () => {
-  let h: SlackHarness;
-  afterEach(() => h.close());
-
-  it("posts Block Kit buttons in the mention's thread, takes a press as an `interactive` envelope, and replaces the buttons with the decision", async () => {
+  it("posts Block Kit buttons in the mention's thread, takes a press as an `interactive` envelope, and replaces the buttons with the decision", async ({
+    startSlack,
+  }) => {
     const { purge, ran } = purgeTool();
-    h = await SlackHarness.start({ mode: "socket", env: { DEFAULT_TOOLS: "purge" }, app: { extraTools: [purge] } });
+    const h = await startSlack({ mode: "socket", env: { DEFAULT_TOOLS: "purge" }, app: { extraTools: [purge] } });
     h.slack.addUser({ id: "UASKER", name: "<!here> max" });
     await h.app.access.setApprovalRequired({ platform: "slack", workspaceId: "T1" }, "purge", true, "test");
     h.model.script(reply.toolCalls({ name: "purge", args: { cache: "<!channel>" } }), reply.text("Purged."));

@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { botTest as it } from "../../support/started-bots.js";
 import type { PastSlackMessage } from "../../fakes/slack/conversations.js";
-import { SlackHarness } from "../../support/slack-harness.js";
 
 async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 15_000): Promise<void> {
   const until = Date.now() + timeoutMs;
@@ -16,11 +16,8 @@ async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 1
  * posts its progress in the channel, and after a restart goes on from the stored cursor.
  */
 describe("Slack: a channel's history backfill", () => {
-  let h: SlackHarness;
-  afterEach(() => h.close());
-
-  it("reads 700 messages and a thread's replies with their permalinks, within a rate limit, and resumes after a restart", async () => {
-    h = await SlackHarness.start({ app: { backfillPacing: { pageIntervalMs: 0, progressEveryPages: 2 } } });
+  it("reads 700 messages and a thread's replies with their permalinks, within a rate limit, and resumes after a restart", async ({ startSlack }) => {
+    const h = await startSlack({ app: { backfillPacing: { pageIntervalMs: 0, progressEveryPages: 2 } } });
     h.slack.addUser({ id: "U1", name: "alice" });
     h.slack.addUser({ id: "UADMIN", name: "boss", isAdmin: true });
     const start = Math.floor(Date.now() / 1000) - 700 * 60;

@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { botTest as it } from "../../support/started-bots.js";
 import type { RecordedRequest } from "../../fakes/fake-openai.js";
-import { SlackHarness } from "../../support/slack-harness.js";
 
 const isSummary = (req: RecordedRequest) => String(req.body.messages[0]?.content ?? "").startsWith("You keep the running summary of a group chat");
 
@@ -10,11 +10,8 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 describe("Slack: the summary of what left the memory window", () => {
-  let h: SlackHarness;
-  afterEach(() => h.close());
-
-  it("summarizes with the speakers' names, says so once, and cites identifiers by the message's ts", async () => {
-    h = await SlackHarness.start({ env: { MEMORY_SUMMARY: "on", MEMORY_SUMMARY_BATCH: "1", MEMORY_WINDOW: "2", RATE_LIMIT_PER_USER: "100" } });
+  it("summarizes with the speakers' names, says so once, and cites identifiers by the message's ts", async ({ startSlack }) => {
+    const h = await startSlack({ env: { MEMORY_SUMMARY: "on", MEMORY_SUMMARY_BATCH: "1", MEMORY_WINDOW: "2", RATE_LIMIT_PER_USER: "100" } });
     for (const [id, name] of [
       ["U1", "alice"],
       ["U2", "bob"],
@@ -59,8 +56,10 @@ describe("Slack: the summary of what left the memory window", () => {
     expect(notes).toHaveLength(1);
   });
 
-  it("forget-me empties the summaries that used the person's messages: while the rebuild fails, the prompt gets the others' questions only", async () => {
-    h = await SlackHarness.start({ env: { MEMORY_SUMMARY: "on", MEMORY_SUMMARY_BATCH: "1", MEMORY_WINDOW: "1", RATE_LIMIT_PER_USER: "100" } });
+  it("forget-me empties the summaries that used the person's messages: while the rebuild fails, the prompt gets the others' questions only", async ({
+    startSlack,
+  }) => {
+    const h = await startSlack({ env: { MEMORY_SUMMARY: "on", MEMORY_SUMMARY_BATCH: "1", MEMORY_WINDOW: "1", RATE_LIMIT_PER_USER: "100" } });
     h.slack.addUser({ id: "U1", name: "alice" });
     h.slack.addUser({ id: "U2", name: "bob" });
     let failSummaries = false;

@@ -1,14 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { botTest as it } from "../../support/started-bots.js";
 import { reply } from "../../fakes/fake-openai.js";
-import { SlackHarness } from "../../support/slack-harness.js";
 
 /** Scheduled tasks with the real Bolt app against the fake Slack (issue 26). */
 describe("Slack: /schedule", () => {
-  let h: SlackHarness;
-  afterEach(() => h.close());
-
-  it("runs a task 2 seconds away as a new post, answers in its thread, and a follow-up there continues the run's conversation", async () => {
-    h = await SlackHarness.start();
+  it("runs a task 2 seconds away as a new post, answers in its thread, and a follow-up there continues the run's conversation", async ({ startSlack }) => {
+    const h = await startSlack();
     h.slack.addUser({ id: "UADMIN", name: "ada", isAdmin: true });
     h.slack.addUser({ id: "UMEMBER", name: "max" });
     h.model.script(reply.toolCalls({ name: "circumference", args: { radius: 2 } }), reply.text("About 12.57."));
