@@ -12,7 +12,7 @@ export function startConsoleFor(app: App, platforms: () => readonly PlatformAdap
   return startConsole(
     {
       ...{ store: app.store, commands: app.commands, policies: app.policies, access: app.access, usage: app.usage, budgets: app.budgets },
-      ...{ prices: app.config.MODEL_PRICES, platforms, inFlight: () => app.runner.inFlight, logger: app.logger, roles },
+      ...{ prices: app.config.MODEL_PRICES, platforms, inFlight: () => app.runner.inFlight, logger: app.logger, roles, approvals: app.approvals },
     },
     consoleSettingsOf(app.config),
   );

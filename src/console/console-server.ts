@@ -125,7 +125,7 @@ class ConsoleHandler {
     private readonly settings: ConsoleSettings,
   ) {
     const now = services.now ?? Date.now;
-    this.sessions = new Sessions(settings.sessionHours * 60 * 60 * 1000, now);
+    this.sessions = new Sessions(services.store.consoleSessions, settings.sessionHours * 60 * 60 * 1000, now);
     this.limiter = new SignInLimiter(now);
     this.secure = settings.publicUrl?.startsWith("https://") ?? false;
   }
@@ -152,7 +152,7 @@ class ConsoleHandler {
     if (provider && req.method === "GET") return path.endsWith("/callback") ? this.callback(req, res, url, provider) : this.startSignIn(res, provider);
 
     const bearer = bearerOf(req);
-    const session = this.sessions.get(cookieOf(req, SESSION_COOKIE));
+    const session = await this.sessions.get(cookieOf(req, SESSION_COOKIE));
     let viewer: Viewer | undefined;
     if (bearer !== undefined) viewer = this.settings.token && sameSecret(bearer, this.settings.token) ? OPERATOR : undefined;
     else viewer = session?.viewer;
@@ -173,7 +173,7 @@ class ConsoleHandler {
       return;
     }
     if (path === "/logout" && req.method === "POST") {
-      if (session) this.sessions.end(session.id);
+      if (session) await this.sessions.end(session.id);
       redirect(res, "/login", { "set-cookie": clearedCookie(this.secure) });
       return;
     }
@@ -253,7 +253,7 @@ class ConsoleHandler {
       send(res, 502, "text/html; charset=utf-8", this.loginPage(`${provider.label} did not work this time; the bot's log says why.`));
       return;
     }
-    const session = this.sessions.create({ ...identity, operator: false });
+    const session = await this.sessions.create({ ...identity, operator: false });
     this.services.logger.info({ provider: provider.name, userId: identity.userId }, "signed in to the console");
     // A page of our own, not a redirect: the browser came from the platform's site, and sends the
     // Strict session cookie only on a navigation that starts here.
@@ -290,7 +290,7 @@ class ConsoleHandler {
       send(res, 401, "text/html; charset=utf-8", this.loginPage("That token is not the console's."));
       return;
     }
-    const session = this.sessions.create(OPERATOR);
+    const session = await this.sessions.create(OPERATOR);
     redirect(res, "/", { "set-cookie": this.sessions.cookie(session, this.secure) });
   }
 }

@@ -1,5 +1,6 @@
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import type { ConsoleSessionStore } from "../store/console-session-store.js";
 import type { Viewer } from "./viewer.js";
 
 /** Headers on every answer: no inline script or style, no framing, nothing cached or leaked in a referrer. */
@@ -21,36 +22,35 @@ export interface Session {
   expiresAt: number;
 }
 
-/** Sessions live in this process (a restart signs everyone out); at most this many at once, the oldest dropped first. */
-const MAX_SESSIONS = 1_000;
-
+/**
+ * Sessions in the store, shared by every process on the database: a sign-in through one is good in
+ * all, and a sign-out ends it in all. The store keeps the SHA-256 of the cookie's secret, never the
+ * secret; the CSRF token is derived from the secret (an HMAC), so it is not kept either.
+ */
 export class Sessions {
-  private readonly sessions = new Map<string, Session>();
-
   constructor(
+    private readonly store: ConsoleSessionStore,
     private readonly lifetimeMs: number,
     private readonly now: () => number = Date.now,
   ) {}
 
-  create(viewer: Viewer): Session {
-    if (this.sessions.size >= MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value!);
-    const session = { id: token(), csrf: token(), viewer, expiresAt: this.now() + this.lifetimeMs };
-    this.sessions.set(session.id, session);
-    return session;
+  async create(viewer: Viewer): Promise<Session> {
+    const id = token();
+    const now = this.now();
+    const expiresAt = now + this.lifetimeMs;
+    await this.store.create(hashOf(id), JSON.stringify(viewer), now, expiresAt);
+    return { id, csrf: csrfOf(id), viewer, expiresAt };
   }
 
-  get(id: string | undefined): Session | undefined {
+  async get(id: string | undefined): Promise<Session | undefined> {
     if (!id) return undefined;
-    const session = this.sessions.get(id);
-    if (session && session.expiresAt <= this.now()) {
-      this.sessions.delete(id);
-      return undefined;
-    }
-    return session;
+    const stored = await this.store.get(hashOf(id), this.now());
+    const viewer = stored && viewerOf(stored.viewerJson);
+    return viewer && { id, csrf: csrfOf(id), viewer, expiresAt: stored.expiresAt };
   }
 
-  end(id: string): void {
-    this.sessions.delete(id);
+  async end(id: string): Promise<void> {
+    await this.store.end(hashOf(id));
   }
 
   /** The cookie that carries a session: HttpOnly, SameSite=Strict, Secure under https, gone when the session ends. */
@@ -58,6 +58,21 @@ export class Sessions {
     // Rounded up: the browser may keep the cookie up to a second past the session, which the server ends anyway.
     const maxAge = Math.max(0, Math.ceil((session.expiresAt - this.now()) / 1000));
     return `${SESSION_COOKIE}=${session.id}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure ? "; Secure" : ""}`;
+  }
+}
+
+/** What the store keeps of a session's secret. */
+const hashOf = (id: string): string => createHash("sha256").update(id).digest("hex");
+const csrfOf = (id: string): string => createHmac("sha256", id).update("console csrf").digest("base64url");
+
+/** A viewer as the store keeps it; a row that does not read as one is no session. */
+function viewerOf(json: string): Viewer | undefined {
+  try {
+    const value = JSON.parse(json) as Partial<Viewer>;
+    if (typeof value.userId !== "string" || typeof value.operator !== "boolean") return undefined;
+    return value as Viewer;
+  } catch {
+    return undefined;
   }
 }
 

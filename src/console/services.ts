@@ -1,4 +1,5 @@
 import type { Logger } from "../log.js";
+import type { ApprovalDesk } from "../runner/approvals/approval-desk.js";
 import type { Budgets } from "../runner/budgets/budgets.js";
 import type { ChannelPolicies } from "../runner/channel-policy.js";
 import type { BotCommands } from "../runner/commands/bot-commands.js";
@@ -20,8 +21,10 @@ interface PlatformStatus {
  */
 export interface ConsoleServices {
   /** Read directly for what pages show; every change goes through `commands`. */
-  store: Pick<Store, "engine" | "audit" | "usageReports" | "schedules" | "workspaceSettings" | "channelSettings" | "budgets">;
+  store: Pick<Store, "engine" | "audit" | "usageReports" | "schedules" | "workspaceSettings" | "channelSettings" | "budgets" | "approvals" | "consoleSessions">;
   commands: BotCommands;
+  /** The requests for approval waiting in this process: decided with the platforms' own rule. */
+  approvals: Pick<ApprovalDesk, "decide">;
   policies: ChannelPolicies;
   access: ToolAccess;
   usage: UsageReports;

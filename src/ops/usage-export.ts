@@ -26,9 +26,9 @@ export class UsageExport {
   private readonly reports: UsageReports;
 
   constructor(
-    private readonly store: Pick<Store, "usageReports">,
+    store: Pick<Store, "usageReports">,
     private readonly prices: ModelPrices,
-    private readonly now: () => number = Date.now,
+    now: () => number = Date.now,
   ) {
     this.reports = new UsageReports(store.usageReports, prices, now);
   }
@@ -73,7 +73,7 @@ export class UsageExport {
   }
 
   private workspaces() {
-    return this.store.usageReports.activeWorkspaces(this.now() - 30 * 24 * 60 * 60 * 1000);
+    return this.reports.activeWorkspaces();
   }
 }
 

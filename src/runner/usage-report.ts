@@ -1,16 +1,22 @@
 import type { WorkspaceRef } from "../store/types.js";
 import type { FeedbackRow } from "../store/feedback-store.js";
-import type { UsageFigures, UsageReportStore, UsageRow, UsageSummary } from "../store/usage-report-store.js";
+import type { DailyModelUsage, UsageFigures, UsageReportStore, UsageRow, UsageSummary } from "../store/usage-report-store.js";
 
 /** Dollars per million tokens in (prompt) and out (completion), by model (MODEL_PRICES). */
 export type ModelPrices = Readonly<Record<string, { input: number; output: number }>>;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** The periods a report covers: the last day and the last 30, ending now. */
+/**
+ * The periods a report covers, in whole UTC days ending now (the daily rollup's days): today, and
+ * today with the 29 days before it.
+ */
 const PERIODS = [
-  { label: "Last 24 hours", days: 1 },
+  { label: "Today (UTC)", days: 1 },
   { label: "Last 30 days", days: 30 },
 ] as const;
+
+/** The UTC day (days since the epoch) `time` falls on. */
+export const dayOf = (time: number): number => Math.floor(time / DAY_MS);
 /** Users and channels listed per period. */
 const TOP = 10;
 
@@ -31,7 +37,7 @@ export function costOf(row: UsageRow, prices: ModelPrices): number | undefined {
   return (row.promptTokens * price.input + row.completionTokens * price.output) / 1_000_000;
 }
 
-/** /usage and the operators' export: what the turns table recorded for a workspace, with a cost estimate. */
+/** /usage, the operators' export and the console: what the usage reports read for a workspace, with a cost estimate. */
 export class UsageReports {
   constructor(
     private readonly repository: UsageReportStore,
@@ -40,10 +46,10 @@ export class UsageReports {
   ) {}
 
   async periods(workspace: WorkspaceRef): Promise<UsagePeriod[]> {
-    const now = this.now();
+    const today = dayOf(this.now());
     return Promise.all(
       PERIODS.map(async ({ label, days }) => {
-        const summary = await this.repository.summary(workspace, now - days * DAY_MS, TOP);
+        const summary = await this.repository.summary(workspace, today - days + 1, TOP);
         const costs = summary.byModel.map((row) => costOf(row, this.prices));
         const priced = costs.filter((cost): cost is number => cost !== undefined);
         return {
@@ -55,6 +61,16 @@ export class UsageReports {
         };
       }),
     );
+  }
+
+  /** Turns and tokens by UTC day and model, for the last `days` days (today included). */
+  daily(workspace: WorkspaceRef, days: number): Promise<DailyModelUsage[]> {
+    return this.repository.daily(workspace, dayOf(this.now()) - days + 1);
+  }
+
+  /** Workspaces with a turn in the last 30 days (today included). */
+  activeWorkspaces(): Promise<WorkspaceRef[]> {
+    return this.repository.activeWorkspaces(dayOf(this.now()) - 29);
   }
 
   /** The report as Markdown for an admin (only they see it). */

@@ -14,15 +14,24 @@ export interface ApprovalRecord {
   requestedAt: number;
   decidedBy?: string;
   decidedAt?: number;
+  /** Where it was decided: the platform's name, or "console". */
+  decidedVia?: string;
   /** The process run that waits for the decision (see InstanceStore): when it is reaped, its pending requests expire. */
   instance: string;
 }
 
+/** How a request ended: who decided and where (none when it timed out or expired), and when (now by default). */
+export interface ApprovalDecision {
+  by?: string;
+  via?: string;
+  at?: number;
+}
+
 /** Requests to approve a tool call, and the decisions on them: the approvals audit. */
 export interface ApprovalStore {
-  create(request: Omit<ApprovalRecord, "status" | "decidedBy" | "decidedAt">): Promise<void>;
+  create(request: Omit<ApprovalRecord, "status" | "decidedBy" | "decidedAt" | "decidedVia">): Promise<void>;
   /** Records the end of a pending request; false when it had already ended (nothing changes then). */
-  close(id: string, status: Exclude<ApprovalStatus, "pending">, decidedBy: string | undefined, at?: number): Promise<boolean>;
+  close(id: string, status: Exclude<ApprovalStatus, "pending">, decision?: ApprovalDecision): Promise<boolean>;
   get(id: string): Promise<ApprovalRecord | undefined>;
 }
 

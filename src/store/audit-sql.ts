@@ -1,4 +1,4 @@
-import { clampPage, DAY_MS, type ApprovalRow, type ModelCallView, type StepRow, type TurnDetail, type TurnFilter, type TurnRow } from "./audit-store.js";
+import { clampPage, type ApprovalRow, type ModelCallView, type StepRow, type TurnDetail, type TurnFilter, type TurnRow } from "./audit-store.js";
 import type { WorkspaceRef } from "./types.js";
 
 /**
@@ -43,7 +43,10 @@ export function turnsQuery(filter: TurnFilter, placeholder: Placeholder): Query 
   if (filter.channelId) where.push(`t.channel_id = ${q.param(filter.channelId)}`);
   if (filter.userId) where.push(`t.user_id = ${q.param(filter.userId)}`);
   if (filter.outcome) where.push(outcomeCondition(filter.outcome, q));
-  if (filter.tool) where.push(`EXISTS (SELECT 1 FROM turn_steps s WHERE s.turn_id = t.id AND s.tool = ${q.param(filter.tool)})`);
+  // A scalar subquery, not EXISTS: SQLite turns an EXISTS into a join with a Bloom filter built over
+  // every step (tens of ms at a million turns) before it reads the first turn; this probes the steps
+  // of each turn on the way, through their (turn_id, seq) index, until the page is full.
+  if (filter.tool) where.push(`(SELECT 1 FROM turn_steps s WHERE s.turn_id = t.id AND s.tool = ${q.param(filter.tool)} LIMIT 1) IS NOT NULL`);
   if (filter.from !== undefined) where.push(`t.started_at >= ${q.param(filter.from)}`);
   if (filter.to !== undefined) where.push(`t.started_at < ${q.param(filter.to)}`);
   if (filter.after) where.push(`(t.started_at, t.id) < (${q.param(filter.after.startedAt)}, ${q.param(filter.after.id)})`);
@@ -94,7 +97,7 @@ export const turnFeedbackQuery = (placeholder: Placeholder): string =>
   `SELECT user_id AS "userId", vote, voted_at AS "votedAt" FROM turn_feedback WHERE turn_id = ${placeholder(1)} ORDER BY voted_at, user_id LIMIT 100`;
 
 const APPROVAL_COLUMNS = `id, platform, workspace_id AS "workspaceId", channel_id AS "channelId", turn_id AS "turnId", tool, args_json AS args,
-  asked_by AS "askedBy", status, requested_at AS "requestedAt", decided_by AS "decidedBy", decided_at AS "decidedAt"`;
+  asked_by AS "askedBy", status, requested_at AS "requestedAt", decided_by AS "decidedBy", decided_at AS "decidedAt", decided_via AS "decidedVia"`;
 
 export const turnApprovalsQuery = (placeholder: Placeholder): string =>
   `SELECT ${APPROVAL_COLUMNS} FROM approvals WHERE turn_id = ${placeholder(1)} ORDER BY requested_at, id LIMIT 100`;
@@ -108,13 +111,6 @@ export function approvalsQuery(workspace: WorkspaceRef | undefined, pending: boo
     values: q.values,
   };
 }
-
-export const dailyUsageQuery = (placeholder: Placeholder): string =>
-  `SELECT t.started_at / ${DAY_MS} AS day, COALESCE(t.model, '') AS model, COUNT(*) AS turns,
-     CAST(COALESCE(SUM(t.prompt_tokens), 0) AS BIGINT) AS "promptTokens",
-     CAST(COALESCE(SUM(t.completion_tokens), 0) AS BIGINT) AS "completionTokens"
-   ${FROM_TURNS} WHERE c.platform = ${placeholder(1)} AND c.workspace_id = ${placeholder(2)} AND t.started_at >= ${placeholder(3)}
-   GROUP BY 1, 2 ORDER BY 1, 2 LIMIT 10000`;
 
 export const activityQuery = (placeholder: Placeholder): string =>
   `SELECT (SELECT COUNT(*) FROM turns WHERE status = 'running') AS running,

@@ -107,15 +107,8 @@ export interface ApprovalRow {
   requestedAt: number;
   decidedBy?: string;
   decidedAt?: number;
-}
-
-/** Tokens of one model on one UTC day (days since the epoch). */
-export interface DailyModelUsage {
-  day: number;
-  model: string;
-  turns: number;
-  promptTokens: number;
-  completionTokens: number;
+  /** Where: the platform's name, or "console". */
+  decidedVia?: string;
 }
 
 /** What the overview counts, across every process sharing the database. */
@@ -138,11 +131,10 @@ export interface SettingsChange {
 
 /** The most rows one read returns, whatever the caller asks. */
 const MAX_PAGE = 200;
-export const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Reads of the audit trail for the operator's console: turns and their steps, approvals, usage by
- * day, what runs now, the settings audit. Each goes through an index and a LIMIT (keyset paging),
+ * Reads of the audit trail for the operator's console: turns and their steps, approvals, what runs
+ * now, the settings audit (usage is the usage reports', UsageReportStore). Each goes through an index and a LIMIT (keyset paging),
  * so a page is as fast at a million turns as at a hundred.
  */
 export interface AuditStore {
@@ -150,7 +142,6 @@ export interface AuditStore {
   turn(id: string): Promise<TurnDetail | undefined>;
   /** Newest first; `pending` true: only pending, false: only decided. */
   approvals(workspace: WorkspaceRef | undefined, pending: boolean, limit: number): Promise<ApprovalRow[]>;
-  dailyUsage(workspace: WorkspaceRef, since: number): Promise<DailyModelUsage[]>;
   activity(failedSince: number): Promise<ActivityCounts>;
   /** Workspaces the bot has talked in, sorted. */
   workspaces(limit: number): Promise<WorkspaceRef[]>;

@@ -16,6 +16,18 @@ export interface BudgetSlot {
   period: BudgetPeriod;
 }
 
+/**
+ * A budget's entry in the settings audit, written with the change like every setting's: the key
+ * names the slot (`budget:user:*:day`; the workspace's own has no subject, `budget:workspace::month`),
+ * the value is the amount set, or null where it was removed.
+ */
+export function budgetAuditEntry(slot: BudgetSlot, amount: BudgetAmount | undefined): { key: string; valueJson: string } {
+  return {
+    key: `budget:${slot.scope}:${slot.subject}:${slot.period}`,
+    valueJson: JSON.stringify(amount === undefined ? null : { unit: amount.unit, amount: amount.amount }),
+  };
+}
+
 export interface StoredBudget extends BudgetSlot, BudgetAmount {
   changedBy: string;
   changedAt: number;
@@ -72,7 +84,7 @@ export interface BudgetCharge {
 export interface BudgetStore {
   /** The admins' budgets of the workspace (the same array for every caller, where cached: not to be changed). */
   limits(workspace: WorkspaceRef): Promise<readonly StoredBudget[]>;
-  /** Sets a budget, or with `undefined` removes it (the environment's default applies again). */
+  /** Sets a budget, or with `undefined` removes it (the environment's default applies again); with its entry in the settings audit. */
   setLimit(workspace: WorkspaceRef, slot: BudgetSlot, amount: BudgetAmount | undefined, changedBy: string): Promise<void>;
   /** Checks every line and, if the call may go, holds its cost in each; one transaction. */
   reserve(request: ReserveRequest): Promise<Reservation>;

@@ -51,6 +51,8 @@ export const PURGE_PLAN: readonly { table: string; match: string /** Its primary
   { table: "tool_approval_settings", match: OWN },
   { table: "channel_settings", match: OWN },
   { table: "token_usage_daily", match: OWN },
+  { table: "usage_daily", match: OWN, key: "platform, workspace_id, day, channel_id, model, kind" },
+  { table: "usage_daily_users", match: OWN, key: "platform, workspace_id, day, user_id" },
   { table: "budget_limits", match: OWN },
   { table: "budget_spend", match: "substr(budget_key, 1, length(@k)) = @k", key: "budget_key, window_start" },
   { table: "budget_alerts", match: "substr(budget_key, 1, length(@k)) = @k" },

@@ -1,4 +1,5 @@
 import type { AuditStore } from "./audit-store.js";
+import type { ConsoleSessionStore } from "./console-session-store.js";
 import type { ApprovalStore } from "./approval-store.js";
 import type { BackfillStore } from "./backfill-store.js";
 import type { BudgetStore } from "./budget-store.js";
@@ -58,10 +59,12 @@ export interface Store {
   readonly budgets: BudgetStore;
   /** The full-text index of what was said in channels, and forgetting deleted messages (issue 24). */
   readonly history: HistoryStore;
-  /** Reads of the audit trail for the operator's console: turns, steps, approvals, usage by day. */
+  /** Reads of the audit trail for the operator's console: turns, steps, approvals, what runs now, the settings audit. */
   readonly audit: AuditStore;
   /** Backfills of channels' earlier messages into the history index, resumable (issue 24). */
   readonly backfills: BackfillStore;
+  /** The operator's console's sessions, for every process on the database. */
+  readonly consoleSessions: ConsoleSessionStore;
   /** Resolves when the database answers (health checks); rejects otherwise. */
   ping(): Promise<void>;
   /** What `npm run doctor` reports. */

@@ -78,7 +78,10 @@ describe("the benchmark, run small", () => {
       "metrics",
       "streamed",
       "console",
+      "tracing",
     ]);
+    // part 15 timed the tracer's spans of a turn against the same loop without one
+    expect(positive(report.figures.tracing_cpu_us_per_turn)).toBe(true);
     expect(positive(report.figures.metrics_cpu_us_per_turn)).toBe(true);
     // part 13 streamed the whole turn through the bot and both streaming loops, with the same request bodies (it fails otherwise)
     expect(positive(report.cpu_ratio_streamed_to_default_openai_streaming_loop)).toBe(true);

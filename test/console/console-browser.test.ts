@@ -46,10 +46,11 @@ describe("the operator's console", () => {
   it("shows usage cards equal to the store's figures and to /usage, and the chart by model", async () => {
     const page = await h.signedIn();
     await page.goto(`/usage?workspace=${h.workspace}`);
-    const since = Date.now() - 30 * DAY_MS;
+    // a direct count over the turns that ended, from the first of the 30 UTC days on
+    const since = (Math.floor(Date.now() / DAY_MS) - 29) * DAY_MS;
     const [store] = h.rows<{ turns: number; input: number; output: number }>(
       `SELECT COUNT(*) AS turns, SUM(prompt_tokens) AS input, SUM(completion_tokens) AS output FROM turns t JOIN conversations c ON c.id = t.conversation_id
-       WHERE c.platform = 'discord' AND c.workspace_id = ? AND t.started_at >= ?`,
+       WHERE c.platform = 'discord' AND c.workspace_id = ? AND t.started_at >= ? AND t.status <> 'running'`,
       h.discord.guild.id,
       since,
     );
@@ -70,9 +71,9 @@ describe("the operator's console", () => {
       (c) => (c.path.includes(`/interactions/${interaction.id}/`) || c.path.includes(`/webhooks/`)) && typeof c.body?.data?.content === "string",
     );
     const text = call.body.data.content as string;
-    expect(text).toContain(
-      `**Last 30 days:** ${store!.turns} turns, ${store!.input.toLocaleString("en-US")} tokens in, ${store!.output.toLocaleString("en-US")} out`,
-    );
+    const line = `${store!.turns} turns, ${store!.input.toLocaleString("en-US")} tokens in, ${store!.output.toLocaleString("en-US")} out`;
+    expect(text).toContain(`**Last 30 days:** ${line}`);
+    expect(text).toContain(`**Today (UTC):** ${line}`);
     await h.screenshot(page, "usage");
 
     const csv = await page.request.get("/usage.csv");
@@ -145,6 +146,35 @@ describe("the operator's console", () => {
     expect(alert).toContain("nothing was saved");
     expect(alert).toContain("systemPrompt");
     expect(h.rows(`SELECT key FROM workspace_settings WHERE key = 'memoryWindow'`)).toEqual([]);
+  });
+
+  it("audits a budget set on the settings page like the command's, and a form opened before it is then stale", async () => {
+    const first = await h.signedIn();
+    const second = await h.signedIn();
+    for (const page of [first, second]) await page.goto(`/settings?workspace=${h.workspace}`);
+    await first.fill("input[name=budgetDay]", "50k");
+    await Promise.all([first.waitForLoadState(), first.click("form.settings button[type=submit]")]);
+    expect(await first.textContent("main")).toContain("50,000 tokens");
+    expect(h.rows(`SELECT value_json AS value, changed_by AS by FROM settings_changes WHERE key = 'budget:workspace::day'`)).toEqual([
+      { value: '{"unit":"tokens","amount":50000}', by: "console-operator" },
+    ]);
+
+    await second.fill("input[name=memoryWindow]", "9");
+    const [response] = await Promise.all([
+      second.waitForResponse((r) => r.url().endsWith("/settings") && r.request().method() === "POST"),
+      second.click("form.settings button[type=submit]"),
+    ]);
+    expect(response.status()).toBe(409);
+    expect(await second.textContent("[role=alert]")).toContain("budget:workspace::day");
+
+    // removing it is audited too
+    await first.goto(`/settings?workspace=${h.workspace}`);
+    await first.fill("input[name=budgetDay]", "");
+    await Promise.all([first.waitForLoadState(), first.click("form.settings button[type=submit]")]);
+    expect(h.rows(`SELECT value_json AS value FROM settings_changes WHERE key = 'budget:workspace::day' ORDER BY id`)).toEqual([
+      { value: '{"unit":"tokens","amount":50000}' },
+      { value: "null" },
+    ]);
   });
 
   it("refuses a change without the CSRF token (403) and every page without a session", async () => {

@@ -231,7 +231,7 @@ describe.each([discordDriver, slackDriver, terminalDriver])("admins in control o
     expect(recorded).toEqual({ turns: 2, tokensIn: 27, tokensOut: 13 });
     // 27 tokens in at $1000 and 13 out at $2000 per million: $0.053
     const figures = "2 turns, 27 tokens in, 13 out";
-    expect(usage).toMatch(new RegExp(`Last 24 hours:\\**\\s${figures}, about \\$0\\.053`));
+    expect(usage).toMatch(new RegExp(`Today \\(UTC\\):\\**\\s${figures}, about \\$0\\.053`));
     expect(usage).toMatch(new RegExp(`Last 30 days:\\**\\s${figures}, about \\$0\\.053`));
     expect(usage).toMatch(new RegExp(`By user: \\S+ ${figures}\\n`));
     expect(usage).toMatch(new RegExp(`By channel: \\S+ ${figures}\\n`));

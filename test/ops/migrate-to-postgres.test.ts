@@ -97,7 +97,7 @@ async function fill(store: Store): Promise<void> {
     requestedAt: 1,
     instance: "main",
   });
-  await store.approvals.close("approval-1", "approved", "U-admin", 2);
+  await store.approvals.close("approval-1", "approved", { by: "U-admin", via: "slack", at: 2 });
   await store.schedules.create({
     id: "task-1",
     platform: "slack",
@@ -143,7 +143,7 @@ describe.skipIf(!availability.available)(
       const run = await migrate(dir, { DATABASE_PATH: path, DATABASE_URL: url.toString() });
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toMatch(
-        /^Copied .*bot\.sqlite into postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/agent_bot_copy_\w+: conversations 2, turns 2, messages 4, conversation_summaries 0, history_messages 0, history_backfills 0, turn_feedback 1, turn_steps 1, turn_model_calls 2, tool_settings 1, bot_threads 1, processed_events 1, currency_rates 1, platform_installations 0, workspace_settings 2, settings_changes 5, token_usage_daily 1, budget_limits 1, budget_spend 0, budget_alerts 1, workspace_departures 1, approvals 1, tool_approval_settings 1, channel_settings 1, scheduled_tasks 1, scheduled_runs 1\.\n$/,
+        /^Copied .*bot\.sqlite into postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/agent_bot_copy_\w+: conversations 2, turns 2, messages 4, conversation_summaries 0, history_messages 0, history_backfills 0, turn_feedback 1, turn_steps 1, turn_model_calls 2, tool_settings 1, bot_threads 1, processed_events 1, currency_rates 1, platform_installations 0, workspace_settings 2, settings_changes 6, token_usage_daily 1, usage_daily 1, usage_daily_users 1, budget_limits 1, budget_spend 0, budget_alerts 1, workspace_departures 1, approvals 1, tool_approval_settings 1, channel_settings 1, scheduled_tasks 1, scheduled_runs 1\.\n$/,
       );
       expect(run.stdout + run.stderr).not.toContain("never-print-me");
 
@@ -164,12 +164,15 @@ describe.skipIf(!availability.available)(
         expect(await store.threads.scopeOf("slack", "C1", "1600000000.000001")).toBe("channel");
         expect(await store.events.claim("slack", "C1:1700000000.000100")).toBe(false);
         expect(await store.usage.tokensToday(channel)).toBe(30);
+        // the usage rollup came along: the reports read it
+        const today = Math.floor(Date.now() / 86_400_000);
+        expect((await store.usageReports.summary(channel, today, 10)).total).toEqual({ turns: 2, promptTokens: 20, completionTokens: 10 });
         expect(await store.currencyRates.get("ecb")).toMatchObject({ date: "2026-01-02", rates: { USD: 1.1 } });
         expect((await store.toolApprovals.overrides(channel)).get("shred")).toMatchObject({ required: true });
         expect(await store.channelSettings.get({ ...channel, channelId: "C1" })).toEqual({ prompt: "In C1 only." });
         expect(await store.schedules.get("task-1")).toMatchObject({ nextDue: 4_000, cron: "0 9 * * 1-5", status: "active" });
         expect(await store.schedules.history("task-1", 10)).toMatchObject([{ dueAt: 3_000, status: "ok", tokens: 42 }]);
-        expect(await store.approvals.get("approval-1")).toMatchObject({ status: "approved", decidedBy: "U-admin", args: { file: "a" } });
+        expect(await store.approvals.get("approval-1")).toMatchObject({ status: "approved", decidedBy: "U-admin", decidedVia: "slack", args: { file: "a" } });
         expect(await store.budgets.limits(channel)).toMatchObject([
           { scope: "workspace", period: "day", unit: "tokens", amount: 50_000, changedBy: "U-admin" },
         ]);
@@ -192,8 +195,9 @@ describe.skipIf(!availability.available)(
         // new rows continue after the copied ids
         const fresh = await store.conversations.open({ ...channel, channelId: "C2" });
         expect(fresh.id).toBe(3);
+        // five settings and the budget set in SQLite, then this one
         await store.workspaceSettings.set(channel, "memoryWindow", 3, "U-admin");
-        expect(await queryRows(database.url, "SELECT MAX(id)::int AS id FROM settings_changes")).toEqual([{ id: 6 }]);
+        expect(await queryRows(database.url, "SELECT MAX(id)::int AS id FROM settings_changes")).toEqual([{ id: 7 }]);
       } finally {
         await store.close();
       }

@@ -67,6 +67,8 @@ describe("approval before a tool runs, in the core", () => {
     expect(await press(sink.prompts[0]!.id, "approve")).toMatchObject({ kind: "decided", text: expect.stringMatching(/^✅ Approved by `u1`/) });
     expect(await turn).toMatchObject({ status: "answered", text: "after: wiped d1" });
     expect(wiped).toEqual(["d1"]);
+    // the audit: who decided, and where (a press on the platform's own request)
+    expect(await t.app.store.approvals.get(sink.prompts[0]!.id)).toMatchObject({ status: "approved", decidedBy: "u1", decidedVia: "test" });
   });
 
   it("a step's duration is the tool's own time; the wait for approval is recorded apart", async () => {

@@ -102,6 +102,20 @@ describe("budgets checked before every model call", () => {
     expect((await ask("three")).result.outcome).toBe("answer");
   });
 
+  it("writes each budget command into the settings audit, by whom, like every setting's change", async () => {
+    t = await startTestApp();
+    const ws = { platform: "test", workspaceId: "w1" };
+    expect((await command("settings budget channel day 2000")).ok).toBe(true);
+    expect((await command("settings budget user <@u1> month 5000")).ok).toBe(true);
+    expect((await command("settings budget channel day clear")).ok).toBe(true);
+    const changes = await t.app.store.audit.changesSince(ws, 0, 10);
+    expect(changes.map(({ key, value, changedBy }) => ({ key, value, changedBy }))).toEqual([
+      { key: "budget:channel:c1:day", value: '{"unit":"tokens","amount":2000}', changedBy: "boss" },
+      { key: "budget:user:u1:month", value: '{"unit":"tokens","amount":5000}', changedBy: "boss" },
+      { key: "budget:channel:c1:day", value: "null", changedBy: "boss" },
+    ]);
+  });
+
   it("limits the Anthropic provider's max_tokens the same way (its prompt estimated, not tokenized)", async () => {
     const claude = await FakeAnthropic.start();
     try {

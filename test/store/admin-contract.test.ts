@@ -45,9 +45,9 @@ await describeOnEngines(
         decidedBy: undefined,
         decidedAt: undefined,
       });
-      expect(await b.approvals.close(`${ws.workspaceId}-1`, "approved", "admin", 2_000)).toBe(true);
-      expect(await a.approvals.close(`${ws.workspaceId}-1`, "denied", "someone else")).toBe(false);
-      expect(await a.approvals.get(`${ws.workspaceId}-1`)).toMatchObject({ status: "approved", decidedBy: "admin", decidedAt: 2_000 });
+      expect(await b.approvals.close(`${ws.workspaceId}-1`, "approved", { by: "admin", via: "console", at: 2_000 })).toBe(true);
+      expect(await a.approvals.close(`${ws.workspaceId}-1`, "denied", { by: "someone else" })).toBe(false);
+      expect(await a.approvals.get(`${ws.workspaceId}-1`)).toMatchObject({ status: "approved", decidedBy: "admin", decidedAt: 2_000, decidedVia: "console" });
 
       const run = { id: `run-${randomUUID()}`, name: "run", host: "h", pid: 1 };
       await a.instances.register(run);

@@ -6,8 +6,8 @@ import { describeOnEngines } from "./engines.js";
 
 /**
  * The console's reads of the audit trail (src/store/audit-store.ts), the same on both engines:
- * turns filtered and paged newest first, a turn with its exchange, steps and approvals, usage by
- * day and model, what runs now, the settings audit's version.
+ * turns filtered and paged newest first, a turn with its exchange, steps and approvals, what runs
+ * now, the settings audit's version; and the usage reports' figures by day and model.
  */
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -94,7 +94,7 @@ await describeOnEngines(
         requestedAt: 2_000,
         instance: "test",
       });
-      await a.approvals.close(`${id}-a`, "approved", "admin-1", 3_000);
+      await a.approvals.close(`${id}-a`, "approved", { by: "admin-1", via: "discord", at: 3_000 });
 
       const detail = await b.audit.turn(id);
       expect(detail).toMatchObject({
@@ -112,7 +112,7 @@ await describeOnEngines(
         [1, "get_time", '{"n":0}', "out 0"],
         [2, "calculator", '{"n":1}', "out 1"],
       ]);
-      expect(detail!.approvals).toMatchObject([{ tool: "calculator", status: "approved", decidedBy: "admin-1", decidedAt: 3_000 }]);
+      expect(detail!.approvals).toMatchObject([{ tool: "calculator", status: "approved", decidedBy: "admin-1", decidedAt: 3_000, decidedVia: "discord" }]);
       expect(await b.audit.approvals({ platform: ref.platform, workspaceId: ref.workspaceId }, false, 10)).toHaveLength(1);
       expect(await b.audit.approvals({ platform: ref.platform, workspaceId: ref.workspaceId }, true, 10)).toEqual([]);
       expect(await b.audit.turn("no such turn")).toBeUndefined();
@@ -173,7 +173,7 @@ await describeOnEngines(
       await turn(a, { ...ref, channelId: "c9" }, { model: "m2", tokens: [5, 5], failed: true });
       const workspace = { platform: ref.platform, workspaceId: ref.workspaceId };
       const today = Math.floor(Date.now() / DAY);
-      expect(await b.audit.dailyUsage(workspace, Date.now() - DAY)).toEqual([
+      expect(await b.usageReports.daily(workspace, today)).toEqual([
         { day: today, model: "m1", turns: 2, promptTokens: 30, completionTokens: 3 },
         { day: today, model: "m2", turns: 1, promptTokens: 5, completionTokens: 5 },
       ]);

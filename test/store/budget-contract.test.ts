@@ -31,6 +31,20 @@ await describeOnEngines(
       expect((await a.budgets.limits(ws)).map((row) => row.scope)).toEqual(["workspace"]);
     });
 
+    it("writes each budget set or removed into the settings audit, so the settings' version moves for every process", async ({ a, b }) => {
+      const ws = { platform: "test", workspaceId: `w-${randomUUID()}` };
+      const version = await b.audit.settingsVersion(ws);
+      await a.budgets.setLimit(ws, { scope: "user", subject: "*", period: "day" }, { unit: "tokens", amount: 2_000 }, "boss");
+      await a.budgets.setLimit(ws, { scope: "workspace", subject: "", period: "month" }, { unit: "usd", amount: 12.5 }, "boss");
+      await a.budgets.setLimit(ws, { scope: "user", subject: "*", period: "day" }, undefined, "other admin");
+      expect(await b.audit.settingsVersion(ws)).toBeGreaterThan(version);
+      expect((await b.audit.changesSince(ws, version, 10)).map(({ key, value, changedBy }) => ({ key, value, changedBy }))).toEqual([
+        { key: "budget:user:*:day", value: '{"unit":"tokens","amount":2000}', changedBy: "boss" },
+        { key: "budget:workspace::month", value: '{"unit":"usd","amount":12.5}', changedBy: "boss" },
+        { key: "budget:user:*:day", value: "null", changedBy: "other admin" },
+      ]);
+    });
+
     it("holds a call's cost before it is made: a second process cannot spend the same remainder, until the first settles", async ({ a, b, c }) => {
       const line = tokensLine(1_000, 100);
       const first = await reserve(a.budgets, [line]);

@@ -31,6 +31,8 @@ const COUNTS: Record<string, (ws: WorkspaceRef) => string> = {
   tool_settings: (ws) => `SELECT COUNT(*) AS n FROM tool_settings WHERE workspace_id = '${ws.workspaceId}'`,
   channel_settings: (ws) => `SELECT COUNT(*) AS n FROM channel_settings WHERE workspace_id = '${ws.workspaceId}'`,
   token_usage_daily: (ws) => `SELECT COUNT(*) AS n FROM token_usage_daily WHERE workspace_id = '${ws.workspaceId}'`,
+  usage_daily: (ws) => `SELECT COUNT(*) AS n FROM usage_daily WHERE workspace_id = '${ws.workspaceId}'`,
+  usage_daily_users: (ws) => `SELECT COUNT(*) AS n FROM usage_daily_users WHERE workspace_id = '${ws.workspaceId}'`,
   budget_limits: (ws) => `SELECT COUNT(*) AS n FROM budget_limits WHERE workspace_id = '${ws.workspaceId}'`,
   budget_spend: (ws) => `SELECT COUNT(*) AS n FROM budget_spend WHERE budget_key LIKE '%"${ws.workspaceId}"%'`,
   scheduled_tasks: (ws) => `SELECT COUNT(*) AS n FROM scheduled_tasks WHERE workspace_id = '${ws.workspaceId}'`,

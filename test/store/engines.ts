@@ -14,6 +14,10 @@ export interface SharedDatabase {
   stores: Store[];
   /** Reads rows with plain SQL both engines understand (no parameters). */
   rows(sql: string): Promise<Record<string, unknown>[]>;
+  /** Runs statements with plain SQL, outside every store (to take a schema back, say). */
+  run(sql: string): Promise<void>;
+  /** Opens one more store on the database (applying the migrations not recorded yet), closed with the others. */
+  open(): Promise<Store>;
   close(): Promise<void>;
 }
 
@@ -41,6 +45,19 @@ const sqliteEngine: Engine = {
           db.close();
         }
       },
+      async run(sql) {
+        const db = new Database(path);
+        try {
+          db.exec(sql);
+        } finally {
+          db.close();
+        }
+      },
+      async open() {
+        const store = SqliteStore.open(path);
+        stores.push(store);
+        return store;
+      },
       async close() {
         for (const store of stores) await store.close();
         rmSync(dir, { recursive: true, force: true });
@@ -55,12 +72,19 @@ function postgresEngine(availability: PostgresAvailability): Engine {
     unavailable: availability.available ? undefined : availability.reason,
     async openShared(count) {
       const database = await createTestDatabase();
-      const stores = await Promise.all(
-        Array.from({ length: count }, () => PostgresStore.open({ url: database.url, poolSize: 4, timeoutMs: 10_000, logger: silentLogger() })),
-      );
+      const open = () => PostgresStore.open({ url: database.url, poolSize: 4, timeoutMs: 10_000, logger: silentLogger() });
+      const stores: Store[] = await Promise.all(Array.from({ length: count }, open));
       return {
         stores,
         rows: (sql) => queryRows(database.url, sql),
+        async run(sql) {
+          await queryRows(database.url, sql);
+        },
+        async open() {
+          const store = await open();
+          stores.push(store);
+          return store;
+        },
         async close() {
           for (const store of stores) await store.close();
           await database.drop();

@@ -1,5 +1,5 @@
 import type { PageHandler } from "../context.js";
-import { approvals } from "./approvals.js";
+import { approvals, decideApproval } from "./approvals.js";
 import { overview, overviewJson } from "./overview.js";
 import { scheduleAction, schedules } from "./schedules.js";
 import { saveSettings, settingsPage } from "./settings.js";
@@ -21,7 +21,7 @@ const PAGES: Readonly<Record<string, Route>> = {
   "/turns/": { get: turnPage },
   "/schedules": { get: (context) => schedules(context), post: scheduleAction },
   "/settings": { get: settingsPage, post: saveSettings },
-  "/approvals": { get: approvals },
+  "/approvals": { get: (context) => approvals(context), post: decideApproval },
 };
 
 export const routeOf = (path: string): Route | undefined => PAGES[path] ?? (path.startsWith("/turns/") && path.length > 7 ? PAGES["/turns/"] : undefined);

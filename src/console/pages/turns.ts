@@ -70,7 +70,7 @@ ${older ? html`<p><a href="${older}" rel="next">Older turns →</a></p>` : ""}`;
 
 function approvalText(approval: ApprovalRow | undefined) {
   if (!approval) return "";
-  const decided = approval.decidedBy ? ` by ${approval.decidedBy}` : "";
+  const decided = approval.decidedBy ? ` by ${approval.decidedBy}${approval.decidedVia ? ` (${approval.decidedVia})` : ""}` : "";
   return html`<p class="approval">Approval: <strong>${approval.status.replace("_", " ")}</strong>${decided}${approval.decidedAt ? ` at ${when(approval.decidedAt)}` : ""}</p>`;
 }
 

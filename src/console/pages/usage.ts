@@ -1,6 +1,5 @@
-import { costOf } from "../../runner/usage-report.js";
-import { DAY_MS, type DailyModelUsage } from "../../store/audit-store.js";
-import type { UsageFigures, UsageRow } from "../../store/usage-report-store.js";
+import { costOf, dayOf } from "../../runner/usage-report.js";
+import type { DailyModelUsage, UsageFigures, UsageRow } from "../../store/usage-report-store.js";
 import { UsageExport } from "../../ops/usage-export.js";
 import { Forbidden, type PageContext, type PageResult } from "../context.js";
 import { count, dollars, html, query, type Html } from "../html.js";
@@ -46,13 +45,13 @@ ${rows.map((row) => {
 </tbody></table>`;
 }
 
-/** Cards, the daily chart by model and the rankings: the 30 days' figures are /usage's own (UsageReports). */
+/** Cards, the daily chart by model and the rankings: every figure is /usage's own query layer (UsageReports). */
 export async function usage(context: PageContext): Promise<PageResult> {
   const { chosen, all } = await chosenWorkspace(context);
   if (!chosen) return { kind: "html", title: "Usage", path: "/usage", body: noWorkspace(context) };
   const { services, now } = context;
-  const today = Math.floor(now / DAY_MS);
-  const [periods, daily] = await Promise.all([services.usage.periods(chosen), services.store.audit.dailyUsage(chosen, (today - CHART_DAYS + 1) * DAY_MS)]);
+  const today = dayOf(now);
+  const [periods, daily] = await Promise.all([services.usage.periods(chosen), services.usage.daily(chosen, CHART_DAYS)]);
   const month = periods.find((period) => period.days === 30)!;
   const cards: Card[] = [
     {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { ApprovalVerdict } from "../../agent/types.js";
 import type { Logger } from "../../log.js";
 import { APPROVAL_TEXT, approvalOutcomeText } from "../../presenter/approval-text.js";
-import type { ApprovalStore } from "../../store/approval-store.js";
+import type { ApprovalDecision, ApprovalStore } from "../../store/approval-store.js";
 import type { Actor } from "../../contract/inbound.js";
 import type { TurnView } from "../../contract/turn-view.js";
 import type { ApprovalAnswer, ApprovalBy, ApprovalOutcome, ApprovalPress, ApprovalPrompt } from "../../contract/approvals.js";
@@ -35,7 +35,12 @@ interface Pending {
   platform: string;
   workspaceId: string;
   settle(outcome: ApprovalOutcome): void;
+  /** Decided elsewhere than on the request's own message (the console): its buttons still wait, and make way for the outcome. */
+  decidedElsewhere?: boolean;
 }
+
+/** Where a press was made: on the platform, whose answer to it replaces the buttons, or in the operator's console. */
+export type PressedIn = "platform" | "console";
 
 /**
  * Requests for approval and the presses that answer them. A request is stored, shown through the
@@ -67,9 +72,11 @@ export class ApprovalDesk {
       return { approved: false, reason: "unavailable" };
     }
     // Registered before it is shown, so that a press however quick finds it.
-    const decided = new Promise<ApprovalOutcome>((resolve) =>
-      this.pending.set(id, { prompt, platform: call.platform, workspaceId: call.workspaceId, settle: resolve }),
-    );
+    const entry: Pending = { prompt, platform: call.platform, workspaceId: call.workspaceId, settle: () => undefined };
+    const decided = new Promise<ApprovalOutcome>((resolve) => {
+      entry.settle = resolve;
+      this.pending.set(id, entry);
+    });
     const onAbort = () => this.end(id, { kind: "expired" });
     signal.addEventListener("abort", onAbort, { once: true });
     let timer: NodeJS.Timeout | undefined;
@@ -78,7 +85,7 @@ export class ApprovalDesk {
       if (await this.show(view, prompt)) {
         timer = setTimeout(() => this.end(id, { kind: "timed_out" }), timeoutMs);
       } else if (this.end(id, { kind: "expired" })) {
-        await this.record(id, "expired", undefined, prompt);
+        await this.record(id, "expired", prompt);
         return { approved: false, reason: "unavailable" };
       }
       outcome = await decided;
@@ -88,7 +95,9 @@ export class ApprovalDesk {
     }
     // A press was recorded when it was made, and its platform shows the decision; the rest end here.
     if (outcome.kind === "timed_out" || outcome.kind === "expired") {
-      await this.record(id, outcome.kind, undefined, prompt);
+      await this.record(id, outcome.kind, prompt);
+      await this.close(view, prompt, outcome);
+    } else if (entry.decidedElsewhere) {
       await this.close(view, prompt, outcome);
     }
     logger.info({ approvalId: id, tool: call.tool, outcome: outcome.kind, by: "by" in outcome ? outcome.by.id : undefined }, "approval request ended");
@@ -96,8 +105,11 @@ export class ApprovalDesk {
     return outcome.kind === "approved" ? { approved: true } : { approved: false, reason: outcome.kind === "denied" ? "denied" : "timed_out" };
   }
 
-  /** A press on Approve or Deny: decides a waiting request if the presser may, else says why not to them alone. */
-  async decide(press: ApprovalPress): Promise<ApprovalAnswer> {
+  /**
+   * A press on Approve or Deny: decides a waiting request if the presser may, else says why not to
+   * them alone. Pressed in the console, the request's message on the platform shows the decision too.
+   */
+  async decide(press: ApprovalPress, pressedIn: PressedIn = "platform"): Promise<ApprovalAnswer> {
     const pending = this.pending.get(press.approvalId);
     if (!pending || pending.platform !== press.platform || pending.workspaceId !== press.workspaceId) return this.notWaiting(press);
     if (!this.mayDecide(press.actor, pending.prompt)) {
@@ -108,8 +120,9 @@ export class ApprovalDesk {
       kind: press.decision === "approve" ? "approved" : "denied",
       by: { id: press.actor.id, name: press.actor.name ?? press.actor.id },
     };
+    pending.decidedElsewhere = pressedIn === "console";
     this.end(press.approvalId, outcome);
-    await this.record(press.approvalId, outcome.kind, press.actor.id, pending.prompt);
+    await this.record(press.approvalId, outcome.kind, pending.prompt, { by: press.actor.id, via: pressedIn === "console" ? "console" : press.platform });
     return { kind: "decided", text: approvalOutcomeText(pending.prompt, outcome) };
   }
 
@@ -163,14 +176,14 @@ export class ApprovalDesk {
   private async record(
     id: string,
     status: "approved" | "denied" | "timed_out" | "expired",
-    decidedBy: string | undefined,
     prompt: ApprovalPrompt,
+    decision: ApprovalDecision = {},
   ): Promise<void> {
     try {
-      await this.options.store.close(id, status, decidedBy);
+      await this.options.store.close(id, status, decision);
     } catch (error) {
       this.options.logger.error(
-        { err: error, approvalId: id, status, decidedBy, tool: prompt.tool, args: prompt.args },
+        { err: error, approvalId: id, status, decidedBy: decision.by, decidedVia: decision.via, tool: prompt.tool, args: prompt.args },
         "could not record a decision on a request for approval",
       );
     }

@@ -59,7 +59,7 @@ export const GROUPS: readonly GroupSpec[] = [
   { name: "settings", description: "See or change where and how the bot works here.", inDirectMessages: false, forAdmins: true },
   {
     name: "usage",
-    description: "Turns, tokens and estimated cost here, for the last day and 30 days (admins).",
+    description: "Turns, tokens and estimated cost here, for today and the last 30 days (admins).",
     bare: true,
     inDirectMessages: false,
     forAdmins: true,

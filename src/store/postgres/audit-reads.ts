@@ -1,22 +1,11 @@
 import type pg from "pg";
-import type {
-  ActivityCounts,
-  ApprovalRow,
-  AuditStore,
-  DailyModelUsage,
-  FeedbackView,
-  SettingsChange,
-  TurnDetail,
-  TurnFilter,
-  TurnRow,
-} from "../audit-store.js";
+import type { ActivityCounts, ApprovalRow, AuditStore, FeedbackView, SettingsChange, TurnDetail, TurnFilter, TurnRow } from "../audit-store.js";
 import {
   activityQuery,
   approvalRow,
   approvalsQuery,
   changesSinceQuery,
   channelsQuery,
-  dailyUsageQuery,
   exchangeOf,
   exchangeQuery,
   postgresPlaceholder as p,
@@ -72,10 +61,6 @@ export class PostgresAuditReads implements AuditStore {
 
   async approvals(workspace: WorkspaceRef | undefined, pending: boolean, limit: number): Promise<ApprovalRow[]> {
     return (await this.all(approvalsQuery(workspace, pending, limit, p))).map(approvalRow);
-  }
-
-  async dailyUsage(workspace: WorkspaceRef, since: number): Promise<DailyModelUsage[]> {
-    return (await this.all({ text: dailyUsageQuery(p), values: [workspace.platform, workspace.workspaceId, since] })) as unknown as DailyModelUsage[];
   }
 
   async activity(failedSince: number): Promise<ActivityCounts> {

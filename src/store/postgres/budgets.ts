@@ -1,5 +1,6 @@
 import type pg from "pg";
 import {
+  budgetAuditEntry,
   decideReservation,
   type BudgetAmount,
   type BudgetCharge,
@@ -11,6 +12,7 @@ import {
 } from "../budget-store.js";
 import type { WorkspaceRef } from "../types.js";
 import { inTransaction } from "./connection.js";
+import { recordChange } from "./settings.js";
 
 /**
  * Budgets in PostgreSQL. A reservation locks its budgets' spend rows (in key order, so two
@@ -31,16 +33,21 @@ export class PostgresBudgets implements BudgetStore {
 
   async setLimit(workspace: WorkspaceRef, slot: BudgetSlot, amount: BudgetAmount | undefined, changedBy: string): Promise<void> {
     const where = [workspace.platform, workspace.workspaceId, slot.scope, slot.subject, slot.period];
-    if (amount === undefined) {
-      await this.pool.query(`DELETE FROM budget_limits WHERE platform = $1 AND workspace_id = $2 AND scope = $3 AND subject = $4 AND period = $5`, where);
-      return;
-    }
-    await this.pool.query(
-      `INSERT INTO budget_limits (platform, workspace_id, scope, subject, period, unit, amount, changed_by, changed_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       ON CONFLICT (platform, workspace_id, scope, subject, period)
-       DO UPDATE SET unit = excluded.unit, amount = excluded.amount, changed_by = excluded.changed_by, changed_at = excluded.changed_at`,
-      [...where, amount.unit, amount.amount, changedBy, Date.now()],
-    );
+    const now = Date.now();
+    const entry = budgetAuditEntry(slot, amount);
+    await inTransaction(this.pool, async (client) => {
+      if (amount === undefined) {
+        await client.query(`DELETE FROM budget_limits WHERE platform = $1 AND workspace_id = $2 AND scope = $3 AND subject = $4 AND period = $5`, where);
+      } else {
+        await client.query(
+          `INSERT INTO budget_limits (platform, workspace_id, scope, subject, period, unit, amount, changed_by, changed_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+           ON CONFLICT (platform, workspace_id, scope, subject, period)
+           DO UPDATE SET unit = excluded.unit, amount = excluded.amount, changed_by = excluded.changed_by, changed_at = excluded.changed_at`,
+          [...where, amount.unit, amount.amount, changedBy, now],
+        );
+      }
+      await recordChange(client, workspace, entry.key, entry.valueJson, changedBy, now);
+    });
   }
 
   async reserve(request: ReserveRequest): Promise<Reservation> {

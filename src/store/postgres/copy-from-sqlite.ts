@@ -36,6 +36,7 @@ export const NOT_COPIED: Readonly<Record<string, string>> = {
   history_fts_data: "part of SQLite's full-text index",
   history_fts_docsize: "part of SQLite's full-text index",
   history_fts_idx: "part of SQLite's full-text index",
+  console_sessions: "sign-ins to the console; a copy signs everyone out, as a restart did before sessions were kept",
 };
 
 /**
@@ -176,6 +177,16 @@ export const COPIED_TABLES: readonly TableCopy[] = [
   { name: "settings_changes", columns: ["id", "platform", "workspace_id", "key", "value_json", "changed_by", "changed_at"], orderBy: "id", identity: true },
   { name: "token_usage_daily", columns: ["platform", "workspace_id", "day", "tokens"], orderBy: "rowid" },
   {
+    name: "usage_daily",
+    columns: ["platform", "workspace_id", "day", "channel_id", "model", "kind", "turns", "prompt_tokens", "completion_tokens", "total_tokens"],
+    orderBy: "platform, workspace_id, day, channel_id, model, kind",
+  },
+  {
+    name: "usage_daily_users",
+    columns: ["platform", "workspace_id", "day", "user_id", "turns", "prompt_tokens", "completion_tokens", "total_tokens"],
+    orderBy: "platform, workspace_id, day, user_id",
+  },
+  {
     name: "budget_limits",
     columns: ["platform", "workspace_id", "scope", "subject", "period", "unit", "amount", "changed_by", "changed_at"],
     orderBy: "rowid",
@@ -203,6 +214,7 @@ export const COPIED_TABLES: readonly TableCopy[] = [
       "requested_at",
       "decided_by",
       "decided_at",
+      "decided_via",
       "instance",
     ],
     orderBy: "rowid",

@@ -1,7 +1,16 @@
 import type pg from "pg";
 import type { InstanceStore, InstanceRun } from "../store.js";
 import { INTERRUPTED_ERROR, RESTART_NOTICE_KEPT_MS, restartNoticeFromRow, UNSHOWN_ERROR, type RestartNotice } from "../turn-records.js";
+import { addToRollup } from "../usage-rollup-sql.js";
 import { CHANNELS } from "./listener.js";
+
+/** The running turns a statement marked interrupted (`cut`, RETURNING the turns' columns) have ended: into the usage rollup. */
+const CUT_ROLLUP = addToRollup("FROM cut t JOIN conversations c ON c.id = t.conversation_id", "true");
+const ROLL_UP_CUT = `rolled_channels AS (
+    ${CUT_ROLLUP.channels}
+  ), rolled_users AS (
+    ${CUT_ROLLUP.users}
+  )`;
 
 /**
  * Reaps, in one statement: runs whose lease ran out by the database's clock (or named dead), the
@@ -19,8 +28,8 @@ const REAP = `
     UPDATE turns SET status = 'interrupted', outcome = 'interrupted', ended_at = $3, error = $4
     WHERE status = 'running'
       AND (instance IN (SELECT id FROM gone) OR NOT EXISTS (SELECT 1 FROM instances i WHERE i.id = turns.instance))
-    RETURNING id, conversation_id, notice_to
-  ), unshown AS (
+    RETURNING *
+  ), ${ROLL_UP_CUT}, unshown AS (
     -- answered, but the place still held: the answer was being posted when its process died
     UPDATE turns t SET status = 'interrupted', outcome = 'interrupted', error = $6
     FROM turn_queue q
@@ -32,7 +41,7 @@ const REAP = `
   ), told AS (
     INSERT INTO restart_notices (turn_id, platform, target, created_at)
     SELECT x.id, c.platform, x.notice_to, $3
-    FROM (SELECT * FROM cut UNION ALL SELECT * FROM unshown) x JOIN conversations c ON c.id = x.conversation_id
+    FROM (SELECT id, conversation_id, notice_to FROM cut UNION ALL SELECT * FROM unshown) x JOIN conversations c ON c.id = x.conversation_id
     WHERE x.notice_to IS NOT NULL
     ON CONFLICT (turn_id) DO NOTHING
   ), released AS (
@@ -67,7 +76,8 @@ const TAKE_NOTICES = `
 const LEAVE = `
   WITH cut AS (
     UPDATE turns SET status = 'interrupted', outcome = 'interrupted', ended_at = $2, error = $3 WHERE status = 'running' AND instance = $1
-  ), released AS (
+    RETURNING *
+  ), ${ROLL_UP_CUT}, released AS (
     DELETE FROM turn_queue WHERE instance = $1 RETURNING conversation_key
   ), gone AS (
     DELETE FROM instances WHERE id = $1

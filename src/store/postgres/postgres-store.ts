@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { PostgresConsoleSessions } from "./console-sessions.js";
 import type pg from "pg";
 import { PostgresBudgets } from "./budgets.js";
 import type { Logger } from "../../log.js";
@@ -67,6 +68,7 @@ export class PostgresStore implements Store {
   readonly retention: PostgresRetention;
   readonly schedules: PostgresSchedules;
   readonly backfills: PostgresBackfills;
+  readonly consoleSessions: PostgresConsoleSessions;
   readonly summaries: PostgresSummaries;
   /** Budgets and what each spent (issue 25). */
   readonly budgets: PostgresBudgets;
@@ -99,6 +101,7 @@ export class PostgresStore implements Store {
     this.retention = new PostgresRetention(pool);
     this.schedules = new PostgresSchedules(pool);
     this.backfills = new PostgresBackfills(pool);
+    this.consoleSessions = new PostgresConsoleSessions(pool);
     this.summaries = new PostgresSummaries(pool);
     this.budgets = new PostgresBudgets(pool);
     this.history = new PostgresHistory(pool);

@@ -17,7 +17,7 @@ import { inTransaction, type Queryable } from "./connection.js";
 import { CHANNELS } from "./listener.js";
 
 /** The audit row and the notification that makes every process drop its cached settings of the workspace (sent at commit). */
-async function recordChange(client: Queryable, workspace: WorkspaceRef, key: string, valueJson: string, changedBy: string, at: number): Promise<void> {
+export async function recordChange(client: Queryable, workspace: WorkspaceRef, key: string, valueJson: string, changedBy: string, at: number): Promise<void> {
   await client.query(`INSERT INTO settings_changes (platform, workspace_id, key, value_json, changed_by, changed_at) VALUES ($1, $2, $3, $4, $5, $6)`, [
     workspace.platform,
     workspace.workspaceId,

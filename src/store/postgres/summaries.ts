@@ -11,6 +11,10 @@ import {
 } from "../summary-store.js";
 import { storable, storableJson, utcDay } from "../turn-records.js";
 import type { Conversation } from "../types.js";
+import { addToRollup } from "../usage-rollup-sql.js";
+
+/** A summary call's turn row, just recorded, into the usage rollup. */
+const RECORDED_ROLLUP = addToRollup("FROM recorded t JOIN conversations c ON c.id = t.conversation_id", "true");
 
 /** Conversation summaries in PostgreSQL: every write is one conditional UPDATE on the versioned row. */
 export class PostgresSummaries implements SummaryStore {
@@ -94,16 +98,19 @@ export class PostgresSummaries implements SummaryStore {
   async recordUsage(call: SummaryUsage): Promise<void> {
     const now = Date.now();
     const total = call.promptTokens + call.completionTokens;
-    // One statement: the usage row and the day's tokens commit together.
+    // One statement: the usage row, the day's tokens and the rollup commit together (a summary call is no person's: no user row).
     await this.pool.query(
       `WITH usage AS (
          INSERT INTO token_usage_daily (platform, workspace_id, day, tokens)
          SELECT $10, $11, $12, $9::bigint WHERE $9::bigint > 0
          ON CONFLICT (platform, workspace_id, day) DO UPDATE SET tokens = token_usage_daily.tokens + EXCLUDED.tokens
+       ), recorded AS (
+         INSERT INTO turns (id, conversation_id, user_id, status, outcome, started_at, ended_at, duration_ms, prompt_tokens, completion_tokens,
+           total_tokens, instance, model, channel_id, kind)
+         VALUES ($1, $2, '', $3, 'summary', $4, $5, $6, $7, $8, $9, '', $13, $14, 'summary')
+         RETURNING *
        )
-       INSERT INTO turns (id, conversation_id, user_id, status, outcome, started_at, ended_at, duration_ms, prompt_tokens, completion_tokens,
-         total_tokens, instance, model, channel_id, kind)
-       VALUES ($1, $2, '', $3, 'summary', $4, $5, $6, $7, $8, $9, '', $13, $14, 'summary')`,
+       ${RECORDED_ROLLUP.channels}`,
       [
         randomUUID(),
         call.conversationId,

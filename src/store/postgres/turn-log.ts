@@ -2,6 +2,7 @@ import type pg from "pg";
 import type { TokenUsageStore, TurnStore } from "../store.js";
 import { attachmentsJson, modelCallRows, noticeTargetJson, stepRows, storable, utcDay, type TurnClosing, type TurnStart } from "../turn-records.js";
 import type { Conversation, WorkspaceRef } from "../types.js";
+import { addToRollup, COUNTED_ONCE, TURNS_WITH_CONVERSATIONS } from "../usage-rollup-sql.js";
 import { TAKE_SEED } from "./conversations.js";
 
 /**
@@ -34,7 +35,8 @@ const START = `
 /**
  * A turn's closing, as one statement (so one transaction, in one round trip): its steps, its
  * exchange (question before answer, so their ids order the window), its model calls ($31, as JSON
- * rows: one parameter however many), the day's token usage, and its outcome. Waits for the disk at commit, as the server is configured to.
+ * rows: one parameter however many), the day's token usage, the usage rollup (from the row as it
+ * was: still running or not), and its outcome. Waits for the disk at commit, as the server is configured to.
  *
  * A thread opened for the answer ($25-$28) gets a conversation row that points at this turn: its
  * first use copies the exchange in (TAKE_SEED). Where the row is already there (a follow-up came
@@ -44,6 +46,13 @@ const START = `
  * a reaper meanwhile), so a closing that committed but whose answer was lost with the connection,
  * then tried again, writes nothing twice. The row lock orders two attempts that overlap.
  */
+const CLOSING_ROLLUP = addToRollup(TURNS_WITH_CONVERSATIONS, "t.id = $1 AND EXISTS (SELECT 1 FROM open)", {
+  turns: COUNTED_ONCE,
+  promptTokens: "$21::bigint",
+  completionTokens: "$22::bigint",
+  totalTokens: "$17::bigint",
+});
+
 const FINISH = `
   WITH open AS (
     SELECT 1 FROM turns WHERE id = $1 AND (status = 'running' OR outcome = 'interrupted') FOR UPDATE
@@ -79,6 +88,10 @@ const FINISH = `
     INSERT INTO token_usage_daily (platform, workspace_id, day, tokens)
     SELECT $14, $15, $16, $17::bigint WHERE $17::bigint > 0 AND EXISTS (SELECT 1 FROM open)
     ON CONFLICT (platform, workspace_id, day) DO UPDATE SET tokens = token_usage_daily.tokens + EXCLUDED.tokens
+  ), rolled_channels AS (
+    ${CLOSING_ROLLUP.channels}
+  ), rolled_users AS (
+    ${CLOSING_ROLLUP.users}
   )
   UPDATE turns SET status = $18, outcome = $19, ended_at = $13, duration_ms = $13 - started_at, iterations = $20,
     prompt_tokens = $21, completion_tokens = $22, total_tokens = $17::bigint, error = $23, trace_id = $32, link = $33

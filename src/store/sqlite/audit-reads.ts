@@ -1,22 +1,11 @@
 import type { Statement } from "better-sqlite3";
-import type {
-  ActivityCounts,
-  AuditStore,
-  DailyModelUsage,
-  FeedbackView,
-  SettingsChange,
-  TurnDetail,
-  TurnFilter,
-  TurnRow,
-  ApprovalRow,
-} from "../audit-store.js";
+import type { ActivityCounts, AuditStore, FeedbackView, SettingsChange, TurnDetail, TurnFilter, TurnRow, ApprovalRow } from "../audit-store.js";
 import {
   activityQuery,
   approvalRow,
   approvalsQuery,
   changesSinceQuery,
   channelsQuery,
-  dailyUsageQuery,
   exchangeOf,
   exchangeQuery,
   settingsVersionQuery,
@@ -75,10 +64,6 @@ export class SqliteAuditReads implements AuditStore {
 
   async approvals(workspace: WorkspaceRef | undefined, pending: boolean, limit: number): Promise<ApprovalRow[]> {
     return this.all(approvalsQuery(workspace, pending, limit, p)).map(approvalRow);
-  }
-
-  async dailyUsage(workspace: WorkspaceRef, since: number): Promise<DailyModelUsage[]> {
-    return this.all({ text: dailyUsageQuery(p), values: [workspace.platform, workspace.workspaceId, since] }) as unknown as DailyModelUsage[];
   }
 
   async activity(failedSince: number): Promise<ActivityCounts> {

@@ -1,4 +1,5 @@
 import {
+  budgetAuditEntry,
   decideReservation,
   type BudgetAmount,
   type BudgetCharge,
@@ -11,7 +12,7 @@ import {
 import type { SettingsCache } from "../settings-cache.js";
 import type { WorkspaceRef } from "../types.js";
 import type { Db } from "./database.js";
-import type { SettingsVersion } from "./settings-version.js";
+import type { Audit, SettingsVersion } from "./settings-version.js";
 
 /** The admins' budgets cached per workspace, invalidated through the settings version row as settings are. */
 export interface CachedLimits {
@@ -36,10 +37,12 @@ export class SqliteBudgets implements BudgetStore {
   private readonly since;
   private readonly reserveTx: (request: ReserveRequest) => Reservation;
   private readonly settleTx: (charges: readonly BudgetCharge[]) => number[];
-  private readonly changeLimit: (where: readonly [string, string, string, string, string], amount: BudgetAmount | undefined, changedBy: string) => void;
+  private readonly change: (workspace: WorkspaceRef, slot: BudgetSlot, amount: BudgetAmount | undefined, changedBy: string) => void;
 
+  /** `audit`: the settings audit's insert, which a budget's change writes in its transaction; `cached`: the admins' budgets as this process keeps them. */
   constructor(
     db: Db,
+    audit: Audit,
     private readonly cached: CachedLimits,
   ) {
     this.selectLimits = db.prepare<[string, string], StoredBudget>(
@@ -97,14 +100,18 @@ export class SqliteBudgets implements BudgetStore {
       return reservation;
     });
     this.reserveTx = (request) => reserve.immediate(request);
-    this.changeLimit = db.transaction((where: readonly [string, string, string, string, string], amount: BudgetAmount | undefined, changedBy: string) => {
-      if (amount === undefined) this.deleteLimit.run(...where);
-      else this.upsertLimit.run(...where, amount.unit, amount.amount, changedBy, Date.now());
-      cached.version.bump();
-    });
     this.settleTx = db.transaction((charges: readonly BudgetCharge[]) =>
       charges.map((charge) => settle.get(charge.key, charge.windowStart, charge.amount, charge.held) ?? 0),
     );
+    this.change = db.transaction((workspace: WorkspaceRef, slot: BudgetSlot, amount: BudgetAmount | undefined, changedBy: string) => {
+      const where = [workspace.platform, workspace.workspaceId, slot.scope, slot.subject, slot.period] as const;
+      const now = Date.now();
+      if (amount === undefined) this.deleteLimit.run(...where);
+      else this.upsertLimit.run(...where, amount.unit, amount.amount, changedBy, now);
+      const entry = budgetAuditEntry(slot, amount);
+      audit.run(workspace.platform, workspace.workspaceId, entry.key, entry.valueJson, changedBy, now);
+      cached.version.bump();
+    });
   }
 
   async limits(workspace: WorkspaceRef): Promise<readonly StoredBudget[]> {
@@ -113,7 +120,7 @@ export class SqliteBudgets implements BudgetStore {
   }
 
   async setLimit(workspace: WorkspaceRef, slot: BudgetSlot, amount: BudgetAmount | undefined, changedBy: string): Promise<void> {
-    this.changeLimit([workspace.platform, workspace.workspaceId, slot.scope, slot.subject, slot.period], amount, changedBy);
+    this.change(workspace, slot, amount, changedBy);
     this.cached.version.check();
   }
 

@@ -1,5 +1,6 @@
 import { INTERRUPTED_ERROR, RESTART_NOTICE_KEPT_MS, restartNoticeFromRow, UNSHOWN_ERROR, type RestartNotice } from "../turn-records.js";
 import type { InstanceStore, InstanceRun } from "../store.js";
+import { addToRollup, TURNS_WITH_CONVERSATIONS } from "../usage-rollup-sql.js";
 import type { Db } from "./database.js";
 import type { WindowCache } from "./window-cache.js";
 
@@ -28,6 +29,9 @@ export class SqliteInstances implements InstanceStore {
       `UPDATE turns SET status = 'interrupted', outcome = 'interrupted', ended_at = ?, error = '${INTERRUPTED_ERROR}'
        WHERE status = 'running' AND instance NOT IN (SELECT id FROM instances)`,
     );
+    // A running turn marked interrupted has ended: into the usage rollup with it, before the mark.
+    const orphansRollup = addToRollup(TURNS_WITH_CONVERSATIONS, "t.status = 'running' AND t.instance NOT IN (SELECT id FROM instances)");
+    const rollUpOrphans = [db.prepare(orphansRollup.channels), db.prepare(orphansRollup.users)];
     const releaseOrphans = db.prepare(`DELETE FROM turn_queue WHERE instance NOT IN (SELECT id FROM instances)`);
     // Answered, but the place still held: the answer was being posted when its process died.
     const unshownTurns = db
@@ -67,6 +71,7 @@ export class SqliteInstances implements InstanceStore {
         noticeOne.run(now, turnId);
       }
       noticeRunning.run(now);
+      for (const statement of rollUpOrphans) statement.run();
       turns += interruptOrphans.run(now).changes;
       releaseOrphans.run();
       expireOrphanApprovals.run(now);
@@ -78,6 +83,8 @@ export class SqliteInstances implements InstanceStore {
       `UPDATE turns SET status = 'interrupted', outcome = 'interrupted', ended_at = ?, error = '${INTERRUPTED_ERROR}'
        WHERE status = 'running' AND instance = ?`,
     );
+    const ownRollup = addToRollup(TURNS_WITH_CONVERSATIONS, "t.status = 'running' AND t.instance = ?");
+    const rollUpOwn = [db.prepare<[string]>(ownRollup.channels), db.prepare<[string]>(ownRollup.users)];
     const releaseOwn = db.prepare<[string]>(`DELETE FROM turn_queue WHERE instance = ?`);
     const expireOwnApprovals = db.prepare<[number, string]>(
       `UPDATE approvals SET status = 'expired', decided_at = ? WHERE status = 'pending' AND instance = ?`,
@@ -98,6 +105,7 @@ export class SqliteInstances implements InstanceStore {
     const anyNotice = db.prepare(`SELECT 1 FROM restart_notices LIMIT 1`).pluck();
     this.takeNotices = (platforms, limit) => (anyNotice.get() === undefined ? [] : takeNotices.immediate(platforms, limit));
     this.leaveRun = db.transaction((id: string) => {
+      for (const statement of rollUpOwn) statement.run(id);
       interruptOwn.run(Date.now(), id);
       releaseOwn.run(id);
       expireOwnApprovals.run(Date.now(), id);

@@ -30,6 +30,8 @@ export function sqliteSettings(db: Db) {
     channels: new SqliteChannelSettings(db, channelCache, version, audit),
     /** The admins' budgets, read at every turn's start and first call: cached like the settings (SqliteBudgets). */
     budgetLimits: { cache: budgetCache, version },
+    /** The audit's insert, for the changes kept elsewhere (budgets) to write their entries with. */
+    audit,
   };
 }
 

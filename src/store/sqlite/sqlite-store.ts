@@ -1,4 +1,5 @@
 import { SqliteAuditReads } from "./audit-reads.js";
+import { SqliteConsoleSessions } from "./console-sessions.js";
 import { SqliteBudgets } from "./budgets.js";
 import type { Logger } from "../../log.js";
 import type { Store, StoreReport } from "../store.js";
@@ -54,6 +55,7 @@ export class SqliteStore implements Store {
   readonly retention: SqliteRetention;
   readonly schedules: SqliteSchedules;
   readonly backfills: SqliteBackfills;
+  readonly consoleSessions: SqliteConsoleSessions;
   readonly summaries: SqliteSummaries;
   /** Budgets and what each spent (issue 25). */
   readonly budgets: SqliteBudgets;
@@ -88,8 +90,9 @@ export class SqliteStore implements Store {
     this.retention = new SqliteRetention(db);
     this.schedules = new SqliteSchedules(db);
     this.backfills = new SqliteBackfills(db);
+    this.consoleSessions = new SqliteConsoleSessions(db);
     this.summaries = new SqliteSummaries(db, this.conversations.cache);
-    this.budgets = new SqliteBudgets(db, settings.budgetLimits);
+    this.budgets = new SqliteBudgets(db, settings.audit, settings.budgetLimits);
     this.history = new SqliteHistory(db, this.conversations);
     this.audit = new SqliteAuditReads(db);
     this.currencyRates = new SqliteCurrencyRates(db);

@@ -9,6 +9,7 @@ import {
   type SummaryUsage,
 } from "../summary-store.js";
 import { storable, storableJson, utcDay } from "../turn-records.js";
+import { addToRollup, TURNS_WITH_CONVERSATIONS } from "../usage-rollup-sql.js";
 import type { Conversation } from "../types.js";
 import type { Db } from "./database.js";
 import type { WindowCache } from "./window-cache.js";
@@ -71,11 +72,14 @@ export class SqliteSummaries implements SummaryStore {
       `INSERT INTO token_usage_daily (platform, workspace_id, day, tokens) VALUES (?, ?, ?, ?)
        ON CONFLICT (platform, workspace_id, day) DO UPDATE SET tokens = tokens + excluded.tokens`,
     );
+    // A summary call is no person's: it has no row by user.
+    const rollUp = db.prepare<[string]>(addToRollup(TURNS_WITH_CONVERSATIONS, "t.id = ?").channels);
     this.record = db.transaction((call: SummaryUsage) => {
       const now = Date.now();
       const totalTokens = call.promptTokens + call.completionTokens;
+      const id = randomUUID();
       insertTurn.run({
-        id: randomUUID(),
+        id,
         conversationId: call.conversationId,
         user: SUMMARY_USER,
         status: call.ok ? "answered" : "failed",
@@ -89,6 +93,7 @@ export class SqliteSummaries implements SummaryStore {
         channelId: call.channelId,
       });
       if (totalTokens > 0) addTokens.run(call.workspace.platform, call.workspace.workspaceId, utcDay(now), totalTokens);
+      rollUp.run(id);
     });
   }
 

@@ -1,5 +1,6 @@
 import { modelCallRows, noticeTargetJson, stepRows, storable, utcDay, type TurnClosing, type TurnStart } from "../turn-records.js";
 import type { TokenUsageStore, TurnStore } from "../store.js";
+import { addToRollup, COUNTED_ONCE, TURNS_WITH_CONVERSATIONS } from "../usage-rollup-sql.js";
 import type { Conversation, WorkspaceRef } from "../types.js";
 import type { SqliteConversations } from "./conversations.js";
 import type { Db } from "./database.js";
@@ -30,6 +31,7 @@ export class SqliteTurnLog implements TurnStore, TokenUsageStore {
   private readonly insertCalls;
   private readonly addTokens;
   private readonly selectTokens;
+  private readonly rollUp;
   /** Built once: better-sqlite3 makes four wrapper functions for every db.transaction() call. */
   private readonly startTurn: (turn: TurnStart) => Conversation;
   private readonly closeTurn: (closing: TurnClosing) => void;
@@ -65,6 +67,14 @@ export class SqliteTurnLog implements TurnStore, TokenUsageStore {
       `INSERT INTO token_usage_daily (platform, workspace_id, day, tokens) VALUES (?, ?, ?, ?)
        ON CONFLICT (platform, workspace_id, day) DO UPDATE SET tokens = tokens + excluded.tokens`,
     );
+    // Before the turn's update: the rollup reads whether it is still running (counted once).
+    const rollup = addToRollup(TURNS_WITH_CONVERSATIONS, "t.id = @id", {
+      turns: COUNTED_ONCE,
+      promptTokens: "@promptTokens",
+      completionTokens: "@completionTokens",
+      totalTokens: "@totalTokens",
+    });
+    this.rollUp = [db.prepare(rollup.channels), db.prepare(rollup.users)];
     this.selectTokens = db
       .prepare<[string, string, string], number>(`SELECT tokens FROM token_usage_daily WHERE platform = ? AND workspace_id = ? AND day = ?`)
       .pluck();
@@ -100,15 +110,14 @@ export class SqliteTurnLog implements TurnStore, TokenUsageStore {
       }
       const tokens = end.usage.totalTokens;
       if (tokens > 0) this.addTokens.run(closing.workspace.platform, closing.workspace.workspaceId, utcDay(), tokens);
+      const figures = { id: turnId, promptTokens: end.usage.promptTokens, completionTokens: end.usage.completionTokens, totalTokens: tokens };
+      for (const statement of this.rollUp) statement.run(figures);
       this.updateTurn.run({
-        id: turnId,
+        ...figures,
         status: end.status,
         outcome: end.outcome,
         endedAt: Date.now(),
         iterations: end.iterations,
-        promptTokens: end.usage.promptTokens,
-        completionTokens: end.usage.completionTokens,
-        totalTokens: tokens,
         error: end.error === undefined ? null : storable(end.error),
         traceId: closing.traceId ?? null,
         link: closing.link === undefined ? null : storable(closing.link),

@@ -6,6 +6,7 @@ import { loadConfig } from "../../../src/config/env.js";
 import { createLogger } from "../../../src/log.js";
 import { startConsoleFor } from "../../../src/start-console.js";
 import { SqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
+import { addToRollup, TURNS_WITH_CONVERSATIONS } from "../../../src/store/usage-rollup-sql.js";
 import { freePort } from "../../support/free-port.js";
 import { quantile, round } from "../support/stats.js";
 import type { BenchOptions, BenchPart, Figure } from "../types.js";
@@ -33,7 +34,8 @@ function random(seed: number): () => number {
 
 /**
  * Fills the database as months of use would: most turns in one big workspace, every turn with its
- * question and answer, a third with a tool step, a few failed; times spread over 90 days.
+ * question and answer, a third with a tool step, a few failed; times spread over 90 days; and
+ * the daily usage rollup of those turns.
  */
 function fill(store: SqliteStore, turns: number, options: BenchOptions): { sampleTurn: string } {
   const db = store.db;
@@ -81,6 +83,9 @@ function fill(store: SqliteStore, turns: number, options: BenchOptions): { sampl
     batch(from, Math.min(turns, from + BATCH));
     if (from % 200_000 === 0 && from > 0) options.note(`console: ${from.toLocaleString("en")} turns written`);
   }
+  // The daily usage rollup a turn's close writes, built at once from the turns written here (as migration 020 does)
+  const rollup = addToRollup(TURNS_WITH_CONVERSATIONS, "t.status <> 'running'");
+  db.exec(`${rollup.channels}; ${rollup.users}`);
   db.pragma("optimize");
   return { sampleTurn };
 }
