@@ -112,6 +112,8 @@ export async function createApp(config: Config, logger: Logger, options: AppOpti
       knowledge: config,
       reminders: scheduling.reminders,
       history: store.history,
+      // The recorder is made below; a search runs long after.
+      historyWritten: () => history.caughtUp(),
     }),
     ...(options.extraTools ?? []),
   ]);

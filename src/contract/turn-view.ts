@@ -38,6 +38,11 @@ export interface TurnView {
    */
   answerText?(event: AnswerTextEvent): void;
   /**
+   * The answer is whole and its turn is being stored; `finish` follows with it once it is durable.
+   * A view streaming the answer writes nothing more until then.
+   */
+  answerDone?(): void;
+  /**
    * Shows a request for approval where the steps go, with controls to approve or deny it; resolves
    * true once people can see it, false where it cannot be shown (then nobody could decide it).
    */

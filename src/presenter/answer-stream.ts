@@ -39,6 +39,8 @@ export class AnswerStream {
   private readonly posted: PostedAnswer;
   private pump?: Promise<void>;
   private closed = false;
+  /** The answer is whole (see `end`): nothing more is written before `finish`. */
+  private ended = false;
   private visible = false;
   private wake?: () => void;
   private timer?: NodeJS.Timeout;
@@ -79,6 +81,15 @@ export class AnswerStream {
   }
 
   /**
+   * The model's answer is whole and is being stored; `finish` comes next with it. Nothing more is
+   * written until then, so an answer that came in one read is posted once, whole, by `finish`
+   * (and not streamed and then edited while its closing commits).
+   */
+  end(): void {
+    this.ended = true;
+  }
+
+  /**
    * Ends the stream with `markdown` as the answer and the messages in its final layout, the turn's
    * 👍 / 👎 (`feedback`) under the last one. Resolves
    * false when nothing was shown yet (the caller then posts the answer the ordinary way).
@@ -113,12 +124,13 @@ export class AnswerStream {
   private async run(): Promise<void> {
     // Text that arrived in one read of the model's stream goes in the first write together.
     await new Promise((resolve) => setImmediate(resolve));
+    if (this.closed || this.ended) return;
     try {
       await this.options.before();
       this.context.destination = await this.options.destination();
-      while (!this.closed) {
+      while (!this.closed && !this.ended) {
         const next = await this.writeOnce();
-        if (this.closed) break;
+        if (this.closed || this.ended) break;
         await this.sleep(next);
       }
     } catch (error) {

@@ -130,6 +130,10 @@ export class TurnPresenter implements TurnView {
     else this.answer?.retract();
   }
 
+  answerDone(): void {
+    this.answer?.end();
+  }
+
   /**
    * A request for approval goes where the steps go, after the steps shown before it. False when
    * the platform has no approval controls or refused the post: nobody could press anything.

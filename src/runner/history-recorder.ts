@@ -19,6 +19,8 @@ type Job = { add: PendingEntry } | { edit: DeletedMessages; text: string } | { f
 const BATCH = 500;
 /** Entries waiting at most; past that new ones are dropped (and logged) rather than the process's memory growing. */
 const MAX_PENDING = 20_000;
+/** The longest a search waits for this process's queued writes (see caughtUp). */
+const CAUGHT_UP_WAIT_MS = 2_000;
 
 /**
  * Writes to the history index off every turn's path: entries, edits and deletions queue here and
@@ -28,6 +30,10 @@ const MAX_PENDING = 20_000;
  */
 export class HistoryRecorder {
   private queue: Job[] = [];
+  /** Jobs queued and jobs written (or given up) so far: what caughtUp waits for. */
+  private pushed = 0;
+  private done = 0;
+  private readonly waiters = new Set<{ upTo: number; resolve: () => void }>();
   private draining?: Promise<void>;
   private droppedSince = 0;
 
@@ -59,6 +65,33 @@ export class HistoryRecorder {
     while (this.draining) await this.draining;
   }
 
+  /**
+   * Resolves once what was queued before the call is written, or after `maxMs`: a search reads
+   * what this process said just before (the exchange of a turn that ended in this pass of the
+   * event loop is written only after it), whichever phase of the loop the turn ended in.
+   */
+  caughtUp(maxMs = CAUGHT_UP_WAIT_MS): Promise<void> {
+    const upTo = this.pushed;
+    if (this.done >= upTo) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiter = {
+        upTo,
+        resolve: () => {
+          clearTimeout(timer);
+          this.waiters.delete(waiter);
+          resolve();
+        },
+      };
+      const timer = setTimeout(waiter.resolve, maxMs);
+      this.waiters.add(waiter);
+    });
+  }
+
+  private advance(count: number): void {
+    this.done += count;
+    for (const waiter of [...this.waiters]) if (waiter.upTo <= this.done) waiter.resolve();
+  }
+
   /** The hooks, after messages were forgotten (a deletion here, or forget-me). */
   async forgotten(what: Forgotten): Promise<void> {
     for (const hook of this.hooks) {
@@ -67,6 +100,7 @@ export class HistoryRecorder {
   }
 
   private push(job: Job): void {
+    this.pushed++;
     this.queue.push(job);
     this.schedule();
   }
@@ -89,9 +123,11 @@ export class HistoryRecorder {
         while (count < this.queue.length && count < BATCH && "add" in this.queue[count]!) count++;
         const batch = this.queue.splice(0, count).map((job) => (job as { add: PendingEntry }).add);
         await this.write(batch);
+        this.advance(batch.length);
       } else {
         this.queue.shift();
         await this.apply(first);
+        this.advance(1);
       }
     }
     if (this.droppedSince > 0) {

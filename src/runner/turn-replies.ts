@@ -41,6 +41,15 @@ export function answerTextFor(view: TurnView, logger: Logger): AnswerTextSink | 
   };
 }
 
+/** Tells the view the answer is whole (its closing is being stored); a view that fails is logged. */
+export function answerDone(view: TurnView, logger: Logger): void {
+  try {
+    view.answerDone?.();
+  } catch (error) {
+    logger.warn({ err: error }, "could not tell the view the answer is whole");
+  }
+}
+
 /** Shows the reply; a view that fails is logged, never the turn's problem. */
 export async function finish(view: TurnView, reply: TurnReply, logger: Logger): Promise<void> {
   try {

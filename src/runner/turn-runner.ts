@@ -26,7 +26,7 @@ import type { TurnObserver } from "./turn-observer.js";
 import { ModelCallLog, type TracedTurn, type TurnTrace, type TurnTracer } from "./turn-trace.js";
 import type { TurnRequest } from "./types.js";
 import type { TurnReply, TurnView } from "../contract/turn-view.js";
-import { answerTextFor, describeFailure, errorDetail, finish, RUNNER_TEXT, type CancelReason } from "./turn-replies.js";
+import { answerDone, answerTextFor, describeFailure, errorDetail, finish, RUNNER_TEXT, type CancelReason } from "./turn-replies.js";
 
 export interface TurnRunnerOptions {
   agent: Agent;
@@ -358,6 +358,8 @@ export class TurnRunner {
           alsoIn: thread,
         },
       };
+      // The closing may wait for a group commit (SQLite): a streamed answer shows nothing more meanwhile.
+      answerDone(view, logger);
       await this.closeTurn(closing, "record the answered turn", logger);
       // Queued, not awaited: the writer indexes it in a batch of its own while the answer is posted,
       // and before the conversation's next turn could search for it.

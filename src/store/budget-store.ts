@@ -82,7 +82,8 @@ export interface BudgetCharge {
  * last of a budget.
  */
 export interface BudgetStore {
-  limits(workspace: WorkspaceRef): Promise<StoredBudget[]>;
+  /** The admins' budgets of the workspace (the same array for every caller, where cached: not to be changed). */
+  limits(workspace: WorkspaceRef): Promise<readonly StoredBudget[]>;
   /** Sets a budget, or with `undefined` removes it (the environment's default applies again); with its entry in the settings audit. */
   setLimit(workspace: WorkspaceRef, slot: BudgetSlot, amount: BudgetAmount | undefined, changedBy: string): Promise<void>;
   /** Checks every line and, if the call may go, holds its cost in each; one transaction. */

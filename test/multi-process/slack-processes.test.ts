@@ -179,9 +179,10 @@ describe.skipIf(!availability.available)(
     });
 
     it("tells the asker whose answer a killed process was posting that the bot restarted, and remembers only what was shown", async () => {
-      // Slack is slow to take the answer's first write (in the soak: a long 429): the process dies meanwhile
+      // Slack is slow to take the answer's first write (in the soak: a long 429): the process dies meanwhile. The model's
+      // answer comes whole, so it is posted once it is stored (not streamed while its closing commits).
       let writing = false;
-      slack.fail("chat.startStream", { delayMs: 20_000 }, { when: (params) => params.channel === "C-unshown" && (writing = true) });
+      slack.fail("chat.postMessage", { delayMs: 20_000 }, { when: (params) => params.channel === "C-unshown" && (writing = true) });
       const asked = mention(1, { user: "U8", channel: "C-unshown", text: "unshown question" });
       await until(() => writing, "the answer's first write to reach Slack", 15_000);
       // committed as answered while it is being shown

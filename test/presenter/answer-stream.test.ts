@@ -47,6 +47,20 @@ async function stream(view: TurnPresenter, count: number, everyMs: number): Prom
 const writes = (calls: SurfaceCall[]) => calls.filter((call) => call.op === "post" || call.op === "edit");
 
 describe("streamed answers in the presenter", () => {
+  it("writes nothing more once the answer is whole (answerDone) while its closing commits: a quick answer is posted once, by finish", async () => {
+    const surface = new RecordingSurface();
+    const view = presenter(surface, new ChannelBudget(5, 5 * INTERVAL_MS));
+    view.answerText({ type: "delta", text: "All of it at once." });
+    view.answerDone();
+    // The closing waits for a group commit: a few passes of the event loop before finish.
+    for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(writes(surface.calls)).toEqual([]);
+    await view.finish({ turnId: "t1", status: "answered", outcome: "answer", text: "All of it at once." });
+    const all = writes(surface.calls);
+    expect(all.map((call) => [call.op, call.text])).toEqual([["post", "All of it at once."]]);
+    expect(all[0]!.options?.interim).toBeFalsy();
+  });
+
   it("keeps every turn in a channel within one budget of writes, in-between edits included", async () => {
     const surface = new RecordingSurface();
     const windowMs = 5 * INTERVAL_MS;

@@ -29,4 +29,30 @@ describe("SQLite settings cache, one look at the version row per pass of the eve
       await b.close();
     }
   });
+
+  it("caches the admins' budgets like the settings: a change here shows at once, another process's from the next pass", async () => {
+    const path = join(dir, "budgets.sqlite");
+    const [a, b] = [SqliteStore.open(path), SqliteStore.open(path)];
+    const workspace = { platform: "p", workspaceId: "w" };
+    const amounts = async (store: SqliteStore) => (await store.budgets.limits(workspace)).map((row) => row.amount);
+    try {
+      await a.budgets.setLimit(workspace, { scope: "workspace", subject: "", period: "day" }, { unit: "tokens", amount: 1_000 }, "admin");
+      expect(await amounts(a)).toEqual([1_000]);
+      // A row changed behind the store's back (no version bump) is not seen: the turn's reads come from the cache.
+      a.db.prepare("UPDATE budget_limits SET amount = 5").run();
+      await nextPass();
+      expect(await amounts(a)).toEqual([1_000]);
+
+      await b.budgets.setLimit(workspace, { scope: "workspace", subject: "", period: "day" }, { unit: "tokens", amount: 2_000 }, "admin");
+      expect(await amounts(b)).toEqual([2_000]);
+      await nextPass();
+      expect(await amounts(a)).toEqual([2_000]);
+      await b.budgets.setLimit(workspace, { scope: "workspace", subject: "", period: "day" }, undefined, "admin");
+      await nextPass();
+      expect(await amounts(a)).toEqual([]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
 });

@@ -124,7 +124,7 @@ export class Budgets {
    * spent is read from the store at every call.
    */
   forCall(subject: BudgetSubject): CallBudget {
-    let limits: Promise<StoredBudget[]> | undefined;
+    let limits: Promise<readonly StoredBudget[]> | undefined;
     // The budgets that apply, kept until the first of their windows ends (a turn's calls share them).
     let applied: { budgets: AppliedBudget[]; until: number } | undefined;
     return {

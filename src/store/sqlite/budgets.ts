@@ -9,15 +9,24 @@ import {
   type Reservation,
   type StoredBudget,
 } from "../budget-store.js";
+import type { SettingsCache } from "../settings-cache.js";
 import type { WorkspaceRef } from "../types.js";
 import type { Db } from "./database.js";
-import type { Audit } from "./settings-version.js";
+import type { Audit, SettingsVersion } from "./settings-version.js";
+
+/** The admins' budgets cached per workspace, invalidated through the settings version row as settings are. */
+export interface CachedLimits {
+  cache: SettingsCache<readonly StoredBudget[]>;
+  version: SettingsVersion;
+}
 
 /**
  * Budgets in SQLite. A reservation is one IMMEDIATE transaction (the write lock is taken before
  * the check), so processes sharing the file check and hold one after the other. It writes one
  * row per budget (its sum of holds), the least a commit can write: the check before every model
- * call costs a few tens of microseconds.
+ * call costs a few tens of microseconds. The admins' budgets (read at every turn's start and its
+ * first call) are cached like the settings: every change bumps the settings version row in its
+ * transaction, so another process's change applies from its next look.
  */
 export class SqliteBudgets implements BudgetStore {
   private readonly selectLimits;
@@ -30,8 +39,12 @@ export class SqliteBudgets implements BudgetStore {
   private readonly settleTx: (charges: readonly BudgetCharge[]) => number[];
   private readonly change: (workspace: WorkspaceRef, slot: BudgetSlot, amount: BudgetAmount | undefined, changedBy: string) => void;
 
-  /** `audit`: the settings audit's insert, which a budget's change writes in its transaction. */
-  constructor(db: Db, audit: Audit) {
+  /** `audit`: the settings audit's insert, which a budget's change writes in its transaction; `cached`: the admins' budgets as this process keeps them. */
+  constructor(
+    db: Db,
+    audit: Audit,
+    private readonly cached: CachedLimits,
+  ) {
     this.selectLimits = db.prepare<[string, string], StoredBudget>(
       `SELECT scope, subject, period, unit, amount, changed_by AS changedBy, changed_at AS changedAt
        FROM budget_limits WHERE platform = ? AND workspace_id = ? ORDER BY scope, subject, period`,
@@ -97,15 +110,18 @@ export class SqliteBudgets implements BudgetStore {
       else this.upsertLimit.run(...where, amount.unit, amount.amount, changedBy, now);
       const entry = budgetAuditEntry(slot, amount);
       audit.run(workspace.platform, workspace.workspaceId, entry.key, entry.valueJson, changedBy, now);
+      cached.version.bump();
     });
   }
 
-  async limits(workspace: WorkspaceRef): Promise<StoredBudget[]> {
-    return this.selectLimits.all(workspace.platform, workspace.workspaceId);
+  async limits(workspace: WorkspaceRef): Promise<readonly StoredBudget[]> {
+    this.cached.version.check();
+    return this.cached.cache.get(workspace, () => this.selectLimits.all(workspace.platform, workspace.workspaceId));
   }
 
   async setLimit(workspace: WorkspaceRef, slot: BudgetSlot, amount: BudgetAmount | undefined, changedBy: string): Promise<void> {
     this.change(workspace, slot, amount, changedBy);
+    this.cached.version.check();
   }
 
   async reserve(request: ReserveRequest): Promise<Reservation> {

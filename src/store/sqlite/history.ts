@@ -140,7 +140,7 @@ export class SqliteHistory implements HistoryStore {
         for (const turnId of turnsOf.all(...key)) forgetTurn(turnId, forgotten);
         forgotten.indexed += deleteRows.run(...key).changes;
       }
-      if (forgotten.exchanges > 0) this.conversations.cache.dropAll();
+      if (forgotten.exchanges > 0 || forgotten.staleSummaries.length > 0) this.conversations.cache.dropAll();
       return forgotten;
     });
     const authorTurns = db

@@ -1,4 +1,5 @@
 import type { ChannelSettings } from "../channel-settings-store.js";
+import type { StoredBudget } from "../budget-store.js";
 import type { ApprovalSetting } from "../tool-approval-store.js";
 import { SqliteChannelSettings } from "./channel-settings.js";
 import { SqliteToolFlags } from "./tool-flags.js";
@@ -17,7 +18,8 @@ export function sqliteSettings(db: Db) {
   const workspaceCache = new SettingsCache<WorkspaceSettings>();
   const approvalCache = new SettingsCache<ReadonlyMap<string, ApprovalSetting>>();
   const channelCache = new SettingsCache<ChannelSettings>();
-  const version = new SettingsVersion(db, [toolCache, workspaceCache, approvalCache, channelCache] as SettingsCache<unknown>[]);
+  const budgetCache = new SettingsCache<readonly StoredBudget[]>();
+  const version = new SettingsVersion(db, [toolCache, workspaceCache, approvalCache, channelCache, budgetCache] as SettingsCache<unknown>[]);
   const audit = db.prepare<[string, string, string, string, string, number]>(
     `INSERT INTO settings_changes (platform, workspace_id, key, value_json, changed_by, changed_at) VALUES (?, ?, ?, ?, ?, ?)`,
   );
@@ -26,6 +28,8 @@ export function sqliteSettings(db: Db) {
     workspaces: new SqliteWorkspaceSettings(db, workspaceCache, version, audit) as WorkspaceSettingsStore,
     toolApprovals: new SqliteToolFlags(db, TOOL_NEEDS_APPROVAL, approvalCache, version, audit),
     channels: new SqliteChannelSettings(db, channelCache, version, audit),
+    /** The admins' budgets, read at every turn's start and first call: cached like the settings (SqliteBudgets). */
+    budgetLimits: { cache: budgetCache, version },
     /** The audit's insert, for the changes kept elsewhere (budgets) to write their entries with. */
     audit,
   };

@@ -92,7 +92,7 @@ export class SqliteStore implements Store {
     this.backfills = new SqliteBackfills(db);
     this.consoleSessions = new SqliteConsoleSessions(db);
     this.summaries = new SqliteSummaries(db, this.conversations.cache);
-    this.budgets = new SqliteBudgets(db, settings.audit);
+    this.budgets = new SqliteBudgets(db, settings.audit, settings.budgetLimits);
     this.history = new SqliteHistory(db, this.conversations);
     this.audit = new SqliteAuditReads(db);
     this.currencyRates = new SqliteCurrencyRates(db);
@@ -122,6 +122,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    this.turns.commitWaiting();
     await this.checkpointer?.stop();
     if (this.db.open) this.db.close();
   }

@@ -98,7 +98,7 @@ export class SqliteSummaries implements SummaryStore {
   }
 
   async get(conversationId: number): Promise<SummaryState> {
-    return summaryFromRow(conversationId, this.select.get(conversationId));
+    return this.windows.summary(conversationId, () => summaryFromRow(conversationId, this.select.get(conversationId)));
   }
 
   async dropped(conversation: Conversation, coveredTo: number, keepMessages: number, limit: number): Promise<DroppedMessage[]> {
@@ -109,11 +109,17 @@ export class SqliteSummaries implements SummaryStore {
   }
 
   async claim(conversationId: number, version: number, now: number, leaseMs: number): Promise<boolean> {
-    this.ensure.run(conversationId);
-    return this.claimRow.run(now + leaseMs, conversationId, version, now).changes === 1;
+    return this.written(conversationId, () => {
+      this.ensure.run(conversationId);
+      return this.claimRow.run(now + leaseMs, conversationId, version, now).changes === 1;
+    });
   }
 
   async save(conversationId: number, version: number, update: SummaryUpdate): Promise<boolean> {
+    return this.written(conversationId, () => this.saveNow(conversationId, version, update));
+  }
+
+  private saveNow(conversationId: number, version: number, update: SummaryUpdate): boolean {
     const result = this.saveRow.run({
       id: conversationId,
       version,
@@ -128,17 +134,30 @@ export class SqliteSummaries implements SummaryStore {
   }
 
   async failed(conversationId: number, version: number, retryAt: number): Promise<boolean> {
-    return this.failRow.run(retryAt, conversationId, version).changes === 1;
+    return this.written(conversationId, () => this.failRow.run(retryAt, conversationId, version).changes === 1);
   }
 
   async markNoted(conversationId: number): Promise<boolean> {
-    this.ensure.run(conversationId);
-    return this.noteRow.run(conversationId).changes === 1;
+    return this.written(conversationId, () => {
+      this.ensure.run(conversationId);
+      return this.noteRow.run(conversationId).changes === 1;
+    });
   }
 
   async reset(conversationId: number, coveredTo: number): Promise<void> {
-    this.ensure.run(conversationId);
-    this.resetRow.run(coveredTo, conversationId);
+    this.written(conversationId, () => {
+      this.ensure.run(conversationId);
+      this.resetRow.run(coveredTo, conversationId);
+    });
+  }
+
+  /** A write of the conversation's summary row: its cached copy is dropped however the write went. */
+  private written<T>(conversationId: number, write: () => T): T {
+    try {
+      return write();
+    } finally {
+      this.windows.summaryChanged(conversationId);
+    }
   }
 
   async recordUsage(call: SummaryUsage): Promise<void> {

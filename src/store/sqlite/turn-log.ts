@@ -5,7 +5,24 @@ import type { Conversation, WorkspaceRef } from "../types.js";
 import type { SqliteConversations } from "./conversations.js";
 import type { Db } from "./database.js";
 
-/** The audit trail and the daily token usage; a turn closes in one transaction. */
+/** A closing waiting for the next group commit, with its turn's `finish` to settle. */
+interface WaitingClosing {
+  closing: TurnClosing;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * The audit trail and the daily token usage; a turn closes in one transaction. Turns that close
+ * together share it (group commit, issue 30): the closings asked for while the event loop runs one
+ * round of callbacks are written in one transaction at its end (setImmediate), and each turn's
+ * `finish` resolves once that commit is done, so an answer is still shown only once it is durable.
+ * What a commit costs is mostly the pages it writes to the log, and closings of many turns share
+ * pages (turns, messages, the day's tokens). If the shared transaction fails for one closing's
+ * rows, each closing is written on its own, so a bad closing fails only its turn; if it fails for
+ * the file (busy past the timeout, full), every closing of the group fails at once and the runner
+ * retries each, rather than each waiting out the busy timeout again on the main thread.
+ */
 export class SqliteTurnLog implements TurnStore, TokenUsageStore {
   private readonly insertTurn;
   private readonly placeTurn;
@@ -18,6 +35,8 @@ export class SqliteTurnLog implements TurnStore, TokenUsageStore {
   /** Built once: better-sqlite3 makes four wrapper functions for every db.transaction() call. */
   private readonly startTurn: (turn: TurnStart) => Conversation;
   private readonly closeTurn: (closing: TurnClosing) => void;
+  private readonly closeTurns: (closings: readonly TurnClosing[]) => void;
+  private waiting: WaitingClosing[] = [];
 
   constructor(
     db: Db,
@@ -78,7 +97,7 @@ export class SqliteTurnLog implements TurnStore, TokenUsageStore {
     // IMMEDIATE: it reads before it writes, and a transaction that holds a read snapshot when it
     // asks for the write lock fails at once (no busy wait) if a checkpoint or another process holds it.
     this.startTurn = (turn) => startTurn.immediate(turn);
-    this.closeTurn = db.transaction((closing: TurnClosing) => {
+    const writeClosing = (closing: TurnClosing) => {
       const { turnId, end, exchange } = closing;
       for (const step of stepRows(closing.steps)) {
         this.insertStep.run(turnId, step.seq, step.tool, step.input, step.output, step.error, step.startedAt, step.durationMs, step.approvalWaitMs);
@@ -103,6 +122,10 @@ export class SqliteTurnLog implements TurnStore, TokenUsageStore {
         traceId: closing.traceId ?? null,
         link: closing.link === undefined ? null : storable(closing.link),
       });
+    };
+    this.closeTurn = db.transaction(writeClosing);
+    this.closeTurns = db.transaction((closings: readonly TurnClosing[]) => {
+      for (const closing of closings) writeClosing(closing);
     });
   }
 
@@ -110,17 +133,56 @@ export class SqliteTurnLog implements TurnStore, TokenUsageStore {
     return this.startTurn(turn);
   }
 
-  async finish(closing: TurnClosing): Promise<void> {
+  finish(closing: TurnClosing): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ closing, resolve, reject });
+      if (this.waiting.length === 1) setImmediate(() => this.commitWaiting());
+    });
+  }
+
+  /** Writes every closing still waiting now (the store closes: nothing is left behind). */
+  commitWaiting(): void {
+    const group = this.waiting;
+    if (group.length === 0) return;
+    this.waiting = [];
+    if (group.length > 1) {
+      try {
+        this.closeTurns(group.map((waiting) => waiting.closing));
+        this.conversations.cache.committed();
+        for (const waiting of group) waiting.resolve();
+        return;
+      } catch (error) {
+        this.conversations.cache.rolledBack();
+        // The file failed (busy past the timeout, full, unreadable): alone each would wait and fail again; the runner retries each.
+        if (!closingAtFault(error)) {
+          for (const waiting of group) waiting.reject(error);
+          return;
+        }
+        // One closing is bad: each is tried alone, and only the bad one fails.
+      }
+    }
+    for (const waiting of group) this.commitOne(waiting);
+  }
+
+  private commitOne({ closing, resolve, reject }: WaitingClosing): void {
     try {
       this.closeTurn(closing);
     } catch (error) {
       this.conversations.cache.rolledBack();
-      throw error;
+      reject(error);
+      return;
     }
     this.conversations.cache.committed();
+    resolve();
   }
 
   async tokensToday(workspace: WorkspaceRef, time = Date.now()): Promise<number> {
     return this.selectTokens.get(workspace.platform, workspace.workspaceId, utcDay(time)) ?? 0;
   }
+}
+
+/** A failure one closing's own rows cause (a constraint, a value SQLite refuses), as opposed to the file's. */
+function closingAtFault(error: unknown): boolean {
+  const code = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code !== "string" || code.startsWith("SQLITE_CONSTRAINT") || code === "SQLITE_MISMATCH" || code === "SQLITE_TOOBIG" || code === "SQLITE_RANGE";
 }

@@ -1,4 +1,4 @@
-import type { DroppedMessage } from "../summary-store.js";
+import type { DroppedMessage, SummaryState } from "../summary-store.js";
 import type { StoredMessage } from "../types.js";
 import type { DataVersion } from "./data-version.js";
 
@@ -45,10 +45,14 @@ const charsOf = (rows: readonly CachedMessage[]) => rows.reduce((sum, row) => su
  * without SQLite. Appended when a turn's closing transaction commits, dropped when it rolls back or
  * the window is cleared; everything is dropped as soon as another connection committed anything
  * (`PRAGMA data_version`), so what another process wrote is read from the file. Callers must not
- * change the messages they get.
+ * change the messages they get. It keeps the conversations' summary rows too (read for every
+ * turn's prompt, written every few turns), under the same rules: what is dropped with a window
+ * (a forgetting here, another connection's commit) is dropped with its summary.
  */
 export class WindowCache {
   private readonly entries = new Map<number, CachedWindow>();
+  /** Summary rows as last read here; SqliteSummaries drops one whenever it writes that row. */
+  private readonly summaries = new Map<number, SummaryState>();
   private chars = 0;
   private seenVersion = -1;
   /** Exchanges written by the transaction in progress, applied once it commits. */
@@ -99,6 +103,22 @@ export class WindowCache {
     return found;
   }
 
+  /** The conversation's summary row (the same object every read: callers must not change it); `read` reads it on a miss. */
+  summary(conversationId: number, read: () => SummaryState): SummaryState {
+    this.checkVersion();
+    const cached = this.summaries.get(conversationId);
+    if (cached) return cached;
+    const state = read();
+    if (this.summaries.size >= MAX_CONVERSATIONS) this.summaries.delete(this.summaries.keys().next().value!);
+    this.summaries.set(conversationId, state);
+    return state;
+  }
+
+  /** The conversation's summary row was written here (or may have been): it is read again. */
+  summaryChanged(conversationId: number): void {
+    this.summaries.delete(conversationId);
+  }
+
   /** Everything is dropped once another connection committed (what it wrote is read from the file). */
   private checkVersion(): void {
     const version = this.version.current();
@@ -145,9 +165,10 @@ export class WindowCache {
     this.entries.delete(conversationId);
   }
 
-  /** Messages of windows were deleted here (forgetting, pruning): every window is read again. */
+  /** Messages of windows were deleted here (forgetting, pruning): every window and summary is read again. */
   dropAll(): void {
     this.entries.clear();
+    this.summaries.clear();
     this.chars = 0;
   }
 

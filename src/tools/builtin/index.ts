@@ -16,6 +16,8 @@ export interface BuiltinToolOptions {
   reminders?: ReminderDesk;
   /** The store's history index, searched by search_history (none: no such tool, as in the doctor's check of plugin names). */
   history?: HistoryStore;
+  /** Resolves once this process's queued index writes are done (HistoryRecorder.caughtUp): search_history waits for it. */
+  historyWritten?: () => Promise<void>;
 }
 
 export function builtinTools(options: BuiltinToolOptions): Tool[] {
@@ -25,7 +27,7 @@ export function builtinTools(options: BuiltinToolOptions): Tool[] {
     hypotenuseTool,
     timeTool,
     createCurrencyTool(options.currency),
-    ...(options.history ? [createSearchHistoryTool(options.history)] : []),
+    ...(options.history ? [createSearchHistoryTool(options.history, options.historyWritten)] : []),
     ...knowledgeTools(options.knowledge),
     ...(options.reminders ? [createReminderTool(options.reminders)] : []),
   ];

@@ -54,7 +54,7 @@ async function scopeOf(request: ToolRequestInfo, channel: string | undefined): P
  * workspace, searched only if the asker may read it (their platform's answer, refused in code
  * otherwise). Never another workspace, never someone else's direct messages.
  */
-export function createSearchHistoryTool(index: HistoryStore) {
+export function createSearchHistoryTool(index: HistoryStore, caughtUp?: () => Promise<void>) {
   return defineTool({
     name: "search_history",
     example: "What did we say about the release here last week?",
@@ -79,6 +79,8 @@ export function createSearchHistoryTool(index: HistoryStore) {
       const { platform, workspaceId } = ctx.request;
       const scope = await scopeOf(ctx.request, channel);
       if ("refused" in scope) return scope.refused;
+      // What this process queued for the index (the exchange of a turn that just ended) is there first.
+      await caughtUp?.();
       const hits = await index.search({
         platform,
         workspaceId,
