@@ -1,4 +1,5 @@
-import type { ApprovalStatus } from "./approval-store.js";
+import type { ApprovalRecord } from "./approval-store.js";
+import type { ModelCallFacts } from "./turn-records.js";
 import type { WorkspaceRef } from "./types.js";
 
 /** Which turns a list shows; every condition is optional but the page size. */
@@ -54,23 +55,12 @@ export interface StepRow {
   durationMs?: number;
 }
 
-/** One request the turn made to a model (see turn_model_calls). */
-export interface ModelCallView {
+/** One request the turn made to a model, as the audit reads it back (see turn_model_calls). */
+export interface ModelCallView extends ModelCallFacts {
   seq: number;
-  model: string;
-  provider: string;
-  /** turn, side_question or summary. */
-  purpose: string;
-  retry: boolean;
-  /** "ok", or the failure's code. */
-  outcome: string;
-  startedAt: number;
-  durationMs: number;
   firstTokenMs?: number;
   promptTokens?: number;
   completionTokens?: number;
-  /** How many tool steps had begun when it ended: it comes after them. */
-  afterStep: number;
 }
 
 /** A person's 👍 / 👎 on the turn's answer. */
@@ -94,22 +84,10 @@ export interface TurnDetail extends TurnRow {
   link?: string;
 }
 
-export interface ApprovalRow {
-  id: string;
-  platform: string;
-  workspaceId: string;
-  channelId: string;
-  turnId: string;
-  tool: string;
+export type ApprovalRow = Omit<ApprovalRecord, "args" | "instance"> & {
+  /** The arguments as stored (JSON, shortened). */
   args: string;
-  askedBy: string;
-  status: ApprovalStatus;
-  requestedAt: number;
-  decidedBy?: string;
-  decidedAt?: number;
-  /** Where: the platform's name, or "console". */
-  decidedVia?: string;
-}
+};
 
 /** What the overview counts, across every process sharing the database. */
 export interface ActivityCounts {

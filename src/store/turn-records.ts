@@ -81,8 +81,8 @@ export interface StepRecord {
   approvalWaitMs?: number;
 }
 
-/** One request the turn made to a model (the agent's ModelCallInfo, as the audit keeps it). */
-export interface ModelCallRecord {
+/** What every form of a model call of a turn holds (the agent's record, the stored row, the audit's view). */
+export interface ModelCallFacts {
   model: string;
   provider: string;
   /** turn, side_question or summary. */
@@ -92,10 +92,14 @@ export interface ModelCallRecord {
   outcome: string;
   startedAt: number;
   durationMs: number;
-  firstTokenMs?: number;
-  usage?: TurnUsage;
   /** How many tool steps had begun when it ended (its place among them). */
   afterStep: number;
+}
+
+/** One request the turn made to a model (the agent's ModelCallInfo, as the audit keeps it). */
+export interface ModelCallRecord extends ModelCallFacts {
+  firstTokenMs?: number;
+  usage?: TurnUsage;
 }
 
 /** Everything that closes a turn, written as one unit of work. */
@@ -165,19 +169,11 @@ export function stepRows(steps: Iterable<StepRecord>): StepRow[] {
 }
 
 /** A model call as the audit stores it: whole milliseconds, its seq from 1 in the order the calls ended. */
-export interface ModelCallRow {
+export interface ModelCallRow extends ModelCallFacts {
   seq: number;
-  model: string;
-  provider: string;
-  purpose: string;
-  retry: boolean;
-  outcome: string;
-  startedAt: number;
-  durationMs: number;
   firstTokenMs: number | null;
   promptTokens: number | null;
   completionTokens: number | null;
-  afterStep: number;
 }
 
 /** At most this many calls of a turn are kept (a turn makes AGENT_MAX_ITERATIONS and its tools' side questions, with retries). */
