@@ -95,7 +95,7 @@ describe("the operator's console", () => {
     expect(await page.locator(".model-call .tokens").allTextContents()).toEqual(["10 in / 5 out", "10 in / 5 out", "300 in / 20 out"]);
     expect(await page.locator(".model-call .latency").allTextContents()).toEqual(Array(3).fill(expect.stringMatching(/^\d+ ms$/)));
     // the 👍 and who gave it
-    expect(await page.locator(".feedback li").allTextContents()).toEqual([expect.stringContaining(`👍 by ${h.discord.member.id}`)]);
+    expect(await page.locator(".feedback li").allTextContents()).toEqual([expect.stringContaining(`👍 helpful by ${h.discord.member.id}`)]);
     // the question's message on Discord, whose reply is the answer: the link its platform made
     expect(await page.getAttribute("a.platform-link", "href")).toBe(`https://discord.com/channels/${h.discord.guild.id}/${asked.channel_id}/${asked.id}`);
     expect(await page.textContent(".question")).toContain("what is 6*7");

@@ -107,7 +107,8 @@ function timeline(turn: TurnDetail): Html[] {
   return items.sort((a, b) => a.place - b.place || a.rank - b.rank || a.seq - b.seq).map((item) => item.html);
 }
 
-const VOTES = { up: "👍", down: "👎" } as const;
+// The word beside the sign: read aloud by screen readers, and still there where no emoji font is.
+const VOTES = { up: "👍 helpful", down: "👎 not helpful" } as const;
 
 function feedbackList(feedback: FeedbackView[]): Html {
   if (feedback.length === 0) return html`<p class="muted">Nobody rated this answer.</p>`;
