@@ -5,6 +5,9 @@ import type { Conversation, WorkspaceRef } from "../types.js";
 import type { SqliteConversations } from "./conversations.js";
 import type { Db } from "./database.js";
 
+/** A turn_model_calls row's values, in its columns' order (bound one by one: cheaper than SQLite reading them out of JSON). */
+type ModelCallValues = [string, number, string, string, string, number, number, number, number | null, number | null, number | null, string, number];
+
 /** A closing waiting for the next group commit, with its turn's `finish` to settle. */
 interface WaitingClosing {
   closing: TurnClosing;
@@ -28,7 +31,7 @@ export class SqliteTurnLog implements TurnStore, TokenUsageStore {
   private readonly placeTurn;
   private readonly updateTurn;
   private readonly insertStep;
-  private readonly insertCalls;
+  private readonly insertCall;
   private readonly addTokens;
   private readonly selectTokens;
   private readonly rollUp;
@@ -56,12 +59,9 @@ export class SqliteTurnLog implements TurnStore, TokenUsageStore {
     this.insertStep = db.prepare<[string, number, string, string, string | null, string | null, number, number | null, number | null]>(
       `INSERT INTO turn_steps (turn_id, seq, tool, input, output, error, started_at, duration_ms, approval_wait_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    // Every call of the turn in one statement, from JSON read by SQLite itself: one bind, not thirteen a row.
-    this.insertCalls = db.prepare<[string, string]>(
+    this.insertCall = db.prepare<ModelCallValues>(
       `INSERT INTO turn_model_calls (turn_id, seq, model, provider, purpose, retry, started_at, duration_ms, first_token_ms, prompt_tokens, completion_tokens, outcome, after_step)
-       SELECT ?, c.value ->> 'seq', c.value ->> 'model', c.value ->> 'provider', c.value ->> 'purpose', c.value ->> 'retry', c.value ->> 'startedAt',
-         c.value ->> 'durationMs', c.value ->> 'firstTokenMs', c.value ->> 'promptTokens', c.value ->> 'completionTokens', c.value ->> 'outcome', c.value ->> 'afterStep'
-       FROM json_each(?) c`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.addTokens = db.prepare<[string, string, string, number]>(
       `INSERT INTO token_usage_daily (platform, workspace_id, day, tokens) VALUES (?, ?, ?, ?)
@@ -102,8 +102,23 @@ export class SqliteTurnLog implements TurnStore, TokenUsageStore {
       for (const step of stepRows(closing.steps)) {
         this.insertStep.run(turnId, step.seq, step.tool, step.input, step.output, step.error, step.startedAt, step.durationMs, step.approvalWaitMs);
       }
-      const calls = modelCallRows(closing.modelCalls);
-      if (calls.length > 0) this.insertCalls.run(turnId, JSON.stringify(calls));
+      for (const call of modelCallRows(closing.modelCalls)) {
+        this.insertCall.run(
+          turnId,
+          call.seq,
+          call.model,
+          call.provider,
+          call.purpose,
+          call.retry ? 1 : 0,
+          call.startedAt,
+          call.durationMs,
+          call.firstTokenMs,
+          call.promptTokens,
+          call.completionTokens,
+          call.outcome,
+          call.afterStep,
+        );
+      }
       if (exchange) {
         conversations.appendExchange(exchange.conversationId, turnId, exchange.question, exchange.answer);
         if (exchange.alsoIn) conversations.startThreadWith(exchange.alsoIn, turnId, exchange.question, exchange.answer);
