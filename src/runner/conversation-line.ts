@@ -41,6 +41,8 @@ export class ConversationLine {
   /** Conversations with a claim under way (its place may be committed but not known here yet). */
   private readonly claiming = new Map<string, number>();
   private readonly releases: PlaceReleases;
+  /** Places of ended turns whose release has not settled yet. */
+  private releasing = 0;
 
   constructor(private readonly options: ConversationLineOptions) {
     this.releases = new PlaceReleases(options.queue, options.logger);
@@ -124,9 +126,9 @@ export class ConversationLine {
     return Math.max(this.turns.size, this.arrivals.activeKeys);
   }
 
-  /** True while any turn is being admitted, waits or runs. */
+  /** True while any turn is being admitted, waits or runs, or a place is being given up. */
   get busy(): boolean {
-    return this.turns.size > 0 || this.arrivals.activeKeys > 0;
+    return this.turns.size > 0 || this.arrivals.activeKeys > 0 || this.releasing > 0;
   }
 
   private async whenFirst<Admitted extends LinePlace, Reply>(
@@ -137,8 +139,11 @@ export class ConversationLine {
       const controller = new AbortController();
       return await run(admitted, (await this.waitForTurn(admitted, controller)) ? controller : undefined);
     } finally {
-      // After the reply was shown: the next turn's answer comes after this one's.
-      await this.giveUp(admitted.ticket);
+      // After the reply was shown: the next turn's answer comes after this one's. The reply does
+      // not wait for the release: a store may write it with the next turn's own transaction (SQLite),
+      // and this process's next turn drops a place of its own it finds in the way and no longer holds.
+      this.releasing++;
+      void this.giveUp(admitted.ticket).finally(() => this.releasing--);
     }
   }
 

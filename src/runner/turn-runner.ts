@@ -6,7 +6,7 @@ import type { ReadQuestion, SharedContentReader } from "../attachments/shared-co
 import { lazyChild, type Logger } from "../log.js";
 import type { ChannelRef } from "../store/channel-settings-store.js";
 import type { ClaimOutcome, PlaceClaim, Store } from "../store/store.js";
-import type { NoticeTarget, TurnClosing } from "../store/turn-records.js";
+import type { NoticeTarget, TurnClosing, TurnStart } from "../store/turn-records.js";
 import { conversationKey, type Conversation, type ConversationRef } from "../store/types.js";
 import type { WorkspaceSettings } from "../store/workspace-settings.js";
 import { ignoredInSharedWorkspaces, TurnAdmission, type AdmissionLimits } from "./admission.js";
@@ -88,6 +88,15 @@ interface TurnContext {
 /** A turn that may run: its settings and its place in the conversation's line. */
 interface AdmittedTurn extends LinePlace {
   settings: WorkspaceSettings;
+  /** Recorded as running with its admission (PlaceChecks.opening): its id, policy and conversation. */
+  opened?: OpenedTurn;
+}
+
+/** A turn the store recorded as running: what runTurn would otherwise look up and write itself. */
+interface OpenedTurn {
+  turnId: string;
+  policy: TurnPolicy;
+  conversation: Conversation;
 }
 
 /**
@@ -138,7 +147,7 @@ export class TurnRunner {
       () => this.admit(request, view, place),
       (admitted: AdmittedTurn, controller) =>
         // Stopped while it waited behind another process's turn, or queued behind this process's at shutdown.
-        !controller || !this.accepting ? this.refuseForShutdown(view) : this.runTurn(request, view, admitted, controller),
+        !controller || !this.accepting ? this.refuseForShutdown(view, request, admitted.opened) : this.runTurn(request, view, admitted, controller),
     );
   }
 
@@ -157,9 +166,10 @@ export class TurnRunner {
 
   /** The turn's settings and place, or the reply already shown when it may not run (its place given up). */
   private async admit(request: TurnRequest, view: TurnView, claimed?: LinePlace): Promise<AdmittedTurn | { reply: TurnReply }> {
-    if (!this.accepting) return this.refusedAfter(claimed, await this.refuseForShutdown(view));
+    if (!this.accepting) return this.refusedAfter(claimed, await this.refuseForShutdown(view, request));
     const { store, logger, observer, instance, limits } = this.options;
     let place = claimed;
+    let opened: OpenedTurn | undefined;
     try {
       const settings = await store.workspaceSettings.get(request);
       const admission = await this.admission.check({
@@ -174,9 +184,13 @@ export class TurnRunner {
             if (!("placed" in taken)) throw new Error(`a place without a claim was skipped (${taken.skipped})`);
             place = { ticket: taken.placed };
           }
+          // Not while it holds back for an earlier message still on its way (see holdUntil).
+          const startIfFirst = place.holdUntil === undefined || place.holdUntil <= Date.now();
+          // A turn that starts with its admission is recorded as running in the same transaction.
+          const opening = startIfFirst ? await this.openingOf(request, view, settings, place.ticket.id) : undefined;
           const admitted = await store.queue.admit(place.ticket, {
-            // Not while it holds back for an earlier message still on its way (see holdUntil).
-            startIfFirst: place.holdUntil === undefined || place.holdUntil <= Date.now(),
+            startIfFirst,
+            opening: opening?.start,
             maxDepth: limits.maxQueuedTurns,
             rate: request.operator
               ? undefined
@@ -188,6 +202,7 @@ export class TurnRunner {
             place = undefined;
           }
           if ("ticket" in admitted && admitted.started) place = { ...place!, started: true };
+          if ("ticket" in admitted && admitted.opened && opening) opened = { turnId: opening.start.id, policy: opening.policy, conversation: admitted.opened };
           return "ticket" in admitted ? { place: place! } : admitted;
         },
       });
@@ -206,7 +221,7 @@ export class TurnRunner {
       } catch (error) {
         logger.warn({ err: error }, "could not show that the bot is working");
       }
-      return { settings, ...admission.place };
+      return { settings, ...admission.place, opened };
     } catch (error) {
       logger.error({ err: error, platform: request.platform, workspace: request.workspaceId }, "could not admit a turn");
       const reply: TurnReply = { turnId: "", status: "failed", outcome: "error", text: RUNNER_TEXT.unexpected };
@@ -288,15 +303,42 @@ export class TurnRunner {
     return stopped;
   }
 
-  private async refuseForShutdown(view: TurnView): Promise<TurnReply> {
-    const reply: TurnReply = { turnId: "", status: "failed", outcome: "shutdown", text: RUNNER_TEXT.shutdown };
+  /** A turn stopped before it ran; one already recorded as running (opened) is recorded as interrupted. */
+  private async refuseForShutdown(view: TurnView, request: TurnRequest, opened?: OpenedTurn): Promise<TurnReply> {
+    const reply: TurnReply = { turnId: opened?.turnId ?? "", status: "failed", outcome: "shutdown", text: RUNNER_TEXT.shutdown };
+    if (opened) {
+      const { logger } = this.options;
+      const kept = { steps: new StepRecorder(view, logger), calls: new ModelCallLog(() => 0) };
+      await this.recordFailure(opened.turnId, reply, new Error("stopped before it ran: the bot is shutting down"), kept, emptyUsage(), request, logger);
+    }
     await finish(view, reply, this.options.logger);
     return reply;
   }
 
-  private async runTurn(request: TurnRequest, view: TurnView, { settings, ticket }: AdmittedTurn, controller: AbortController): Promise<TurnReply> {
-    const { store, logger: baseLogger, instance } = this.options;
-    const turnId = randomUUID();
+  /** The record of a turn about to start, and the policy it is read with (PlaceChecks.opening). */
+  private async openingOf(request: TurnRequest, view: TurnView, settings: WorkspaceSettings, place: number): Promise<{ start: TurnStart; policy: TurnPolicy }> {
+    const channel = settingsChannelOf(request);
+    const policy = await this.options.policies.forTurn(channel, settings);
+    return { start: this.turnStart(randomUUID(), request, view, policy, channel, place), policy };
+  }
+
+  private turnStart(turnId: string, request: TurnRequest, view: TurnView, policy: TurnPolicy, channel: ChannelRef, place: number): TurnStart {
+    return {
+      id: turnId,
+      conversation: request,
+      userId: request.userId,
+      instance: this.options.instance,
+      context: { model: policy.model, channelId: channel.channelId },
+      // The place is held until the answer was posted: a dead process's answered turn that still holds it was not shown.
+      place,
+      // The terminal's session ends with its process: nobody to tell after a restart.
+      noticeTo: request.operator ? undefined : this.askedIn(view, this.options.logger),
+    };
+  }
+
+  private async runTurn(request: TurnRequest, view: TurnView, { settings, ticket, opened }: AdmittedTurn, controller: AbortController): Promise<TurnReply> {
+    const { store, logger: baseLogger } = this.options;
+    const turnId = opened?.turnId ?? randomUUID();
     const logger = lazyChild(baseLogger, { turnId, platform: request.platform, workspace: request.workspaceId });
     // Paused while a call waits for a person's approval: see TurnDeadline.
     const deadline = new TurnDeadline(this.options.turnTimeoutMs, () => controller.abort("timeout" satisfies CancelReason));
@@ -311,25 +353,15 @@ export class TurnRunner {
     });
     const started = performance.now();
     const usage = emptyUsage();
-    let opened = false;
+    let recorded = opened !== undefined;
     let question: ReadQuestion | undefined;
     let reply: TurnReply;
     let summaryTurn: SummaryTurn | undefined;
     try {
       const channel = settingsChannelOf(request);
-      const policy = await this.options.policies.forTurn(channel, settings);
-      const conversation = await store.turns.start({
-        id: turnId,
-        conversation: request,
-        userId: request.userId,
-        instance,
-        context: { model: policy.model, channelId: channel.channelId },
-        // The place is held until the answer was posted: a dead process's answered turn that still holds it was not shown.
-        place: ticket.id,
-        // The terminal's session ends with its process: nobody to tell after a restart.
-        noticeTo: request.operator ? undefined : this.askedIn(view, logger),
-      });
-      opened = true;
+      const policy = opened?.policy ?? (await this.options.policies.forTurn(channel, settings));
+      const conversation = opened?.conversation ?? (await store.turns.start(this.turnStart(turnId, request, view, policy, channel, ticket.id)));
+      recorded = true;
       trace = this.traceOf({ turnId, platform: request.platform, workspaceId: request.workspaceId, channelId: channel.channelId, model: policy.model }, logger);
       logger.debug({ user: request.userId, text: request.text, model: policy.model }, "turn started");
       const context: TurnContext = { turnId, request, channel, view, controller, deadline };
@@ -371,7 +403,7 @@ export class TurnRunner {
       logger.debug({ text: result.output }, "turn answer");
     } catch (error) {
       reply = { turnId, status: "failed", ...describeFailure(error, controller.signal, this.options.turnTimeoutMs) };
-      if (opened) await this.recordFailure(turnId, reply, error, { steps, calls, traceId: trace?.traceId, link }, usage, request, logger);
+      if (recorded) await this.recordFailure(turnId, reply, error, { steps, calls, traceId: trace?.traceId, link }, usage, request, logger);
       const level = reply.outcome === "error" ? "error" : "warn";
       logger[level]({ err: error, outcome: reply.outcome, tools: steps.toolsUsed, tokens: usage.totalTokens, ms: elapsedMs(started) }, "turn failed");
     } finally {

@@ -153,6 +153,12 @@ export interface PlaceChecks {
    * of two for most turns. A store may leave it to waitForTurn (`started` is then absent).
    */
   startIfFirst?: boolean;
+  /**
+   * With startIfFirst: the turn to record as running (TurnStore.start) when it starts here, in the
+   * same transaction; its conversation comes back as `opened`. A store may leave it to the
+   * runner's own TurnStore.start (`opened` is then absent).
+   */
+  opening?: TurnStart;
 }
 
 export interface WaitOptions {
@@ -177,8 +183,12 @@ export interface QueueHead {
 /** Whether a waiting turn may drop the place in its way at once: it is its own process's, and no longer held there. */
 export const ownPlaceLost = (head: QueueHead, own: WaitOptions["own"]): boolean => own !== undefined && head.instance === own.instance && !own.holds(head.id);
 
-/** `started`: the place was marked running with its admission (PlaceChecks.startIfFirst); no waitForTurn is needed. */
-export type QueueAdmission = { ticket: QueueTicket; started?: true } | { refused: "queue_full" | "rate_limited" };
+/**
+ * `started`: the place was marked running with its admission (PlaceChecks.startIfFirst); no
+ * waitForTurn is needed. `opened`: the turn of PlaceChecks.opening is recorded as running too, in
+ * this conversation.
+ */
+export type QueueAdmission = { ticket: QueueTicket; started?: true; opened?: Conversation } | { refused: "queue_full" | "rate_limited" };
 
 /**
  * Turns of one conversation run one at a time, in their messages' platform order, whichever

@@ -74,7 +74,7 @@ export class SqliteStore implements Store {
     this.conversations = new SqliteConversations(db);
     this.turns = new SqliteTurnLog(db, this.conversations);
     this.usage = this.turns;
-    this.queue = new SqliteTurnQueue(db);
+    this.queue = new SqliteTurnQueue(db, this.turns.startInside);
     this.events = new SqliteEventClaims(db);
     this.threads = new SqliteBotThreads(db);
     const settings = sqliteSettings(db);
@@ -123,6 +123,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     this.turns.commitWaiting();
+    this.queue.leaveNow();
     await this.checkpointer?.stop();
     if (this.db.open) this.db.close();
   }

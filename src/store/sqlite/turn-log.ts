@@ -1,6 +1,6 @@
 import { modelCallRows, noticeTargetJson, stepRows, storable, utcDay, type TurnClosing, type TurnStart } from "../turn-records.js";
 import type { TokenUsageStore, TurnStore } from "../store.js";
-import { addToRollup, COUNTED_ONCE, TURNS_WITH_CONVERSATIONS } from "../usage-rollup-sql.js";
+import { addValuesToRollup, ROLLUP_KEYS_OF_TURN, type RollupKeys } from "../usage-rollup-sql.js";
 import type { Conversation, WorkspaceRef } from "../types.js";
 import type { SqliteConversations } from "./conversations.js";
 import type { Db } from "./database.js";
@@ -34,9 +34,13 @@ export class SqliteTurnLog implements TurnStore, TokenUsageStore {
   private readonly insertCall;
   private readonly addTokens;
   private readonly selectTokens;
-  private readonly rollUp;
+  private readonly rollupKeys;
+  private readonly rollUpChannel;
+  private readonly rollUpUser;
   /** Built once: better-sqlite3 makes four wrapper functions for every db.transaction() call. */
   private readonly startTurn: (turn: TurnStart) => Conversation;
+  /** `start`'s writes inside a transaction of the caller's: the queue's admission opens the turn with them (PlaceChecks.opening). */
+  readonly startInside: (turn: TurnStart) => Conversation;
   private readonly closeTurn: (closing: TurnClosing) => void;
   private readonly closeTurns: (closings: readonly TurnClosing[]) => void;
   private waiting: WaitingClosing[] = [];
@@ -68,18 +72,15 @@ export class SqliteTurnLog implements TurnStore, TokenUsageStore {
        ON CONFLICT (platform, workspace_id, day) DO UPDATE SET tokens = tokens + excluded.tokens`,
     );
     // Before the turn's update: the rollup reads whether it is still running (counted once).
-    const rollup = addToRollup(TURNS_WITH_CONVERSATIONS, "t.id = @id", {
-      turns: COUNTED_ONCE,
-      promptTokens: "@promptTokens",
-      completionTokens: "@completionTokens",
-      totalTokens: "@totalTokens",
-    });
-    this.rollUp = [db.prepare(rollup.channels), db.prepare(rollup.users)];
+    this.rollupKeys = db.prepare<[string], RollupKeys>(ROLLUP_KEYS_OF_TURN);
+    const rollup = addValuesToRollup();
+    this.rollUpChannel = db.prepare<[string, string, number, string, string, string, number, number, number, number]>(rollup.channels);
+    this.rollUpUser = db.prepare<[string, string, number, string, number, number, number, number]>(rollup.users);
     this.selectTokens = db
       .prepare<[string, string, string], number>(`SELECT tokens FROM token_usage_daily WHERE platform = ? AND workspace_id = ? AND day = ?`)
       .pluck();
 
-    const startTurn = db.transaction((turn: TurnStart) => {
+    this.startInside = (turn: TurnStart) => {
       const conversation = conversations.openNow(turn.conversation);
       this.insertTurn.run(
         turn.id,
@@ -93,7 +94,8 @@ export class SqliteTurnLog implements TurnStore, TokenUsageStore {
       );
       if (turn.place !== undefined) this.placeTurn.run(turn.id, turn.place);
       return conversation;
-    });
+    };
+    const startTurn = db.transaction(this.startInside);
     // IMMEDIATE: it reads before it writes, and a transaction that holds a read snapshot when it
     // asks for the write lock fails at once (no busy wait) if a checkpoint or another process holds it.
     this.startTurn = (turn) => startTurn.immediate(turn);
@@ -125,8 +127,14 @@ export class SqliteTurnLog implements TurnStore, TokenUsageStore {
       }
       const tokens = end.usage.totalTokens;
       if (tokens > 0) this.addTokens.run(closing.workspace.platform, closing.workspace.workspaceId, utcDay(), tokens);
-      const figures = { id: turnId, promptTokens: end.usage.promptTokens, completionTokens: end.usage.completionTokens, totalTokens: tokens };
-      for (const statement of this.rollUp) statement.run(figures);
+      const { promptTokens, completionTokens } = end.usage;
+      const keys = this.rollupKeys.get(turnId);
+      if (keys) {
+        const { platform, workspaceId, day, counted } = keys;
+        this.rollUpChannel.run(platform, workspaceId, day, keys.channelId, keys.model, keys.kind, counted, promptTokens, completionTokens, tokens);
+        if (keys.kind === "turn") this.rollUpUser.run(platform, workspaceId, day, keys.userId, counted, promptTokens, completionTokens, tokens);
+      }
+      const figures = { id: turnId, promptTokens, completionTokens, totalTokens: tokens };
       this.updateTurn.run({
         ...figures,
         status: end.status,

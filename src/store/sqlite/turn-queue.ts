@@ -13,8 +13,10 @@ import {
   type QueueStore,
   type WaitOptions,
 } from "../store.js";
-import { conversationKey } from "../types.js";
+import type { TurnStart } from "../turn-records.js";
+import { conversationKey, type Conversation } from "../types.js";
 import type { Db } from "./database.js";
+import { DeferredLeaves } from "./deferred-leaves.js";
 
 /** How often a turn behind another process's turn looks again: quick at first, then at most this often. */
 const FIRST_POLL_MS = 5;
@@ -31,10 +33,12 @@ export class SqliteTurnQueue implements QueueStore {
   private readonly admitInTransaction: (ticket: QueueTicket, checks: PlaceChecks, now: number) => QueueAdmission;
   private readonly startInTransaction: (ticket: QueueTicket, now: number) => QueueHead | undefined;
   private readonly deleteTicket;
+  private readonly leaves: DeferredLeaves;
   /** This process's turns waiting in a conversation, woken when one of its places is given up. */
   private readonly waiters = new Map<string, Set<() => void>>();
 
-  constructor(db: Db) {
+  /** `openTurn`: records a turn as running inside the admission's transaction (SqliteTurnLog.startInside). */
+  constructor(db: Db, openTurn?: (turn: TurnStart) => Conversation) {
     const selectScope = db
       .prepare<[string, string, string], ThreadScope>(`SELECT scope FROM bot_threads WHERE platform = ? AND channel_id = ? AND thread_id = ?`)
       .pluck();
@@ -59,8 +63,11 @@ export class SqliteTurnQueue implements QueueStore {
        ON CONFLICT (key) DO UPDATE SET period = excluded.period, current = excluded.current, previous = excluded.previous, updated_at = excluded.updated_at`,
     );
     this.deleteTicket = db.prepare<[number]>(`DELETE FROM turn_queue WHERE id = ?`);
+    // Each of the queue's transactions first deletes the places given up since the last one (see DeferredLeaves).
+    const leaves = (this.leaves = new DeferredLeaves(db));
 
     const claim = db.transaction((entry: PlaceClaim, now: number): ClaimOutcome => {
+      leaves.deleteInside();
       const { conversation, thread } = entry;
       const scope = thread ? selectScope.get(conversation.platform, thread.channelId, thread.threadId) : undefined;
       if (!entry.addressed && !scope) return { skipped: "not_addressed" };
@@ -69,9 +76,10 @@ export class SqliteTurnQueue implements QueueStore {
       const id = Number(insertTicket.run(key, entry.instance, now, BigInt(entry.order)).lastInsertRowid);
       return { placed: { id, conversationKey: key }, ...(scope ? { scope } : {}) };
     });
-    this.claimInTransaction = (entry, now) => claim.immediate(entry, now);
+    this.claimInTransaction = (entry, now) => leaves.within(() => claim.immediate(entry, now));
 
     const admit = db.transaction((ticket: QueueTicket, checks: PlaceChecks, now: number): QueueAdmission => {
+      leaves.deleteInside();
       const place = selectTicket.get(ticket.id);
       // Gone already (its process was taken for dead): nothing to count; the wait finds the way clear.
       if (!place) return { ticket };
@@ -89,13 +97,15 @@ export class SqliteTurnQueue implements QueueStore {
       }
       if (checks.startIfFirst && place.started === null && !firstInTheWay.get(ticket.conversationKey, ticket.id, place.order, place.order, ticket.id)) {
         markStarted.run(now, ticket.id);
+        if (checks.opening && openTurn) return { ticket, started: true, opened: openTurn(checks.opening) };
         return { ticket, started: true };
       }
       return { ticket };
     });
-    this.admitInTransaction = (ticket, checks, now) => admit.immediate(ticket, checks, now);
+    this.admitInTransaction = (ticket, checks, now) => leaves.within(() => admit.immediate(ticket, checks, now));
 
     const start = db.transaction((ticket: QueueTicket, now: number): QueueHead | undefined => {
+      leaves.deleteInside();
       const place = selectTicket.get(ticket.id);
       if (!place || place.started !== null) return undefined;
       const blocker = firstInTheWay.get(ticket.conversationKey, ticket.id, place.order, place.order, ticket.id);
@@ -103,7 +113,7 @@ export class SqliteTurnQueue implements QueueStore {
       markStarted.run(now, ticket.id);
       return undefined;
     });
-    this.startInTransaction = (ticket, now) => start.immediate(ticket, now);
+    this.startInTransaction = (ticket, now) => leaves.within(() => start.immediate(ticket, now));
   }
 
   async claim(claim: PlaceClaim): Promise<ClaimOutcome> {
@@ -137,9 +147,17 @@ export class SqliteTurnQueue implements QueueStore {
     }
   }
 
+  /** Deleted with the next transaction of the queue, or at the end of this pass of the event loop (see DeferredLeaves). */
   async leave(ticket: QueueTicket): Promise<void> {
-    this.deleteTicket.run(ticket.id);
+    const left = this.leaves.leave(ticket.id);
+    // A turn of this process waiting in the conversation looks again now: its look deletes the place first.
     this.wake(ticket.conversationKey);
+    await left;
+  }
+
+  /** Deletes the places given up and still waiting for a transaction (the store closes). */
+  leaveNow(): void {
+    this.leaves.flushNow();
   }
 
   private wake(key: string): void {

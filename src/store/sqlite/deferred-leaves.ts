@@ -1,0 +1,90 @@
+import type { Db } from "./database.js";
+
+interface Leaving {
+  id: number;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Places in line given up but not yet deleted. A turn's place is given up once its answer was
+ * shown, and the conversation's next turn (in this process, most often at once) takes its own
+ * place in a transaction of its own: the delete rides along in that transaction instead of paying
+ * a commit of its own (and writing the queue's pages twice). Whatever no transaction took by the
+ * end of the event loop's pass is deleted then, in one transaction, so another process never
+ * waits longer than that pass for a place this process gave up. `leave`'s promise settles once
+ * the delete committed; a failed delete rejects it, and the caller retries (PlaceReleases).
+ */
+export class DeferredLeaves {
+  private pending: Leaving[] = [];
+  /** The deletes the running transaction took (deleteInside), settled once it committed. */
+  private taken: Leaving[] = [];
+  private scheduled = false;
+  private readonly deleteTicket;
+  private readonly flushAlone: () => void;
+
+  constructor(db: Db) {
+    this.deleteTicket = db.prepare<[number]>(`DELETE FROM turn_queue WHERE id = ?`);
+    const flush = db.transaction(() => this.deleteInside());
+    this.flushAlone = () => flush.immediate();
+  }
+
+  /** Queues the delete; resolves once it committed, with the next transaction that takes it or at the end of this pass. */
+  leave(id: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ id, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /**
+   * Runs `transaction`, a transaction that calls deleteInside() first, and settles the deletes it
+   * took once it returned (committed). If it throws, they were rolled back with it: they wait
+   * for the end of the pass again.
+   */
+  within<T>(transaction: () => T): T {
+    try {
+      const result = transaction();
+      for (const leaving of this.taken) leaving.resolve();
+      return result;
+    } catch (error) {
+      if (this.taken.length > 0) {
+        this.pending = [...this.taken, ...this.pending];
+        this.schedule();
+      }
+      throw error;
+    } finally {
+      this.taken = [];
+    }
+  }
+
+  /** Inside a transaction run through `within`: deletes every pending place. */
+  deleteInside(): void {
+    if (this.pending.length === 0) return;
+    this.taken = this.pending;
+    this.pending = [];
+    for (const { id } of this.taken) this.deleteTicket.run(id);
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.flushNow();
+    });
+  }
+
+  /** Deletes what is pending now, in a transaction of its own. */
+  flushNow(): void {
+    if (this.pending.length === 0) return;
+    try {
+      this.within(this.flushAlone);
+    } catch (error) {
+      // Not left to wait for another pass: the caller's retries (with their backoff) take it from here.
+      const failed = this.pending;
+      this.pending = [];
+      for (const leaving of failed) leaving.reject(error);
+    }
+  }
+}
