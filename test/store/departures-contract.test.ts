@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { expect } from "vitest";
+import { expect, vi } from "vitest";
 import { silentLogger } from "../../src/log.js";
 import { budgetKey } from "../../src/store/budget-store.js";
 import type { Store } from "../../src/store/store.js";
@@ -150,6 +150,43 @@ await describeOnEngines(
       await purge.returned(back.platform, back.workspaceId);
       expect((await purge.sweep(day0 + 60 * DAY_MS)).size).toBe(0);
       expect(await counts(shared, back)).toEqual(before);
+    });
+
+    it("makes every process forget its cached settings of a purged workspace: they read as never set", async ({ a, b }) => {
+      const gone = workspace();
+      const channel = { ...gone, channelId: "C1" };
+      await a.workspaceSettings.set(gone, "systemPrompt", "Be brief.", "U-admin");
+      await a.toolSettings.set(gone, "wikipedia", false, "U-admin");
+      await a.toolApprovals.set(gone, "web_fetch", true, "U-admin");
+      await a.channelSettings.set(channel, "prompt", "Here only.", "U-admin");
+      await a.budgets.setLimit(gone, { scope: "workspace", subject: "", period: "day" }, { unit: "tokens", amount: 1_000 }, "U-admin");
+      const seen = async (store: Store) => ({
+        settings: await store.workspaceSettings.get(gone),
+        tools: [...(await store.toolSettings.overrides(gone)).keys()],
+        approvals: [...(await store.toolApprovals.overrides(gone)).keys()],
+        channel: await store.channelSettings.get(channel),
+        budgets: (await store.budgets.limits(gone)).length,
+      });
+      // What a workspace that never set anything reads.
+      const other = workspace();
+      const never = {
+        settings: await b.workspaceSettings.get(other),
+        tools: [],
+        approvals: [],
+        channel: await b.channelSettings.get({ ...other, channelId: "C1" }),
+        budgets: 0,
+      };
+      // Both processes read the workspace's settings, and cache them.
+      for (const store of [a, b]) {
+        expect(await seen(store)).toMatchObject({ settings: { systemPrompt: "Be brief." }, tools: ["wikipedia"], approvals: ["web_fetch"], budgets: 1 });
+      }
+
+      const purge = new WorkspacePurge(a.departures, { purgeDays: 0, logger: silentLogger() });
+      await purge.left(gone.platform, gone.workspaceId, "app_uninstalled");
+      await purge.idle();
+      await purge.stop();
+      // PostgreSQL tells the other processes through a notification: they hear it a moment after the commit.
+      for (const store of [a, b]) await vi.waitFor(async () => expect(await seen(store)).toEqual(never), { timeout: 5_000, interval: 20 });
     });
 
     it("purges at once with UNINSTALL_PURGE_DAYS=0, in the background", async ({ shared, a }) => {

@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { openDatabase } from "../../src/store/sqlite/database.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
@@ -109,6 +110,37 @@ describe("SQLite checkpoints from a worker thread", () => {
     }
   });
 
+  it("gives up a restart that waits for a reader soon: a writer that waits less than a second still commits, and a later round restarts", async () => {
+    const store = SqliteStore.open(path, { checkpoints: { ...ON_REQUEST, restartAtFrames: 1 } });
+    // A reader (a console page, another process) that stays on a snapshot older than the log's end:
+    // RESTART holds the write lock while it waits for it to leave.
+    const reader = new Database(path);
+    // No wait of its own: it only sees whether someone holds the write lock.
+    const probe = new Database(path, { timeout: 0 });
+    try {
+      await writeTurns(store, 20);
+      reader.exec("BEGIN");
+      reader.prepare("SELECT COUNT(*) FROM turns").get();
+      await writeTurns(store, 20, 20);
+      // A loaded disk, scaled down: the main connection waits half a second where it waits five.
+      store.db.pragma("busy_timeout = 500");
+      const round = store.checkpointer!.nextRound(true);
+      await until(() => !tookWriteLock(probe), "the restart holds the write lock");
+      await writeTurns(store, 1, 40);
+      reader.exec("COMMIT");
+      // The restart gave up (busy) instead of holding the writer off; with the reader gone the next one restarts the log.
+      expect((await round).busy).toBe(1);
+      const next = await store.checkpointer!.nextRound(true);
+      expect(next).toMatchObject({ busy: 0, log: next.checkpointed });
+      expect(store.db.prepare("SELECT COUNT(*) FROM turns").pluck().get()).toBe(41);
+    } finally {
+      if (reader.inTransaction) reader.exec("COMMIT");
+      reader.close();
+      probe.close();
+      await store.close();
+    }
+  });
+
   it("stops with the store: its connection is closed, so the last close removes the log", async () => {
     const store = SqliteStore.open(path, { checkpoints: { everyMs: 5 } });
     await writeTurns(store, 50);
@@ -176,3 +208,24 @@ describe("SQLite checkpoints from a worker thread", () => {
     await store.close();
   });
 });
+
+/** Whether `probe` could take the write lock (released again at once): false while another connection holds it. */
+function tookWriteLock(probe: Database.Database): boolean {
+  try {
+    probe.exec("BEGIN IMMEDIATE");
+  } catch (error) {
+    if ((error as { code?: string }).code?.startsWith("SQLITE_BUSY")) return false;
+    throw error;
+  }
+  probe.exec("ROLLBACK");
+  return true;
+}
+
+/** Checks `condition` at every turn of the event loop (a window of a few milliseconds must not be missed), for 10 s at most. */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}

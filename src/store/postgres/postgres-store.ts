@@ -75,6 +75,8 @@ export class PostgresStore implements Store {
   readonly history: PostgresHistory;
   readonly audit: PostgresAuditReads;
   private readonly listener: ChangeListener;
+  /** The settings' caches: a workspace's entries go when its settings change, here or in another process. */
+  private readonly settingsCaches: SettingsCache<unknown>[];
   private closing?: Promise<void>;
 
   private constructor(
@@ -96,7 +98,7 @@ export class PostgresStore implements Store {
     this.channelSettings = new PostgresChannelSettings(pool, new SettingsCache<ChannelSettings>());
     this.usageReports = new PostgresUsageReports(pool);
     this.feedback = new PostgresFeedback(pool);
-    this.departures = new PostgresDepartures(pool);
+    this.departures = new PostgresDepartures(pool, (key) => this.dropSettings(key));
     this.installations = new PostgresInstallations(pool);
     this.retention = new PostgresRetention(pool);
     this.schedules = new PostgresSchedules(pool);
@@ -107,12 +109,13 @@ export class PostgresStore implements Store {
     this.history = new PostgresHistory(pool);
     this.audit = new PostgresAuditReads(pool);
     const caches = [this.toolSettings.cache, this.workspaceSettings.cache, this.toolApprovals.cache, this.channelSettings.cache] as SettingsCache<unknown>[];
+    this.settingsCaches = caches;
     this.listener = new ChangeListener(
       { ...settings, url: settings.listenUrl ?? settings.url },
       {
         [CHANNELS.settings]: (key) => {
           settings.logger.debug("a workspace's settings changed in another process");
-          for (const cache of caches) cache.drop(key);
+          this.dropSettings(key);
         },
         [CHANNELS.queue]: (signal) => this.queue.notified(signal),
       },
@@ -123,6 +126,11 @@ export class PostgresStore implements Store {
       settings.logger,
     );
     for (const cache of caches) cache.setEnabled(false);
+  }
+
+  /** Drops what this process caches of a workspace's settings (by its key). */
+  private dropSettings(key: string): void {
+    for (const cache of this.settingsCaches) cache.drop(key);
   }
 
   /** Connects, applies the migrations (once, whichever process starts first), and starts listening. */

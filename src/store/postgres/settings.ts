@@ -26,6 +26,11 @@ export async function recordChange(client: Queryable, workspace: WorkspaceRef, k
     changedBy,
     at,
   ]);
+  await notifySettingsChanged(client, workspace);
+}
+
+/** Makes every process (this one's listener too) drop its cached settings of the workspace, once the transaction commits. */
+export async function notifySettingsChanged(client: Queryable, workspace: WorkspaceRef): Promise<void> {
   await client.query(`SELECT pg_notify($1, $2)`, [CHANNELS.settings, workspaceKey(workspace)]);
 }
 

@@ -24,7 +24,24 @@ export function openDatabase(path: string, migrationsDir = SQLITE_MIGRATIONS): D
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   db.pragma("foreign_keys = ON");
+  immediateByDefault(db);
   if (onDisk) restrictFiles([path, `${path}-wal`, `${path}-shm`]);
   applyMigrations(db, migrationsDir);
   return db;
+}
+
+/**
+ * Makes a plain call of every transaction this connection builds BEGIN IMMEDIATE instead of
+ * better-sqlite3's BEGIN (deferred). A deferred transaction takes the write lock only at its first
+ * write; if it read before that and another connection (the checkpoint thread, another process)
+ * holds the write lock or has committed since that read, SQLite answers SQLITE_BUSY at once,
+ * without the busy wait, and the turn fails with "database is locked". An IMMEDIATE one asks for
+ * the write lock at BEGIN, where the busy timeout applies. `.deferred` stays for a transaction that
+ * only reads (a consistent snapshot); `.immediate` and `.exclusive` are unchanged, and a
+ * transaction called inside another is still a savepoint of it.
+ */
+function immediateByDefault(db: Db): void {
+  const deferredByDefault = db.transaction.bind(db);
+  // At run time each of the four calls carries the others as properties; the types know only the plain one.
+  db.transaction = ((fn) => deferredByDefault(fn).immediate) as Db["transaction"];
 }

@@ -1,15 +1,20 @@
 import { namesIn, PURGE_PLAN, purgeValues, type Departure, type DepartureStore } from "../departure-store.js";
 import type { WorkspaceRef } from "../types.js";
 import type { Db } from "./database.js";
+import type { SettingsVersion } from "./settings-version.js";
 
-/** Departed workspaces in SQLite; each purge round is one IMMEDIATE transaction that checks the departure first. */
+/**
+ * Departed workspaces in SQLite; each purge round is one IMMEDIATE transaction that checks the
+ * departure first. A round that deleted rows bumps the settings version in that transaction: the
+ * workspace's settings, tool flags and budgets may have gone, and every process caches them.
+ */
 export class SqliteDepartures implements DepartureStore {
   private readonly insert;
   private readonly remove;
   private readonly selectDue;
   private readonly roundTx: (workspace: WorkspaceRef, cutoff: number, limit: number) => number;
 
-  constructor(db: Db) {
+  constructor(db: Db, version: SettingsVersion) {
     this.insert = db.prepare<[string, string, number, string]>(
       `INSERT INTO workspace_departures (platform, workspace_id, left_at, reason) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     );
@@ -30,7 +35,10 @@ export class SqliteDepartures implements DepartureStore {
       for (const step of steps) {
         const bound = Object.fromEntries([...step.names.map((name) => [name, values[name]]), ["n", limit]]);
         const { changes } = step.statement.run(bound);
-        if (changes > 0) return changes;
+        if (changes > 0) {
+          version.bump();
+          return changes;
+        }
       }
       this.remove.run(workspace.platform, workspace.workspaceId);
       return 0;

@@ -28,6 +28,8 @@ export function sqliteSettings(db: Db) {
     workspaces: new SqliteWorkspaceSettings(db, workspaceCache, version, audit) as WorkspaceSettingsStore,
     toolApprovals: new SqliteToolFlags(db, TOOL_NEEDS_APPROVAL, approvalCache, version, audit),
     channels: new SqliteChannelSettings(db, channelCache, version, audit),
+    /** The version row, for what changes settings outside these stores (a departed workspace's purge). */
+    version,
     /** The admins' budgets, read at every turn's start and first call: cached like the settings (SqliteBudgets). */
     budgetLimits: { cache: budgetCache, version },
     /** The audit's insert, for the changes kept elsewhere (budgets) to write their entries with. */

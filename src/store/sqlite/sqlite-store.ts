@@ -85,7 +85,7 @@ export class SqliteStore implements Store {
     this.approvals = new SqliteApprovals(db);
     this.usageReports = new SqliteUsageReports(db);
     this.feedback = new SqliteFeedback(db);
-    this.departures = new SqliteDepartures(db);
+    this.departures = new SqliteDepartures(db, settings.version);
     this.installations = new SqliteInstallations(db);
     this.retention = new SqliteRetention(db);
     this.schedules = new SqliteSchedules(db);
