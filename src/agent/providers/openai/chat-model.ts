@@ -1,9 +1,19 @@
 import type OpenAI from "openai";
+import type { Stream } from "openai/core/streaming";
 import type { Model, ModelErrorVerdict, ModelReply, ModelRequest, ModelStream, ModelToolCall, StreamSink, Usage } from "../../model.js";
 import { classifyOpenAIError } from "./errors.js";
-import { completionBody } from "./request.js";
+import { completionJson } from "./request.js";
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
+type ChatCompletion = OpenAI.Chat.Completions.ChatCompletion;
+
+/*
+ * Requests go through the client's post() with the body as JSON text made by completionJson
+ * (what chat.completions.create would send, from kept pieces), so the SDK does not serialize
+ * the whole conversation and the tool definitions again for every call of a turn.
+ */
+const PATH = "/chat/completions";
+const JSON_BODY = { "content-type": "application/json" };
 
 const NO_CALLS: ModelToolCall[] = [];
 
@@ -15,9 +25,12 @@ export class OpenAIChatModel implements Model {
   ) {}
 
   async complete(request: ModelRequest, signal: AbortSignal): Promise<ModelReply> {
-    const body = completionBody(request, this.name);
-    body.stream = false;
-    const response = await this.client.chat.completions.create(body, { signal });
+    const response = await this.client.post<ChatCompletion>(PATH, {
+      body: completionJson(request, this.name, false),
+      headers: JSON_BODY,
+      signal,
+      stream: false,
+    });
     const message = response.choices?.[0]?.message;
     if (!message) throw new Error("the model's response had no choices");
     const calls = message.tool_calls;
@@ -27,10 +40,7 @@ export class OpenAIChatModel implements Model {
   }
 
   async stream(request: ModelRequest, signal: AbortSignal): Promise<ModelStream> {
-    const body = completionBody(request, this.name) as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
-    body.stream = true;
-    body.stream_options = { include_usage: true };
-    const stream = await this.client.chat.completions.create(body, { signal });
+    const stream = await this.client.post<Stream<Chunk>>(PATH, { body: completionJson(request, this.name, true), headers: JSON_BODY, signal, stream: true });
     return { read: (sink) => readChunks(stream, sink), abort: () => stream.controller.abort() };
   }
 

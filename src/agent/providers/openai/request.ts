@@ -4,53 +4,65 @@ import type { ModelMessage, ModelRequest, ModelToolCall, ToolSpec, UserContentPa
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type FunctionTool = OpenAI.Chat.Completions.ChatCompletionFunctionTool;
 type ContentPart = OpenAI.Chat.Completions.ChatCompletionContentPart;
-export type CompletionBody = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
 
 /*
  * The project's request as Chat Completions wants it. The bench checks that the bytes are those a
  * hand-written openai loop sends, so keys keep that order (messages, tools, tool_choice, stop,
- * model, stream), and a system, plain user or plain assistant message, which has the API's own
- * shape already, is sent as the same object rather than a copy.
+ * max_tokens, model, stream), and a system, plain user or plain assistant message, which has the
+ * API's own shape already, is serialized as it is rather than copied first.
  */
 
-/** Tool definitions are built once per tool, and their list once per list of tools (a channel's stays the same object while its settings do). */
-const definitions = new WeakMap<ToolSpec, FunctionTool>();
-const definitionLists = new WeakMap<readonly ToolSpec[], FunctionTool[]>();
-/** A question with images is sent on every call of its turn: its parts (with the data URLs) are built once. */
-const withImages = new WeakMap<ModelMessage, ChatMessage>();
+/** The JSON text of each message as sent; a message is not changed once made (a session only appends), so its text is kept. */
+const messageJson = new WeakMap<ModelMessage, string>();
+/** The JSON text of a list of tool definitions (a channel's list stays the same object while its settings do). */
+const toolListJson = new WeakMap<readonly ToolSpec[], string>();
 
-export function completionBody(request: ModelRequest, model: string): CompletionBody {
-  const body = { messages: chatMessages(request.messages) } as CompletionBody;
-  if (request.tools && request.tools.length > 0) {
-    body.tools = toolDefinitions(request.tools);
-    if (request.toolChoice) body.tool_choice = request.toolChoice;
+/** What follows the model in the body: a whole answer, or a stream with its usage in the last chunk. */
+const STREAMED = `,"stream":true,"stream_options":{"include_usage":true}}`;
+const WHOLE = `,"stream":false}`;
+
+/**
+ * The request's body as JSON text: the same bytes as JSON.stringify of the Chat Completions
+ * request (messages, tools, tool_choice, stop, max_tokens, model, stream, and stream_options when
+ * streamed), as chat.completions.create would send it, made from the JSON of each message and of
+ * the tool list, which are kept. A turn's calls resend the same
+ * system prompt, history and tool definitions with a few messages more each time: only those
+ * are serialized again (the tool list of a channel not at all).
+ */
+export function completionJson(request: ModelRequest, model: string, stream: boolean): string {
+  const { messages } = request;
+  let json = `{"messages":[`;
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]!;
+    let text = messageJson.get(message);
+    if (text === undefined) {
+      text = JSON.stringify(chatMessage(message));
+      messageJson.set(message, text);
+    }
+    json += i === 0 ? text : `,${text}`;
   }
-  if (request.stop) body.stop = request.stop as string[];
+  json += "]";
+  if (request.tools && request.tools.length > 0) {
+    let tools = toolListJson.get(request.tools);
+    if (tools === undefined) {
+      tools = JSON.stringify(toolDefinitions(request.tools));
+      toolListJson.set(request.tools, tools);
+    }
+    json += `,"tools":${tools}`;
+    if (request.toolChoice) json += `,"tool_choice":${JSON.stringify(request.toolChoice)}`;
+  }
+  if (request.stop) json += `,"stop":${JSON.stringify(request.stop)}`;
   // max_tokens rather than max_completion_tokens: every OpenAI-compatible server reads it.
-  if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
-  body.model = model;
-  return body;
-}
-
-function chatMessages(messages: readonly ModelMessage[]): ChatMessage[] {
-  const mapped: ChatMessage[] = new Array(messages.length);
-  for (let i = 0; i < messages.length; i++) mapped[i] = chatMessage(messages[i]!);
-  return mapped;
+  if (request.maxTokens !== undefined) json += `,"max_tokens":${JSON.stringify(request.maxTokens)}`;
+  return `${json},"model":${JSON.stringify(model)}${stream ? STREAMED : WHOLE}`;
 }
 
 function chatMessage(message: ModelMessage): ChatMessage {
   switch (message.role) {
     case "system":
       return message;
-    case "user": {
-      if (typeof message.content === "string") return message as ChatMessage;
-      let mapped = withImages.get(message);
-      if (!mapped) {
-        mapped = { role: "user", content: message.content.map(contentPart) };
-        withImages.set(message, mapped);
-      }
-      return mapped;
-    }
+    case "user":
+      return typeof message.content === "string" ? (message as ChatMessage) : { role: "user", content: message.content.map(contentPart) };
     case "assistant":
       return message.toolCalls ? { role: "assistant", content: message.content, tool_calls: message.toolCalls.map(toolCall) } : (message as ChatMessage);
     case "tool":
@@ -68,19 +80,5 @@ function toolCall(call: ModelToolCall): OpenAI.Chat.Completions.ChatCompletionMe
 }
 
 function toolDefinitions(tools: readonly ToolSpec[]): FunctionTool[] {
-  let list = definitionLists.get(tools);
-  if (!list) {
-    list = tools.map(toolDefinition);
-    definitionLists.set(tools, list);
-  }
-  return list;
-}
-
-function toolDefinition(tool: ToolSpec): FunctionTool {
-  let definition = definitions.get(tool);
-  if (!definition) {
-    definition = { type: "function", function: { name: tool.name, description: tool.description, parameters: tool.jsonSchema } };
-    definitions.set(tool, definition);
-  }
-  return definition;
+  return tools.map((tool) => ({ type: "function", function: { name: tool.name, description: tool.description, parameters: tool.jsonSchema } }));
 }
