@@ -5,7 +5,7 @@ import { withStoredFilesNamed } from "../attachments/describe.js";
 import type { ReadQuestion, SharedContentReader } from "../attachments/shared-content-reader.js";
 import { lazyChild, type Logger } from "../log.js";
 import type { ChannelRef } from "../store/channel-settings-store.js";
-import type { ClaimOutcome, PlaceClaim, Store } from "../store/store.js";
+import type { ClaimOutcome, PlaceChecks, PlaceClaim, QueueAdmission, Store } from "../store/store.js";
 import type { NoticeTarget, TurnClosing, TurnStart } from "../store/turn-records.js";
 import { conversationKey, type Conversation, type ConversationRef } from "../store/types.js";
 import type { WorkspaceSettings } from "../store/workspace-settings.js";
@@ -179,31 +179,36 @@ export class TurnRunner {
           this.options.budgets?.reached({ ...request, channelId: settingsChannelOf(request).channelId, timeZone: budgetTimeZone(settings) }),
         ignoredElsewhere: () => ignoredInSharedWorkspaces(store.workspaceSettings, request),
         takePlace: async () => {
-          if (!place) {
-            const taken = await this.line.claim({ conversation: request, instance, order: arrivalOrder(), addressed: true });
-            if (!("placed" in taken)) throw new Error(`a place without a claim was skipped (${taken.skipped})`);
-            place = { ticket: taken.placed };
-          }
           // Not while it holds back for an earlier message still on its way (see holdUntil).
-          const startIfFirst = place.holdUntil === undefined || place.holdUntil <= Date.now();
+          const startIfFirst = place?.holdUntil === undefined || place.holdUntil <= Date.now();
           // A turn that starts with its admission is recorded as running in the same transaction.
-          const opening = startIfFirst ? await this.openingOf(request, view, settings, place.ticket.id) : undefined;
-          const admitted = await store.queue.admit(place.ticket, {
+          const opening = startIfFirst ? await this.openingOf(request, view, settings) : undefined;
+          const checks: PlaceChecks = {
             startIfFirst,
             opening: opening?.start,
             maxDepth: limits.maxQueuedTurns,
             rate: request.operator
               ? undefined
               : { key: JSON.stringify([request.platform, request.userId]), limit: limits.ratePerUserPerMinute, windowMs: RATE_WINDOW_MS },
-          });
+          };
+          let admitted: QueueAdmission | undefined;
+          if (!place) {
+            // Placed and admitted at once, in one transaction where the store can.
+            const taken = await this.line.claim({ conversation: request, instance, order: arrivalOrder(), addressed: true, admit: checks });
+            if (!("placed" in taken)) throw new Error(`a place without a claim was skipped (${taken.skipped})`);
+            place = { ticket: taken.placed };
+            admitted = taken.admission;
+          }
+          admitted ??= await store.queue.admit(place.ticket, checks);
           // A refused place was given up with the refusal.
           if ("refused" in admitted) {
             this.line.forget(place.ticket);
             place = undefined;
+            return admitted;
           }
-          if ("ticket" in admitted && admitted.started) place = { ...place!, started: true };
-          if ("ticket" in admitted && admitted.opened && opening) opened = { turnId: opening.start.id, policy: opening.policy, conversation: admitted.opened };
-          return "ticket" in admitted ? { place: place! } : admitted;
+          if (admitted.started) place = { ...place, started: true };
+          if (admitted.opened && opening) opened = { turnId: opening.start.id, policy: opening.policy, conversation: admitted.opened };
+          return { place };
         },
       });
       if (!admission.admitted) {
@@ -316,21 +321,20 @@ export class TurnRunner {
   }
 
   /** The record of a turn about to start, and the policy it is read with (PlaceChecks.opening). */
-  private async openingOf(request: TurnRequest, view: TurnView, settings: WorkspaceSettings, place: number): Promise<{ start: TurnStart; policy: TurnPolicy }> {
+  private async openingOf(request: TurnRequest, view: TurnView, settings: WorkspaceSettings): Promise<{ start: Omit<TurnStart, "place">; policy: TurnPolicy }> {
     const channel = settingsChannelOf(request);
     const policy = await this.options.policies.forTurn(channel, settings);
-    return { start: this.turnStart(randomUUID(), request, view, policy, channel, place), policy };
+    return { start: this.turnStart(randomUUID(), request, view, policy, channel), policy };
   }
 
-  private turnStart(turnId: string, request: TurnRequest, view: TurnView, policy: TurnPolicy, channel: ChannelRef, place: number): TurnStart {
+  /** The record of a turn starting; the place it holds is added where it is known (PlaceChecks.opening). */
+  private turnStart(turnId: string, request: TurnRequest, view: TurnView, policy: TurnPolicy, channel: ChannelRef): Omit<TurnStart, "place"> {
     return {
       id: turnId,
       conversation: request,
       userId: request.userId,
       instance: this.options.instance,
       context: { model: policy.model, channelId: channel.channelId },
-      // The place is held until the answer was posted: a dead process's answered turn that still holds it was not shown.
-      place,
       // The terminal's session ends with its process: nobody to tell after a restart.
       noticeTo: request.operator ? undefined : this.askedIn(view, this.options.logger),
     };
@@ -360,7 +364,13 @@ export class TurnRunner {
     try {
       const channel = settingsChannelOf(request);
       const policy = opened?.policy ?? (await this.options.policies.forTurn(channel, settings));
-      const conversation = opened?.conversation ?? (await store.turns.start(this.turnStart(turnId, request, view, policy, channel, ticket.id)));
+      const conversation =
+        opened?.conversation ??
+        (await store.turns.start({
+          ...this.turnStart(turnId, request, view, policy, channel),
+          // The place is held until the answer was posted: a dead process's answered turn that still holds it was not shown.
+          place: ticket.id,
+        }));
       recorded = true;
       trace = this.traceOf({ turnId, platform: request.platform, workspaceId: request.workspaceId, channelId: channel.channelId, model: policy.model }, logger);
       logger.debug({ user: request.userId, text: request.text, model: policy.model }, "turn started");

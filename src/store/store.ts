@@ -138,9 +138,15 @@ export interface PlaceClaim {
   thread?: { channelId: string; threadId: string; channelConversation: ConversationRef };
   /** False for a message that is the bot's only in one of its threads (no mention, no DM, no command): elsewhere nothing is claimed or taken. */
   addressed: boolean;
+  /**
+   * The place's admission (QueueStore.admit), when its turn is checked as soon as it is placed (a
+   * question handed to the runner directly): the store may do both in one transaction and say so
+   * with `admission`; otherwise the runner admits the place itself.
+   */
+  admit?: PlaceChecks;
 }
 
-export type ClaimOutcome = { placed: QueueTicket; scope?: ThreadScope } | { skipped: "duplicate" | "not_addressed" };
+export type ClaimOutcome = { placed: QueueTicket; scope?: ThreadScope; admission?: QueueAdmission } | { skipped: "duplicate" | "not_addressed" };
 
 /** What a place must pass before its turn may run, counted in the database for every process. */
 export interface PlaceChecks {
@@ -154,11 +160,11 @@ export interface PlaceChecks {
    */
   startIfFirst?: boolean;
   /**
-   * With startIfFirst: the turn to record as running (TurnStore.start) when it starts here, in the
-   * same transaction; its conversation comes back as `opened`. A store may leave it to the
-   * runner's own TurnStore.start (`opened` is then absent).
+   * With startIfFirst: the turn to record as running (TurnStore.start, its `place` this one) when it
+   * starts here, in the same transaction; its conversation comes back as `opened`. A store may
+   * leave it to the runner's own TurnStore.start (`opened` is then absent).
    */
-  opening?: TurnStart;
+  opening?: Omit<TurnStart, "place">;
 }
 
 export interface WaitOptions {

@@ -66,24 +66,12 @@ export class SqliteTurnQueue implements QueueStore {
     // Each of the queue's transactions first deletes the places given up since the last one (see DeferredLeaves).
     const leaves = (this.leaves = new DeferredLeaves(db));
 
-    const claim = db.transaction((entry: PlaceClaim, now: number): ClaimOutcome => {
-      leaves.deleteInside();
-      const { conversation, thread } = entry;
-      const scope = thread ? selectScope.get(conversation.platform, thread.channelId, thread.threadId) : undefined;
-      if (!entry.addressed && !scope) return { skipped: "not_addressed" };
-      if (entry.claim && insertClaim.run(entry.claim.platform, entry.claim.eventId, now).changes === 0) return { skipped: "duplicate" };
-      const key = conversationKey(scope === "channel" && thread ? thread.channelConversation : conversation);
-      const id = Number(insertTicket.run(key, entry.instance, now, BigInt(entry.order)).lastInsertRowid);
-      return { placed: { id, conversationKey: key }, ...(scope ? { scope } : {}) };
-    });
-    this.claimInTransaction = (entry, now) => leaves.within(() => claim.immediate(entry, now));
-
-    const admit = db.transaction((ticket: QueueTicket, checks: PlaceChecks, now: number): QueueAdmission => {
-      leaves.deleteInside();
-      const place = selectTicket.get(ticket.id);
+    /** The admission's checks, inside a transaction; `place`: the place's row when the caller knows it (it was just taken). */
+    const admitInside = (ticket: QueueTicket, checks: PlaceChecks, now: number, place = selectTicket.get(ticket.id)): QueueAdmission => {
       // Gone already (its process was taken for dead): nothing to count; the wait finds the way clear.
       if (!place) return { ticket };
-      if (depthAhead.get(ticket.conversationKey, ticket.id, place.order, place.order, ticket.id)! >= checks.maxDepth) {
+      const ahead = depthAhead.get(ticket.conversationKey, ticket.id, place.order, place.order, ticket.id)!;
+      if (ahead >= checks.maxDepth) {
         this.deleteTicket.run(ticket.id);
         return { refused: "queue_full" };
       }
@@ -95,12 +83,32 @@ export class SqliteTurnQueue implements QueueStore {
         }
         saveRate.run(checks.rate.key, counted.period, counted.current, counted.previous, now);
       }
-      if (checks.startIfFirst && place.started === null && !firstInTheWay.get(ticket.conversationKey, ticket.id, place.order, place.order, ticket.id)) {
+      // Nothing ahead of it (the count says so): it starts now.
+      if (checks.startIfFirst && place.started === null && ahead === 0) {
         markStarted.run(now, ticket.id);
-        if (checks.opening && openTurn) return { ticket, started: true, opened: openTurn(checks.opening) };
+        if (checks.opening && openTurn) return { ticket, started: true, opened: openTurn({ ...checks.opening, place: ticket.id }) };
         return { ticket, started: true };
       }
       return { ticket };
+    };
+
+    const claim = db.transaction((entry: PlaceClaim, now: number): ClaimOutcome => {
+      leaves.deleteInside();
+      const { conversation, thread } = entry;
+      const scope = thread ? selectScope.get(conversation.platform, thread.channelId, thread.threadId) : undefined;
+      if (!entry.addressed && !scope) return { skipped: "not_addressed" };
+      if (entry.claim && insertClaim.run(entry.claim.platform, entry.claim.eventId, now).changes === 0) return { skipped: "duplicate" };
+      const key = conversationKey(scope === "channel" && thread ? thread.channelConversation : conversation);
+      const order = BigInt(entry.order);
+      const placed = { id: Number(insertTicket.run(key, entry.instance, now, order).lastInsertRowid), conversationKey: key };
+      const admission = entry.admit ? admitInside(placed, entry.admit, now, { order, started: null }) : undefined;
+      return { placed, ...(scope ? { scope } : {}), ...(admission ? { admission } : {}) };
+    });
+    this.claimInTransaction = (entry, now) => leaves.within(() => claim.immediate(entry, now));
+
+    const admit = db.transaction((ticket: QueueTicket, checks: PlaceChecks, now: number): QueueAdmission => {
+      leaves.deleteInside();
+      return admitInside(ticket, checks, now);
     });
     this.admitInTransaction = (ticket, checks, now) => leaves.within(() => admit.immediate(ticket, checks, now));
 
