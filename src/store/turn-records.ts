@@ -196,7 +196,17 @@ export function modelCallRows(calls: readonly ModelCallRecord[] | undefined): Mo
   }));
 }
 
-export const utcDay = (time = Date.now()): string => new Date(time).toISOString().slice(0, 10);
+/** The UTC day of `time` as "2026-12-01"; the last one is kept (a day's turns ask for the same). */
+let dayNumber = Number.NaN;
+let dayText = "";
+export function utcDay(time = Date.now()): string {
+  const day = Math.floor(time / 86_400_000);
+  if (day !== dayNumber) {
+    dayText = new Date(day * 86_400_000).toISOString().slice(0, 10);
+    dayNumber = day;
+  }
+  return dayText;
+}
 
 /** A question's files as the messages table keeps them (JSON), or null when there were none. */
 export const attachmentsJson = (attachments: StoredAttachment[] | undefined): string | null =>

@@ -25,7 +25,17 @@ export function exchangesOf(messages: readonly DroppedMessage[]): DroppedExchang
   return exchanges;
 }
 
-const stamp = (time: number) => new Date(time).toISOString().slice(0, 16).replace("T", " ");
+/** A message's minute as "2026-12-01 09:30" (UTC); the last one is kept, as a conversation's messages mostly share their minutes. */
+let stampedMinute = Number.NaN;
+let stamped = "";
+function stamp(time: number): string {
+  const minute = Math.floor(time / 60_000);
+  if (minute !== stampedMinute) {
+    stamped = new Date(minute * 60_000).toISOString().slice(0, 16).replace("T", " ");
+    stampedMinute = minute;
+  }
+  return stamped;
+}
 const speaker = (message: DroppedMessage) => message.author ?? "someone";
 
 /**
