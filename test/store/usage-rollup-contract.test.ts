@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { expect } from "vitest";
+import { expect, vi } from "vitest";
 import type { Store } from "../../src/store/store.js";
 import type { ConversationRef, WorkspaceRef } from "../../src/store/types.js";
 import type { UsageRow } from "../../src/store/usage-report-store.js";
@@ -104,8 +104,9 @@ await describeOnEngines(
       });
       // a turn still running is not counted yet; one that started three days ago counts on its day
       const running = await start(a, c1, { user: "U4", model: "m3" });
-      const old = await start(b, c1, { user: "U1", model: "m1" });
-      await shared.run(`UPDATE turns SET started_at = started_at - ${3 * DAY} WHERE id = '${old.id}'`);
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(Date.now() - 3 * DAY);
+      const old = await start(b, c1, { user: "U1", model: "m1" }).finally(() => vi.useRealTimers());
       await finish(b, c1, old.id, [100, 10]);
       // another workspace's turns are not this one's
       const elsewhere = await start(a, { ...workspace(), channelId: "C1" });

@@ -111,15 +111,31 @@ const range = (state: SummaryState) =>
  */
 export function promptBlock(state: SummaryState, waiting: readonly DroppedExchange[], maxTokens: number): string | undefined {
   const parts: string[] = [];
-  if (state.summary) parts.push(`Summary of earlier messages in this conversation${range(state)}, older than the messages that follow:\n${state.summary}`);
-  const index = fitNewest(state.identifiers.map(indexLine), charsFor(maxTokens));
-  if (index.length > 0) parts.push(`Identifiers said earlier, verbatim (who, where):\n${index.join("\n")}`);
+  const head = summaryHead(state, maxTokens);
+  if (head) parts.push(head);
   const questions = fitNewest(
     waiting.map(({ question }) => `- [${stamp(question.createdAt)}] ${speaker(question)}: ${question.text.replace(/\s+/g, " ")}`),
     charsFor(maxTokens),
   ).reverse();
   if (questions.length > 0) parts.push(`Earlier questions not summarized yet (newest first):\n${questions.join("\n")}`);
   return parts.length > 0 ? parts.join("\n\n") : undefined;
+}
+
+/**
+ * The summary and the identifier index as the prompt shows them: the same for every turn until
+ * the summary is written again (its version moves), so each conversation's last one is kept.
+ */
+const heads = new WeakMap<SummaryState, { version: number; maxTokens: number; text: string }>();
+function summaryHead(state: SummaryState, maxTokens: number): string {
+  const kept = heads.get(state);
+  if (kept && kept.version === state.version && kept.maxTokens === maxTokens) return kept.text;
+  const parts: string[] = [];
+  if (state.summary) parts.push(`Summary of earlier messages in this conversation${range(state)}, older than the messages that follow:\n${state.summary}`);
+  const index = fitNewest(state.identifiers.map(indexLine), charsFor(maxTokens));
+  if (index.length > 0) parts.push(`Identifiers said earlier, verbatim (who, where):\n${index.join("\n")}`);
+  const text = parts.join("\n\n");
+  heads.set(state, { version: state.version, maxTokens, text });
+  return text;
 }
 
 const indexLine = (entry: IndexedIdentifier) => `- ${entry.text} (${entry.by}, ${entry.source})`;

@@ -1,12 +1,18 @@
 import { modelCallRows, noticeTargetJson, stepRows, storable, utcDay, type TurnClosing, type TurnStart } from "../turn-records.js";
 import type { TokenUsageStore, TurnStore } from "../store.js";
-import { addValuesToRollup, ROLLUP_KEYS_OF_TURN, type RollupKeys } from "../usage-rollup-sql.js";
+import { addValuesToRollup, ROLLUP_DAY_MS, ROLLUP_KEYS_OF_TURN, type RollupKeys } from "../usage-rollup-sql.js";
 import type { Conversation, WorkspaceRef } from "../types.js";
 import type { SqliteConversations } from "./conversations.js";
 import type { Db } from "./database.js";
+import { RowsInsert } from "./rows-insert.js";
 
 /** A turn_model_calls row's values, in its columns' order (bound one by one: cheaper than SQLite reading them out of JSON). */
 type ModelCallValues = [string, number, string, string, string, number, number, number, number | null, number | null, number | null, string, number];
+/** Turns whose rollup keys are kept (far more than run at once). */
+const MAX_OPEN_KEYS = 10_000;
+
+/** A turn_steps row's values, in its columns' order. */
+type StepValues = [string, number, string, string, string | null, string | null, number, number | null, number | null];
 
 /** A closing waiting for the next group commit, with its turn's `finish` to settle. */
 interface WaitingClosing {
@@ -30,13 +36,20 @@ export class SqliteTurnLog implements TurnStore, TokenUsageStore {
   private readonly insertTurn;
   private readonly placeTurn;
   private readonly updateTurn;
-  private readonly insertStep;
-  private readonly insertCall;
+  private readonly updateRunningTurn;
+  private readonly insertSteps;
+  private readonly insertCalls;
   private readonly addTokens;
   private readonly selectTokens;
   private readonly rollupKeys;
   private readonly rollUpChannel;
   private readonly rollUpUser;
+  /**
+   * What the daily rollup is keyed by, for the turns this process recorded as running: their
+   * closing adds to the rollup without reading the turn back (a turn started by another process
+   * run, or closed after a restart, is read: ROLLUP_KEYS_OF_TURN). Dropped once the closing commits.
+   */
+  private readonly openKeys = new Map<string, Omit<RollupKeys, "counted">>();
   /** Built once: better-sqlite3 makes four wrapper functions for every db.transaction() call. */
   private readonly startTurn: (turn: TurnStart) => Conversation;
   /** `start`'s writes inside a transaction of the caller's: the queue's admission opens the turn with them (PlaceChecks.opening). */
@@ -53,20 +66,40 @@ export class SqliteTurnLog implements TurnStore, TokenUsageStore {
       `INSERT INTO turns (id, conversation_id, user_id, status, started_at, instance, model, channel_id, notice_to) VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?)`,
     );
     this.placeTurn = db.prepare<[string, number]>(`UPDATE turn_queue SET turn_id = ? WHERE id = ?`);
-    this.updateTurn = db.prepare(
-      `UPDATE turns SET status = @status, outcome = @outcome, ended_at = @endedAt,
+    const updateTurn = `UPDATE turns SET status = @status, outcome = @outcome, ended_at = @endedAt,
          duration_ms = @endedAt - started_at, iterations = @iterations,
          prompt_tokens = @promptTokens, completion_tokens = @completionTokens, total_tokens = @totalTokens,
          error = @error, trace_id = @traceId, link = @link
-       WHERE id = @id`,
-    );
-    this.insertStep = db.prepare<[string, number, string, string, string | null, string | null, number, number | null, number | null]>(
-      `INSERT INTO turn_steps (turn_id, seq, tool, input, output, error, started_at, duration_ms, approval_wait_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.insertCall = db.prepare<ModelCallValues>(
-      `INSERT INTO turn_model_calls (turn_id, seq, model, provider, purpose, retry, started_at, duration_ms, first_token_ms, prompt_tokens, completion_tokens, outcome, after_step)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+       WHERE id = @id`;
+    this.updateTurn = db.prepare(updateTurn);
+    // Changes the row only while it runs: whether it did says whether the turn still counts (COUNTED_ONCE).
+    this.updateRunningTurn = db.prepare(`${updateTurn} AND status = 'running'`);
+    this.insertSteps = new RowsInsert<StepValues>(db, "turn_steps", [
+      "turn_id",
+      "seq",
+      "tool",
+      "input",
+      "output",
+      "error",
+      "started_at",
+      "duration_ms",
+      "approval_wait_ms",
+    ]);
+    this.insertCalls = new RowsInsert<ModelCallValues>(db, "turn_model_calls", [
+      "turn_id",
+      "seq",
+      "model",
+      "provider",
+      "purpose",
+      "retry",
+      "started_at",
+      "duration_ms",
+      "first_token_ms",
+      "prompt_tokens",
+      "completion_tokens",
+      "outcome",
+      "after_step",
+    ]);
     this.addTokens = db.prepare<[string, string, string, number]>(
       `INSERT INTO token_usage_daily (platform, workspace_id, day, tokens) VALUES (?, ?, ?, ?)
        ON CONFLICT (platform, workspace_id, day) DO UPDATE SET tokens = tokens + excluded.tokens`,
@@ -82,17 +115,31 @@ export class SqliteTurnLog implements TurnStore, TokenUsageStore {
 
     this.startInside = (turn: TurnStart) => {
       const conversation = conversations.openNow(turn.conversation);
+      const now = Date.now();
       this.insertTurn.run(
         turn.id,
         conversation.id,
         turn.userId,
-        Date.now(),
+        now,
         turn.instance,
         turn.context?.model ?? null,
         turn.context?.channelId ?? null,
         noticeTargetJson(turn.noticeTo),
       );
       if (turn.place !== undefined) this.placeTurn.run(turn.id, turn.place);
+      const { platform, workspaceId, channelId } = turn.conversation;
+      const day = Math.floor(now / ROLLUP_DAY_MS);
+      // Bounded: the keys of a turn whose closing never committed are read from its row, should it close after all.
+      if (this.openKeys.size >= MAX_OPEN_KEYS) this.openKeys.delete(this.openKeys.keys().next().value!);
+      this.openKeys.set(turn.id, {
+        platform,
+        workspaceId,
+        day,
+        channelId: turn.context?.channelId ?? channelId,
+        model: turn.context?.model ?? "",
+        kind: "turn",
+        userId: turn.userId,
+      });
       return conversation;
     };
     const startTurn = db.transaction(this.startInside);
@@ -101,11 +148,21 @@ export class SqliteTurnLog implements TurnStore, TokenUsageStore {
     this.startTurn = (turn) => startTurn.immediate(turn);
     const writeClosing = (closing: TurnClosing) => {
       const { turnId, end, exchange } = closing;
-      for (const step of stepRows(closing.steps)) {
-        this.insertStep.run(turnId, step.seq, step.tool, step.input, step.output, step.error, step.startedAt, step.durationMs, step.approvalWaitMs);
-      }
-      for (const call of modelCallRows(closing.modelCalls)) {
-        this.insertCall.run(
+      this.insertSteps.run(
+        stepRows(closing.steps).map((step) => [
+          turnId,
+          step.seq,
+          step.tool,
+          step.input,
+          step.output,
+          step.error,
+          step.startedAt,
+          step.durationMs,
+          step.approvalWaitMs,
+        ]),
+      );
+      this.insertCalls.run(
+        modelCallRows(closing.modelCalls).map((call) => [
           turnId,
           call.seq,
           call.model,
@@ -119,8 +176,8 @@ export class SqliteTurnLog implements TurnStore, TokenUsageStore {
           call.completionTokens,
           call.outcome,
           call.afterStep,
-        );
-      }
+        ]),
+      );
       if (exchange) {
         conversations.appendExchange(exchange.conversationId, turnId, exchange.question, exchange.answer);
         if (exchange.alsoIn) conversations.startThreadWith(exchange.alsoIn, turnId, exchange.question, exchange.answer);
@@ -128,15 +185,11 @@ export class SqliteTurnLog implements TurnStore, TokenUsageStore {
       const tokens = end.usage.totalTokens;
       if (tokens > 0) this.addTokens.run(closing.workspace.platform, closing.workspace.workspaceId, utcDay(), tokens);
       const { promptTokens, completionTokens } = end.usage;
-      const keys = this.rollupKeys.get(turnId);
-      if (keys) {
-        const { platform, workspaceId, day, counted } = keys;
-        this.rollUpChannel.run(platform, workspaceId, day, keys.channelId, keys.model, keys.kind, counted, promptTokens, completionTokens, tokens);
-        if (keys.kind === "turn") this.rollUpUser.run(platform, workspaceId, day, keys.userId, counted, promptTokens, completionTokens, tokens);
-      }
-      const figures = { id: turnId, promptTokens, completionTokens, totalTokens: tokens };
-      this.updateTurn.run({
-        ...figures,
+      const update = {
+        id: turnId,
+        promptTokens,
+        completionTokens,
+        totalTokens: tokens,
         status: end.status,
         outcome: end.outcome,
         endedAt: Date.now(),
@@ -144,7 +197,23 @@ export class SqliteTurnLog implements TurnStore, TokenUsageStore {
         error: end.error === undefined ? null : storable(end.error),
         traceId: closing.traceId ?? null,
         link: closing.link === undefined ? null : storable(closing.link),
-      });
+      };
+      const opened = this.openKeys.get(turnId);
+      let keys: RollupKeys | undefined;
+      if (opened) {
+        const counted = this.updateRunningTurn.run(update).changes;
+        if (counted === 0) this.updateTurn.run(update);
+        keys = { ...opened, counted };
+      } else {
+        // Before the turn's update: the rollup reads whether it is still running (counted once).
+        keys = this.rollupKeys.get(turnId);
+        this.updateTurn.run(update);
+      }
+      if (keys) {
+        const { platform, workspaceId, day, counted } = keys;
+        this.rollUpChannel.run(platform, workspaceId, day, keys.channelId, keys.model, keys.kind, counted, promptTokens, completionTokens, tokens);
+        if (keys.kind === "turn") this.rollUpUser.run(platform, workspaceId, day, keys.userId, counted, promptTokens, completionTokens, tokens);
+      }
     };
     this.closeTurn = db.transaction(writeClosing);
     this.closeTurns = db.transaction((closings: readonly TurnClosing[]) => {
@@ -172,6 +241,7 @@ export class SqliteTurnLog implements TurnStore, TokenUsageStore {
       try {
         this.closeTurns(group.map((waiting) => waiting.closing));
         this.conversations.cache.committed();
+        for (const waiting of group) this.openKeys.delete(waiting.closing.turnId);
         for (const waiting of group) waiting.resolve();
         return;
       } catch (error) {
@@ -196,6 +266,7 @@ export class SqliteTurnLog implements TurnStore, TokenUsageStore {
       return;
     }
     this.conversations.cache.committed();
+    this.openKeys.delete(closing.turnId);
     resolve();
   }
 

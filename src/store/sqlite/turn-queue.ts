@@ -57,6 +57,7 @@ export class SqliteTurnQueue implements QueueStore {
       `SELECT id, instance FROM turn_queue WHERE ${inTheWay} ORDER BY started_at IS NULL, message_order, id LIMIT 1`,
     );
     const markStarted = db.prepare<[number, number]>(`UPDATE turn_queue SET started_at = ? WHERE id = ?`);
+    const markStartedFor = db.prepare<[number, string, number]>(`UPDATE turn_queue SET started_at = ?, turn_id = ? WHERE id = ?`);
     const selectRate = db.prepare<[string], RateCounter>(`SELECT period, current, previous FROM rate_windows WHERE key = ?`);
     const saveRate = db.prepare<[string, number, number, number, number]>(
       `INSERT INTO rate_windows (key, period, current, previous, updated_at) VALUES (?, ?, ?, ?, ?)
@@ -85,8 +86,12 @@ export class SqliteTurnQueue implements QueueStore {
       }
       // Nothing ahead of it (the count says so): it starts now.
       if (checks.startIfFirst && place.started === null && ahead === 0) {
+        if (checks.opening && openTurn) {
+          // Marked running and given its turn in one update (TurnStart.place would update the row again).
+          markStartedFor.run(now, checks.opening.id, ticket.id);
+          return { ticket, started: true, opened: openTurn(checks.opening) };
+        }
         markStarted.run(now, ticket.id);
-        if (checks.opening && openTurn) return { ticket, started: true, opened: openTurn({ ...checks.opening, place: ticket.id }) };
         return { ticket, started: true };
       }
       return { ticket };
