@@ -29,7 +29,7 @@ export class SqliteConversations implements ConversationStore {
   readonly cache: WindowCache;
 
   constructor(db: Db) {
-    this.cache = new WindowCache(new DataVersion(db));
+    this.cache = new WindowCache(DataVersion.of(db));
     this.find = db.prepare<[string, string, string, string], Conversation & { seedTurnId: string | null }>(
       `SELECT id, window_start AS windowStart, seed_turn_id AS seedTurnId FROM conversations
        WHERE platform = ? AND workspace_id = ? AND channel_id = ? AND thread_id = ?`,

@@ -8,12 +8,12 @@ type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 type ChatCompletion = OpenAI.Chat.Completions.ChatCompletion;
 
 /*
- * Requests go through the client's post() with the body as JSON text made by completionJson
- * (what chat.completions.create would send, from kept pieces), so the SDK does not serialize
- * the whole conversation and the tool definitions again for every call of a turn.
+ * Requests go through the client's post() with the body as the bytes of the JSON made by
+ * completionJson (what chat.completions.create would send, from kept pieces), so the SDK does not
+ * serialize the whole conversation and the tool definitions again for every call of a turn. Bytes
+ * are sent as they are; their content type is the client's default header (createOpenAIClient).
  */
 const PATH = "/chat/completions";
-const JSON_BODY = { "content-type": "application/json" };
 
 const NO_CALLS: ModelToolCall[] = [];
 
@@ -25,12 +25,7 @@ export class OpenAIChatModel implements Model {
   ) {}
 
   async complete(request: ModelRequest, signal: AbortSignal): Promise<ModelReply> {
-    const response = await this.client.post<ChatCompletion>(PATH, {
-      body: completionJson(request, this.name, false),
-      headers: JSON_BODY,
-      signal,
-      stream: false,
-    });
+    const response = await this.client.post<ChatCompletion>(PATH, { body: Buffer.from(completionJson(request, this.name, false)), signal, stream: false });
     const message = response.choices?.[0]?.message;
     if (!message) throw new Error("the model's response had no choices");
     const calls = message.tool_calls;
@@ -40,7 +35,7 @@ export class OpenAIChatModel implements Model {
   }
 
   async stream(request: ModelRequest, signal: AbortSignal): Promise<ModelStream> {
-    const stream = await this.client.post<Stream<Chunk>>(PATH, { body: completionJson(request, this.name, true), headers: JSON_BODY, signal, stream: true });
+    const stream = await this.client.post<Stream<Chunk>>(PATH, { body: Buffer.from(completionJson(request, this.name, true)), signal, stream: true });
     return { read: (sink) => readChunks(stream, sink), abort: () => stream.controller.abort() };
   }
 

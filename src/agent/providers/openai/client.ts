@@ -20,5 +20,8 @@ export function createOpenAIClient(connection: ModelConnection): OpenAI {
     maxRetries: 0,
     timeout: connection.timeoutMs,
     fetch: clientFetch(),
+    // The chat model sends its body as bytes it serialized itself (OpenAIChatModel), which the SDK
+    // sends as they are: the JSON type comes from here rather than from each request's options.
+    defaultHeaders: { "content-type": "application/json" },
   });
 }
