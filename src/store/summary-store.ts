@@ -57,6 +57,7 @@ export interface SummaryUpdate {
 }
 
 /** A summary call's tokens, recorded like a turn's (kind "summary") and counted in the workspace's day. */
+/** A summary call's tokens, recorded as usage of kind "summary" (a turn row of its own, in the workspace's day and the rollup). */
 export interface SummaryUsage {
   conversationId: number;
   workspace: WorkspaceRef;
@@ -84,16 +85,17 @@ export interface SummaryStore {
   dropped(conversation: Conversation, coveredTo: number, keepMessages: number, limit: number): Promise<DroppedMessage[]>;
   /** Takes the conversation's next update until `now + leaseMs`: true if the row is still at `version` and nobody holds it. */
   claim(conversationId: number, version: number, now: number, leaseMs: number): Promise<boolean>;
-  /** Writes the new summary if the row is still at `version` (then bumps it); false otherwise. */
-  save(conversationId: number, version: number, update: SummaryUpdate): Promise<boolean>;
-  /** A failed attempt, if the row is still at `version`: counted, retried from `retryAt`; the messages stay to summarize. */
-  failed(conversationId: number, version: number, retryAt: number): Promise<boolean>;
+  /**
+   * Writes the new summary if the row is still at `version` (then bumps it); false otherwise. The
+   * call's tokens (`usage`) are recorded either way, in the same transaction (see recordedUsage).
+   */
+  save(conversationId: number, version: number, update: SummaryUpdate, usage: SummaryUsage): Promise<boolean>;
+  /** A failed attempt, if the row is still at `version`: counted, retried from `retryAt`; the messages stay to summarize. Its `usage` is recorded either way. */
+  failed(conversationId: number, version: number, retryAt: number, usage: SummaryUsage): Promise<boolean>;
   /** Marks the note told; true for the one caller that marks it first. */
   markNoted(conversationId: number): Promise<boolean>;
   /** Forgets the summary and the index (memory clear): a new one covers what comes after `coveredTo`. */
   reset(conversationId: number, coveredTo: number): Promise<void>;
-  /** Records a summary call's tokens as usage of kind "summary", in the workspace's day too. */
-  recordUsage(call: SummaryUsage): Promise<void>;
 }
 
 /** The row as both engines read it. */

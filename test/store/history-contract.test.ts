@@ -192,14 +192,19 @@ await describeOnEngines(
       const identifiers = [{ text: "#2", kind: "id" as const, by: "U2", source: "slack message 6.000002", at: 1 }];
       expect(await a.summaries.claim(conversation.id, 0, Date.now(), 60_000)).toBe(true);
       expect(
-        await a.summaries.save(conversation.id, 0, {
-          summary: "U2 asked about otters",
-          identifiers,
-          coveredTo: covered,
-          coversFrom: 1,
-          coversUntil: 2,
-          updatedAt: 3,
-        }),
+        await a.summaries.save(
+          conversation.id,
+          0,
+          {
+            summary: "U2 asked about otters",
+            identifiers,
+            coveredTo: covered,
+            coversFrom: 1,
+            coversUntil: 2,
+            updatedAt: 3,
+          },
+          { conversationId: conversation.id, workspace: ref, channelId: "C1", model: "m", ok: true, promptTokens: 0, completionTokens: 0, durationMs: 1 },
+        ),
       ).toBe(true);
 
       // A question in the window is not in the summary: it stays.

@@ -28,6 +28,17 @@ await describeOnEngines(
     }
 
     const update = (summary: string, coveredTo: number) => ({ summary, identifiers: [], coveredTo, coversFrom: 1, coversUntil: 2, updatedAt: 3 });
+    /** A summary call's usage, recorded with the outcome it led to (save or failed). */
+    const usage = (conversationId: number, ref: ConversationRef, promptTokens = 0, completionTokens = 0) => ({
+      conversationId,
+      workspace: ref,
+      channelId: ref.channelId,
+      model: "m",
+      ok: true,
+      promptTokens,
+      completionTokens,
+      durationMs: 5,
+    });
 
     it("lets one process update a conversation's summary at a time, and never loses an update", async ({ a, b }) => {
       const ref = { platform: "test", workspaceId: `w-${randomUUID()}`, channelId: "c1" };
@@ -44,7 +55,7 @@ await describeOnEngines(
       expect(claims.filter(Boolean)).toHaveLength(1);
 
       // Whatever the lease says, a write from a stale read changes nothing: of two writes from version 0, one wins.
-      const saves = await Promise.all([a.summaries.save(id, 0, update("by A", 2)), b.summaries.save(id, 0, update("by B", 2))]);
+      const saves = await Promise.all([a.summaries.save(id, 0, update("by A", 2), usage(id, ref)), b.summaries.save(id, 0, update("by B", 2), usage(id, ref))]);
       expect(saves.filter(Boolean)).toHaveLength(1);
       const after = await b.summaries.get(id);
       expect(after.version).toBe(1);
@@ -53,8 +64,8 @@ await describeOnEngines(
       // The next update builds on version 1; a failed attempt counts and bumps it too.
       expect(await b.summaries.claim(id, 1, Date.now(), 60_000)).toBe(true);
       expect(await a.summaries.claim(id, 1, Date.now(), 60_000)).toBe(false);
-      expect(await b.summaries.failed(id, 1, 12_345)).toBe(true);
-      expect(await a.summaries.save(id, 1, update("stale", 4))).toBe(false);
+      expect(await b.summaries.failed(id, 1, 12_345, usage(id, ref))).toBe(true);
+      expect(await a.summaries.save(id, 1, update("stale", 4), usage(id, ref))).toBe(false);
       const failed = await a.summaries.get(id);
       expect(failed).toMatchObject({ version: 2, failures: 1, retryAt: 12_345, summary: after.summary, coveredTo: 2 });
     });
@@ -84,7 +95,7 @@ await describeOnEngines(
       const conversation = await exchange(a, ref, 1);
       const id = conversation.id;
       expect(await a.summaries.claim(id, 0, Date.now(), 60_000)).toBe(true);
-      expect(await a.summaries.save(id, 0, update("kept", 2))).toBe(true);
+      expect(await a.summaries.save(id, 0, update("kept", 2), usage(id, ref, 30, 12))).toBe(true);
       const notes = await Promise.all([a.summaries.markNoted(id), b.summaries.markNoted(id)]);
       expect(notes.filter(Boolean)).toHaveLength(1);
 
@@ -93,23 +104,12 @@ await describeOnEngines(
       await b.summaries.reset(id, cleared.windowStart);
       const reset = await a.summaries.get(id);
       expect(reset).toMatchObject({ version: 2, summary: "", identifiers: [], coveredTo: cleared.windowStart, noted: true });
-      // A write begun before the clear cannot bring the old summary back.
-      expect(await a.summaries.save(id, 1, update("from before the clear", 2))).toBe(false);
-
-      await a.summaries.recordUsage({
-        conversationId: id,
-        workspace: ref,
-        channelId: "c1",
-        model: "m",
-        ok: true,
-        promptTokens: 30,
-        completionTokens: 12,
-        durationMs: 5,
-      });
-      expect(await b.usage.tokensToday(ref)).toBe(42);
+      // A write begun before the clear cannot bring the old summary back; its call's tokens count all the same.
+      expect(await a.summaries.save(id, 1, update("from before the clear", 2), usage(id, ref, 5, 2))).toBe(false);
+      expect(await b.usage.tokensToday(ref)).toBe(49);
       const report = await b.usageReports.summary(ref, 0, 10);
       expect(report.byKind.map((row) => [row.key, Number(row.turns), Number(row.promptTokens)])).toEqual([
-        ["summary", 1, 30],
+        ["summary", 2, 35],
         ["turn", 1, 0],
       ]);
       // No person spent the summary's tokens.

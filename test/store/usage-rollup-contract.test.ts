@@ -92,7 +92,8 @@ await describeOnEngines(
       await finish(a, c1, other.id, [5, 5]);
       const bare = await start(a, { ...ws, channelId: "C3" }, { user: "U3", bare: true });
       await finish(a, c1, bare.id, [1, 1]);
-      await a.summaries.recordUsage({
+      // A summary call's usage, recorded with its outcome (here a failed attempt).
+      await a.summaries.failed(first.conversation.id, 0, 0, {
         conversationId: first.conversation.id,
         workspace: ws,
         channelId: "C1",

@@ -135,16 +135,17 @@ describe("SQLite memory windows cached per conversation", () => {
     const [store, other] = [open(), open()];
     const { id } = await store.conversations.open(inChannel("c"));
     const update = (summary: string) => ({ summary, identifiers: [], coveredTo: 2, coversFrom: 1, coversUntil: 2, updatedAt: 3 });
+    const usage = { conversationId: id, workspace: inChannel("c"), channelId: "c", model: "m", ok: true, promptTokens: 1, completionTokens: 1, durationMs: 1 };
     const first = await store.summaries.get(id);
     // The same row again, not read from the file: the prompt of every turn reads it.
     expect(await store.summaries.get(id)).toBe(first);
     expect(await store.summaries.claim(id, 0, Date.now(), 60_000)).toBe(true);
-    expect(await store.summaries.save(id, 0, update("by this process"))).toBe(true);
+    expect(await store.summaries.save(id, 0, update("by this process"), usage)).toBe(true);
     expect(await store.summaries.get(id)).toMatchObject({ version: 1, summary: "by this process" });
 
-    expect(await other.summaries.save(id, 1, update("by another process"))).toBe(true);
+    expect(await other.summaries.save(id, 1, update("by another process"), usage)).toBe(true);
     expect(await store.summaries.get(id)).toMatchObject({ version: 2, summary: "by another process" });
-    expect(await store.summaries.failed(id, 2, 12_345)).toBe(true);
+    expect(await store.summaries.failed(id, 2, 12_345, usage)).toBe(true);
     expect(await store.summaries.get(id)).toMatchObject({ version: 3, failures: 1, retryAt: 12_345 });
     await store.summaries.reset(id, 7);
     expect(await store.summaries.get(id)).toMatchObject({ version: 4, summary: "", coveredTo: 7 });

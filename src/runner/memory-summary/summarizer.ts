@@ -6,7 +6,7 @@ import type { Logger } from "../../log.js";
 import type { Store } from "../../store/store.js";
 import { budgetTimeZone } from "../budgets/budget-windows.js";
 import type { BudgetSubject } from "../budgets/budgets.js";
-import type { IndexedIdentifier, SummaryState } from "../../store/summary-store.js";
+import type { IndexedIdentifier, SummaryState, SummaryUsage } from "../../store/summary-store.js";
 import type { Conversation, ConversationRef } from "../../store/types.js";
 import type { ForgetHook } from "../history-recorder.js";
 import { findIdentifiers } from "./identifiers.js";
@@ -219,22 +219,27 @@ export class ConversationSummarizer {
       await permit.settle(undefined);
       return false;
     }
-    const written = await this.summarize(turn, state, request, permit);
+    const { text: written, usage } = await this.summarize(turn, state, request, permit);
     if (written === undefined) {
       const delay = COOLDOWNS_MS[Math.min(state.failures, COOLDOWNS_MS.length - 1)]!;
-      await store.summaries.failed(id, state.version, Date.now() + delay);
+      await store.summaries.failed(id, state.version, Date.now() + delay, usage);
       this.retryLater(turn, delay);
       return false;
     }
     const last = exchanges.at(-1)!;
-    const saved = await store.summaries.save(id, state.version, {
-      summary: written,
-      identifiers: mergeIndex(state.identifiers, identifiersOf(turn.where, exchanges), INDEX_CAP),
-      coveredTo: last.answer.id,
-      coversFrom: exchanges[0]!.question.createdAt,
-      coversUntil: last.answer.createdAt,
-      updatedAt: Date.now(),
-    });
+    const saved = await store.summaries.save(
+      id,
+      state.version,
+      {
+        summary: written,
+        identifiers: mergeIndex(state.identifiers, identifiersOf(turn.where, exchanges), INDEX_CAP),
+        coveredTo: last.answer.id,
+        coversFrom: exchanges[0]!.question.createdAt,
+        coversUntil: last.answer.createdAt,
+        updatedAt: Date.now(),
+      },
+      usage,
+    );
     if (!saved) {
       // Cleared (memory clear) or written by another process meanwhile: this one is dropped, nothing is lost.
       logger.info({ conversation: id }, "the summary changed meanwhile; this update was dropped");
@@ -245,9 +250,14 @@ export class ConversationSummarizer {
     return rows.length >= BATCH_MESSAGES;
   }
 
-  /** The model's summary, or undefined when the call failed (logged, and counted as usage). */
-  private async summarize(turn: SummaryTurn, state: SummaryState, request: ModelRequest, permit: GrantedPermit): Promise<string | undefined> {
-    const { store, models, logger } = this.options;
+  /** The model's summary, or undefined when the call failed (logged), and the call's usage (recorded with the outcome). */
+  private async summarize(
+    turn: SummaryTurn,
+    state: SummaryState,
+    request: ModelRequest,
+    permit: GrantedPermit,
+  ): Promise<{ text: string | undefined; usage: SummaryUsage }> {
+    const { models, logger } = this.options;
     const modelName = this.options.model ?? turn.model;
     const started = performance.now();
     const signal = AbortSignal.any([this.stopping.signal, AbortSignal.timeout(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS)]);
@@ -276,17 +286,19 @@ export class ConversationSummarizer {
         "the summary call failed; the exchanges wait for the next try",
       );
     }
-    await store.summaries.recordUsage({
-      conversationId: turn.conversation.id,
-      workspace: turn.where,
-      channelId: turn.channelId,
-      model: modelName,
-      ok: text !== undefined,
-      promptTokens: usage.promptTokens,
-      completionTokens: usage.completionTokens,
-      durationMs: Math.round(performance.now() - started),
-    });
-    return text;
+    return {
+      text,
+      usage: {
+        conversationId: turn.conversation.id,
+        workspace: turn.where,
+        channelId: turn.channelId,
+        model: modelName,
+        ok: text !== undefined,
+        promptTokens: usage.promptTokens,
+        completionTokens: usage.completionTokens,
+        durationMs: Math.round(performance.now() - started),
+      },
+    };
   }
 
   /** The call's permit from the spending budgets (the workspace's and the channel's; a summary is nobody's), or a free pass without them. */

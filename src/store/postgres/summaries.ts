@@ -11,6 +11,7 @@ import {
 } from "../summary-store.js";
 import { storable, storableJson, utcDay } from "../turn-records.js";
 import type { Conversation } from "../types.js";
+import { inTransaction, type Queryable } from "./connection.js";
 import { addToRollup } from "../usage-rollup-sql.js";
 
 /** A summary call's turn row, just recorded, into the usage rollup. */
@@ -49,32 +50,38 @@ export class PostgresSummaries implements SummaryStore {
     return rowCount === 1;
   }
 
-  async save(conversationId: number, version: number, update: SummaryUpdate): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
-      `UPDATE conversation_summaries SET version = version + 1, summary = $3, identifiers = $4, covered_to = $5,
-         covers_from = COALESCE(covers_from, $6), covers_until = $7, updated_at = $8, failures = 0, retry_at = 0, claimed_until = 0
-       WHERE conversation_id = $1 AND version = $2`,
-      [
-        conversationId,
-        version,
-        storable(update.summary),
-        storableJson(update.identifiers),
-        update.coveredTo,
-        update.coversFrom,
-        update.coversUntil,
-        update.updatedAt,
-      ],
-    );
-    return rowCount === 1;
+  async save(conversationId: number, version: number, update: SummaryUpdate, usage: SummaryUsage): Promise<boolean> {
+    return inTransaction(this.pool, async (client) => {
+      await recordUsage(client, usage);
+      const { rowCount } = await client.query(
+        `UPDATE conversation_summaries SET version = version + 1, summary = $3, identifiers = $4, covered_to = $5,
+           covers_from = COALESCE(covers_from, $6), covers_until = $7, updated_at = $8, failures = 0, retry_at = 0, claimed_until = 0
+         WHERE conversation_id = $1 AND version = $2`,
+        [
+          conversationId,
+          version,
+          storable(update.summary),
+          storableJson(update.identifiers),
+          update.coveredTo,
+          update.coversFrom,
+          update.coversUntil,
+          update.updatedAt,
+        ],
+      );
+      return rowCount === 1;
+    });
   }
 
-  async failed(conversationId: number, version: number, retryAt: number): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
-      `UPDATE conversation_summaries SET version = version + 1, failures = failures + 1, retry_at = $3, claimed_until = 0
-       WHERE conversation_id = $1 AND version = $2`,
-      [conversationId, version, retryAt],
-    );
-    return rowCount === 1;
+  async failed(conversationId: number, version: number, retryAt: number, usage: SummaryUsage): Promise<boolean> {
+    return inTransaction(this.pool, async (client) => {
+      await recordUsage(client, usage);
+      const { rowCount } = await client.query(
+        `UPDATE conversation_summaries SET version = version + 1, failures = failures + 1, retry_at = $3, claimed_until = 0
+         WHERE conversation_id = $1 AND version = $2`,
+        [conversationId, version, retryAt],
+      );
+      return rowCount === 1;
+    });
   }
 
   async markNoted(conversationId: number): Promise<boolean> {
@@ -94,39 +101,40 @@ export class PostgresSummaries implements SummaryStore {
       [conversationId, coveredTo],
     );
   }
+}
 
-  async recordUsage(call: SummaryUsage): Promise<void> {
-    const now = Date.now();
-    const total = call.promptTokens + call.completionTokens;
-    // One statement: the usage row, the day's tokens and the rollup commit together (a summary call is no person's: no user row).
-    await this.pool.query(
-      `WITH usage AS (
-         INSERT INTO token_usage_daily (platform, workspace_id, day, tokens)
-         SELECT $10, $11, $12, $9::bigint WHERE $9::bigint > 0
-         ON CONFLICT (platform, workspace_id, day) DO UPDATE SET tokens = token_usage_daily.tokens + EXCLUDED.tokens
-       ), recorded AS (
-         INSERT INTO turns (id, conversation_id, user_id, status, outcome, started_at, ended_at, duration_ms, prompt_tokens, completion_tokens,
-           total_tokens, instance, model, channel_id, kind)
-         VALUES ($1, $2, '', $3, 'summary', $4, $5, $6, $7, $8, $9, '', $13, $14, 'summary')
-         RETURNING *
-       )
-       ${RECORDED_ROLLUP.channels}`,
-      [
-        randomUUID(),
-        call.conversationId,
-        call.ok ? "answered" : "failed",
-        now - call.durationMs,
-        now,
-        call.durationMs,
-        call.promptTokens,
-        call.completionTokens,
-        total,
-        call.workspace.platform,
-        call.workspace.workspaceId,
-        utcDay(now),
-        call.model,
-        call.channelId,
-      ],
-    );
-  }
+/** A summary call's tokens as usage of kind "summary", inside the transaction of the outcome it led to. */
+async function recordUsage(client: Queryable, call: SummaryUsage): Promise<void> {
+  const now = Date.now();
+  const total = call.promptTokens + call.completionTokens;
+  // One statement: the usage row, the day's tokens and the rollup commit together (a summary call is no person's: no user row).
+  await client.query(
+    `WITH usage AS (
+       INSERT INTO token_usage_daily (platform, workspace_id, day, tokens)
+       SELECT $10, $11, $12, $9::bigint WHERE $9::bigint > 0
+       ON CONFLICT (platform, workspace_id, day) DO UPDATE SET tokens = token_usage_daily.tokens + EXCLUDED.tokens
+     ), recorded AS (
+       INSERT INTO turns (id, conversation_id, user_id, status, outcome, started_at, ended_at, duration_ms, prompt_tokens, completion_tokens,
+         total_tokens, instance, model, channel_id, kind)
+       VALUES ($1, $2, '', $3, 'summary', $4, $5, $6, $7, $8, $9, '', $13, $14, 'summary')
+       RETURNING *
+     )
+     ${RECORDED_ROLLUP.channels}`,
+    [
+      randomUUID(),
+      call.conversationId,
+      call.ok ? "answered" : "failed",
+      now - call.durationMs,
+      now,
+      call.durationMs,
+      call.promptTokens,
+      call.completionTokens,
+      total,
+      call.workspace.platform,
+      call.workspace.workspaceId,
+      utcDay(now),
+      call.model,
+      call.channelId,
+    ],
+  );
 }

@@ -27,7 +27,9 @@ export class SqliteSummaries implements SummaryStore {
   private readonly failRow;
   private readonly noteRow;
   private readonly resetRow;
-  private readonly record: (call: SummaryUsage) => void;
+  private readonly saveTx: (conversationId: number, version: number, update: SummaryUpdate, usage: SummaryUsage) => boolean;
+  private readonly failTx: (conversationId: number, version: number, retryAt: number, usage: SummaryUsage) => boolean;
+  private readonly claimTx: (conversationId: number, version: number, until: number, now: number) => boolean;
 
   /** `windows`: the conversations' cached windows, which answer most reads of what left a window. */
   constructor(
@@ -74,7 +76,7 @@ export class SqliteSummaries implements SummaryStore {
     );
     // A summary call is no person's: it has no row by user.
     const rollUp = db.prepare<[string]>(addToRollup(TURNS_WITH_CONVERSATIONS, "t.id = ?").channels);
-    this.record = db.transaction((call: SummaryUsage) => {
+    const record = (call: SummaryUsage) => {
       const now = Date.now();
       const totalTokens = call.promptTokens + call.completionTokens;
       const id = randomUUID();
@@ -94,6 +96,20 @@ export class SqliteSummaries implements SummaryStore {
       });
       if (totalTokens > 0) addTokens.run(call.workspace.platform, call.workspace.workspaceId, utcDay(now), totalTokens);
       rollUp.run(id);
+    };
+    // The call's usage and the outcome it led to, in one transaction.
+    this.saveTx = db.transaction((conversationId: number, version: number, update: SummaryUpdate, usage: SummaryUsage) => {
+      record(usage);
+      return this.saveNow(conversationId, version, update);
+    });
+    this.failTx = db.transaction((conversationId: number, version: number, retryAt: number, usage: SummaryUsage) => {
+      record(usage);
+      return this.failRow.run(retryAt, conversationId, version).changes === 1;
+    });
+    // A row at a version above 0 is there: only the first claim may have to create it.
+    this.claimTx = db.transaction((conversationId: number, version: number, until: number, now: number) => {
+      if (version === 0) this.ensure.run(conversationId);
+      return this.claimRow.run(until, conversationId, version, now).changes === 1;
     });
   }
 
@@ -109,14 +125,11 @@ export class SqliteSummaries implements SummaryStore {
   }
 
   async claim(conversationId: number, version: number, now: number, leaseMs: number): Promise<boolean> {
-    return this.written(conversationId, () => {
-      this.ensure.run(conversationId);
-      return this.claimRow.run(now + leaseMs, conversationId, version, now).changes === 1;
-    });
+    return this.written(conversationId, () => this.claimTx(conversationId, version, now + leaseMs, now));
   }
 
-  async save(conversationId: number, version: number, update: SummaryUpdate): Promise<boolean> {
-    return this.written(conversationId, () => this.saveNow(conversationId, version, update));
+  async save(conversationId: number, version: number, update: SummaryUpdate, usage: SummaryUsage): Promise<boolean> {
+    return this.written(conversationId, () => this.saveTx(conversationId, version, update, usage));
   }
 
   private saveNow(conversationId: number, version: number, update: SummaryUpdate): boolean {
@@ -133,8 +146,8 @@ export class SqliteSummaries implements SummaryStore {
     return result.changes === 1;
   }
 
-  async failed(conversationId: number, version: number, retryAt: number): Promise<boolean> {
-    return this.written(conversationId, () => this.failRow.run(retryAt, conversationId, version).changes === 1);
+  async failed(conversationId: number, version: number, retryAt: number, usage: SummaryUsage): Promise<boolean> {
+    return this.written(conversationId, () => this.failTx(conversationId, version, retryAt, usage));
   }
 
   async markNoted(conversationId: number): Promise<boolean> {
@@ -158,9 +171,5 @@ export class SqliteSummaries implements SummaryStore {
     } finally {
       this.windows.summaryChanged(conversationId);
     }
-  }
-
-  async recordUsage(call: SummaryUsage): Promise<void> {
-    this.record(call);
   }
 }
