@@ -22,7 +22,7 @@ export class SqliteConversations implements ConversationStore {
   private readonly insert;
   private readonly selectWindow;
   private readonly clearWindow;
-  private readonly insertExchange;
+  private readonly insertMessage;
   private readonly insertSeeded;
   private readonly takeSeed: (id: number, turnId: string) => void;
   /** The turn log tells it when the transaction that appended exchanges commits or rolls back. */
@@ -64,14 +64,8 @@ export class SqliteConversations implements ConversationStore {
       `UPDATE conversations SET window_start = COALESCE((SELECT MAX(id) FROM messages WHERE conversation_id = conversations.id), window_start)
        WHERE id = ?`,
     );
-    // A question and its answer in one statement; RETURNING says which id each row got.
-    this.insertExchange = db.prepare<
-      [number, string, string | null, string, string | null, string | null, number, number, string, string, number],
-      { id: number; role: string }
-    >(
-      `INSERT INTO messages (conversation_id, turn_id, role, author, text, attachments, source_id, created_at)
-       VALUES (?, ?, 'user', ?, ?, ?, ?, ?), (?, ?, 'assistant', NULL, ?, NULL, NULL, ?)
-       RETURNING id, role`,
+    this.insertMessage = db.prepare<[number, string | null, string, string | null, string, string | null, string | null, number]>(
+      `INSERT INTO messages (conversation_id, turn_id, role, author, text, attachments, source_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
   }
 
@@ -123,21 +117,9 @@ export class SqliteConversations implements ConversationStore {
     };
     const answered: MessageRow = { role: "assistant", author: null, text: storable(answer), attachments: null };
     const sourceId = question.sourceId ?? null;
-    const inserted = this.insertExchange.all(
-      conversationId,
-      turnId,
-      asked.author,
-      asked.text,
-      asked.attachments,
-      sourceId,
-      now,
-      conversationId,
-      turnId,
-      answered.text,
-      now,
-    );
-    const askedId = inserted.find((row) => row.role === "user")!.id;
-    const answeredId = inserted.find((row) => row.role === "assistant")!.id;
+    // Two statements: one with RETURNING (to learn both ids) costs more than the second statement.
+    const askedId = this.insertMessage.run(conversationId, turnId, asked.role, asked.author, asked.text, asked.attachments, sourceId, now).lastInsertRowid;
+    const answeredId = this.insertMessage.run(conversationId, turnId, answered.role, answered.author, answered.text, null, null, now).lastInsertRowid;
     this.cache.appended(
       conversationId,
       { message: messageFromRow(asked), id: Number(askedId), createdAt: now, sourceId },
