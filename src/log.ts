@@ -73,6 +73,11 @@ function withoutSecrets(value: Record<string, unknown>): Record<string, unknown>
   const copy: Record<string, unknown> = Array.isArray(value)
     ? [...value]
     : Object.create(Object.getPrototypeOf(value), Object.getOwnPropertyDescriptors(value));
+  if (value instanceof Error) {
+    // Newer V8 (Node 22+) keeps `stack` as an accessor of the error it was captured on: on the copy
+    // it would read nothing, so the copy gets the text itself.
+    Object.defineProperty(copy, "stack", { value: value.stack, enumerable: false, writable: true, configurable: true });
+  }
   for (const key of NESTED_SECRETS) if (value[key] !== undefined) censor(copy, key);
   const headers = value.headers as Record<string, unknown> | undefined;
   if (typeof headers === "object" && headers !== null && headers.authorization !== undefined) {
