@@ -53,8 +53,10 @@ STOPSIGNAL SIGTERM
 # /livez checks only that the process answers: a database or platform outage is no reason to restart it.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.HEALTH_PORT || 9090}/livez`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# As `npm start`: a young generation of at most 2 x 8 MB instead of V8's 2 x 16 MB, and an old
-# generation that grows by 20% past what survived its last collection, not up to 4x (docs/production.md, Footprint).
+# As `npm start`: a young generation of at most 2 x 4 MB instead of V8's 2 x 16 MB, an old
+# generation that grows by 20% past what survived its last collection, not up to 4x, and one V8
+# helper thread instead of four (each thread's malloc arena keeps what it once used)
+# (docs/production.md, Footprint).
 # --conditions=agent-bot-built: `agent-bot/plugin` is dist/plugin-api.js here (package.json "exports"),
 # as for the operators' tools, which run built too (`agent-bot doctor`).
-CMD ["node", "--conditions=agent-bot-built", "--max-semi-space-size=8", "--heap-growing-percent=20", "dist/main.js"]
+CMD ["node", "--conditions=agent-bot-built", "--max-semi-space-size=4", "--heap-growing-percent=20", "--v8-pool-size=1", "dist/main.js"]

@@ -211,6 +211,12 @@ const coreConfigSchema = z.object({
   /** An export still unanswered after this many ms is given up (its spans are dropped). */
   OTEL_BSP_EXPORT_TIMEOUT: positiveInt(10_000),
   DATABASE_PATH: z.string().trim().min(1).default("./data/bot.sqlite"),
+  /**
+   * SQLite's page cache per connection, in MB. better-sqlite3 builds SQLite with 16 MB, which a
+   * busy bot fills and keeps resident; the OS caches the file as well, so 2 MB costs no CPU per
+   * turn at 10,000 turns nor window-read time at a million messages (docs/production.md, Footprint).
+   */
+  DATABASE_CACHE_MB: positiveInt(2),
   /** PostgreSQL instead of the SQLite file, for several processes on several hosts: postgres://user:password@host:5432/db. */
   DATABASE_URL: z
     .string()

@@ -6,6 +6,7 @@ import type { Config } from "./env.js";
 export function storeSettingsOf(config: Config, logger: Logger, overrides: Partial<StoreSettings> = {}): StoreSettings {
   return {
     path: config.DATABASE_PATH,
+    cacheMb: config.DATABASE_CACHE_MB,
     url: config.DATABASE_URL,
     listenUrl: config.DATABASE_LISTEN_URL,
     poolSize: config.DATABASE_POOL_SIZE,

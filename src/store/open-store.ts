@@ -5,6 +5,8 @@ import type { Store } from "./store.js";
 export interface StoreSettings {
   /** The SQLite file (DATABASE_PATH), used when no `url` is given. */
   path: string;
+  /** SQLite's page cache per connection, in MB (DATABASE_CACHE_MB); unset, the library's own. */
+  cacheMb?: number;
   /** PostgreSQL (DATABASE_URL). */
   url?: string;
   /** A direct connection for LISTEN (DATABASE_LISTEN_URL); default `url`. */
@@ -19,7 +21,7 @@ export interface StoreSettings {
  * set (its client is imported only then), else the SQLite file.
  */
 export async function openStore(settings: StoreSettings): Promise<Store> {
-  if (settings.url === undefined) return SqliteStore.open(settings.path, { logger: settings.logger });
+  if (settings.url === undefined) return SqliteStore.open(settings.path, { logger: settings.logger, cacheMb: settings.cacheMb });
   const { PostgresStore } = await import("./postgres/postgres-store.js");
   return PostgresStore.open({
     url: settings.url,

@@ -10,9 +10,10 @@ export const SQLITE_MIGRATIONS = join(MIGRATIONS_ROOT, "sqlite");
 
 /**
  * Opens (creating if needed) the SQLite file, sets the pragmas every connection needs
- * and brings the schema up to date. A new folder is created 0700, the files 0600.
+ * and brings the schema up to date. A new folder is created 0700, the files 0600. `cacheMb` sets
+ * the page cache (DATABASE_CACHE_MB); unset, better-sqlite3's build default of 16 MB.
  */
-export function openDatabase(path: string, migrationsDir = SQLITE_MIGRATIONS): Db {
+export function openDatabase(path: string, migrationsDir = SQLITE_MIGRATIONS, cacheMb?: number): Db {
   const onDisk = path !== ":memory:" && path !== "";
   if (onDisk) {
     makePrivateFolder(path);
@@ -24,6 +25,8 @@ export function openDatabase(path: string, migrationsDir = SQLITE_MIGRATIONS): D
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   db.pragma("foreign_keys = ON");
+  // A negative cache_size is in KiB.
+  if (cacheMb !== undefined) db.pragma(`cache_size = -${Math.round(cacheMb * 1024)}`);
   immediateByDefault(db);
   if (onDisk) restrictFiles([path, `${path}-wal`, `${path}-shm`]);
   applyMigrations(db, migrationsDir);

@@ -5,7 +5,7 @@ import type { Logger } from "../../log.js";
 import type { Store, StoreReport } from "../store.js";
 import { SqliteApprovals } from "./approvals.js";
 import { SqliteConversations } from "./conversations.js";
-import { openDatabase, type Db } from "./database.js";
+import { openDatabase, SQLITE_MIGRATIONS, type Db } from "./database.js";
 import { SqliteInstallations } from "./installations.js";
 import { SqliteInstances } from "./instances.js";
 import { sqliteSettings } from "./settings.js";
@@ -26,6 +26,8 @@ export interface SqliteStoreOptions {
   /** Told when the checkpoint thread fails (the connection then checkpoints on its own). */
   logger?: Pick<Logger, "warn">;
   checkpoints?: CheckpointRounds;
+  /** The page cache, in MB (DATABASE_CACHE_MB); unset, the library's own. */
+  cacheMb?: number;
 }
 
 /**
@@ -101,7 +103,7 @@ export class SqliteStore implements Store {
   }
 
   static open(path: string, options: SqliteStoreOptions = {}): SqliteStore {
-    const db = openDatabase(path);
+    const db = openDatabase(path, SQLITE_MIGRATIONS, options.cacheMb);
     const inMemory = db.memory || path === "";
     const onFailure = (message: string) => options.logger?.warn({ reason: message }, "the SQLite checkpoint thread failed; checkpointing in the commits again");
     return new SqliteStore(db, inMemory ? undefined : new WalCheckpointer(db, onFailure, options.checkpoints));
