@@ -24,12 +24,21 @@ export function createDiscordClient(config: Pick<DiscordConfig, "DISCORD_API_URL
       // discord.js appends the API version (/v10) itself.
       ...(config.DISCORD_API_URL ? { api: config.DISCORD_API_URL } : {}),
       rejectOnRateLimit: rejectsRateLimit,
+      handlerSweepInterval: REST_HANDLER_SWEEP_MS,
     },
     // This process's share of the shards, when they are spread over hosts. Unset, discord.js runs
     // one shard, or reads SHARDS and SHARD_COUNT that its ShardingManager gives the process.
     ...(config.DISCORD_SHARD_IDS && config.DISCORD_SHARD_COUNT ? { shards: config.DISCORD_SHARD_IDS, shardCount: config.DISCORD_SHARD_COUNT } : {}),
   });
 }
+
+/**
+ * How often discord.js drops its idle rate-limit handlers. It keeps one per route and channel, so a
+ * bot that opens a thread per question gains one a turn (about 0.3 KB with its queue and keys), and
+ * by default sweeps them once an hour: 34,000 at 9.5 turns a second. An idle handler holds no
+ * limit worth keeping (one that is limited or has requests queued is not swept).
+ */
+const REST_HANDLER_SWEEP_MS = 60_000;
 
 /** The longest discord.js itself waits out a rate limit, for the limits it may wait for. */
 const QUEUED_WAIT_MS = 5_000;

@@ -77,6 +77,22 @@ describe("Discord: what discord.js keeps in memory", () => {
     expect(cachedMessages(client).total).toBeLessThanOrEqual(5);
   });
 
+  it("lets discord.js drop the rate-limit handler of each thread's routes within a minute of its last request", async () => {
+    bot = await startDiscordBot({ RATE_LIMIT_PER_USER: "1000" });
+    const client = clientOf(bot);
+    const before = client.rest.handlers.size;
+    const turns = 12;
+    for (let radius = 1; radius <= turns; radius++) await askWithTool(bot, radius);
+    await bot.app.intake.idle();
+
+    // one handler per thread the steps were posted in, at least
+    expect(client.rest.handlers.size - before).toBeGreaterThanOrEqual(turns);
+    expect(client.rest.options.handlerSweepInterval).toBeLessThanOrEqual(60_000);
+    // what discord.js's sweep removes when its interval comes: every handler with nothing queued or limited
+    const idle = [...client.rest.handlers.values()].filter((handler) => handler.inactive).length;
+    expect(idle).toBe(client.rest.handlers.size);
+  });
+
   it("keeps only the 100 most recently active threads when there are more, however recent", async () => {
     bot = await startDiscordBot();
     const client = clientOf(bot);
