@@ -56,7 +56,6 @@ export interface SummaryUpdate {
   updatedAt: number;
 }
 
-/** A summary call's tokens, recorded like a turn's (kind "summary") and counted in the workspace's day. */
 /** A summary call's tokens, recorded as usage of kind "summary" (a turn row of its own, in the workspace's day and the rollup). */
 export interface SummaryUsage {
   conversationId: number;
@@ -87,7 +86,7 @@ export interface SummaryStore {
   claim(conversationId: number, version: number, now: number, leaseMs: number): Promise<boolean>;
   /**
    * Writes the new summary if the row is still at `version` (then bumps it); false otherwise. The
-   * call's tokens (`usage`) are recorded either way, in the same transaction (see recordedUsage).
+   * call's tokens (`usage`) are recorded either way, in the same transaction.
    */
   save(conversationId: number, version: number, update: SummaryUpdate, usage: SummaryUsage): Promise<boolean>;
   /** A failed attempt, if the row is still at `version`: counted, retried from `retryAt`; the messages stay to summarize. Its `usage` is recorded either way. */
