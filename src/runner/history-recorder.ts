@@ -15,8 +15,14 @@ export interface ForgetHook {
 
 type Job = { add: PendingEntry } | { edit: DeletedMessages; text: string } | { forget: DeletedMessages };
 
-/** Entries written in one transaction at most. */
+/** Entries written in one transaction at most; this many waiting are written at once. */
 const BATCH = 500;
+/**
+ * How long new entries wait to be written together (issue 30). Each commit of the index writes
+ * its FTS segment and the touched pages of six b-trees: about 16 pages for one exchange, 66 for a
+ * hundred. A search, an edit, a deletion or a shutdown writes what waits at once.
+ */
+const GATHER_MS = 1_000;
 /** Entries waiting at most; past that new ones are dropped (and logged) rather than the process's memory growing. */
 const MAX_PENDING = 20_000;
 /** The longest a search waits for this process's queued writes (see caughtUp). */
@@ -24,9 +30,12 @@ const CAUGHT_UP_WAIT_MS = 2_000;
 
 /**
  * Writes to the history index off every turn's path: entries, edits and deletions queue here and
- * are written in order, in batches, after the current event's work (a turn's answer is posted
- * before its exchange is indexed). Order matters: a deletion that arrives right after its message
- * is applied after that message's indexing, so nothing deleted comes back.
+ * are written in order, in batches (a turn's answer is posted before its exchange is indexed). New
+ * entries gather for up to GATHER_MS so that the exchanges of many turns share one commit; an
+ * edit, a deletion, a search of this process (caughtUp) or the store closing (idle) writes
+ * everything queued at once. Order matters: a deletion that arrives right after its message is
+ * applied after that message's indexing, so nothing deleted comes back. Another process's search
+ * sees this one's newest exchanges up to GATHER_MS late.
  */
 export class HistoryRecorder {
   private queue: Job[] = [];
@@ -35,6 +44,10 @@ export class HistoryRecorder {
   private done = 0;
   private readonly waiters = new Set<{ upTo: number; resolve: () => void }>();
   private draining?: Promise<void>;
+  /** Set while new entries gather (GATHER_MS); cleared when a drain is scheduled. */
+  private gathering?: NodeJS.Timeout;
+  /** A drain was asked for while one ran: what is left when it ends is written at once. */
+  private drainAgain = false;
   private droppedSince = 0;
 
   constructor(
@@ -49,7 +62,10 @@ export class HistoryRecorder {
         this.logger.warn({ pending: this.queue.length }, "the history index is behind; messages are not indexed until it catches up");
       return;
     }
-    this.push({ add: entry });
+    this.pushed++;
+    this.queue.push({ add: entry });
+    if (this.queue.length >= BATCH) this.schedule();
+    else this.gather();
   }
 
   edit(where: DeletedMessages, text: string): void {
@@ -60,8 +76,9 @@ export class HistoryRecorder {
     this.push({ forget: deleted });
   }
 
-  /** Resolves once everything queued so far is written (tests, shutdown). */
+  /** Writes everything queued now and resolves once it is written (tests, shutdown). */
   async idle(): Promise<void> {
+    if (this.queue.length > 0) this.schedule();
     while (this.draining) await this.draining;
   }
 
@@ -73,6 +90,7 @@ export class HistoryRecorder {
   caughtUp(maxMs = CAUGHT_UP_WAIT_MS): Promise<void> {
     const upTo = this.pushed;
     if (this.done >= upTo) return Promise.resolve();
+    if (this.queue.length > 0) this.schedule();
     return new Promise((resolve) => {
       const waiter = {
         upTo,
@@ -105,13 +123,29 @@ export class HistoryRecorder {
     this.schedule();
   }
 
+  /** New entries wait GATHER_MS for others to share their commit; a drain under way takes them. */
+  private gather(): void {
+    if (!this.draining) this.gathering ??= setTimeout(() => this.schedule(), GATHER_MS).unref();
+  }
+
+  /** Drains everything queued after the current event's work (asked during a drain: right after it). */
   private schedule(): void {
-    this.draining ??= new Promise<void>((resolve) => setImmediate(resolve))
+    clearTimeout(this.gathering);
+    this.gathering = undefined;
+    if (this.draining) {
+      this.drainAgain = true;
+      return;
+    }
+    this.draining = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => this.drain())
       .finally(() => {
         this.draining = undefined;
-        // A job pushed while the last round was ending would otherwise wait for the next push.
-        if (this.queue.length > 0) this.schedule();
+        const again = this.drainAgain;
+        this.drainAgain = false;
+        // Jobs pushed while the last round was ending: now if one asked for it, else they gather.
+        if (this.queue.length === 0) return;
+        if (again) this.schedule();
+        else this.gather();
       });
   }
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { silentLogger } from "../../src/log.js";
 import { HistoryRecorder, type PendingEntry } from "../../src/runner/history-recorder.js";
 import type { HistoryEntry, HistoryStore } from "../../src/store/history-store.js";
@@ -18,14 +18,21 @@ const entry = (messageId: string): PendingEntry => ({
 /** An index that keeps what it was given; `hold` makes its writes wait until released. */
 function recordingIndex(hold = false) {
   const written: string[] = [];
+  /** Each write's message ids, and each forgetting as "forget". */
+  const writes: string[][] = [];
   const held: (() => void)[] = [];
   const index = {
     add: async (entries: readonly HistoryEntry[]) => {
       if (hold) await new Promise<void>((resolve) => held.push(resolve));
       written.push(...entries.map((e) => e.messageId));
+      writes.push(entries.map((e) => e.messageId));
+    },
+    forgetMessages: async () => {
+      writes.push(["forget"]);
+      return { messages: 0 };
     },
   } as unknown as HistoryStore;
-  return { index, written, release: () => held.splice(0).forEach((resolve) => resolve()) };
+  return { index, written, writes, release: () => held.splice(0).forEach((resolve) => resolve()) };
 }
 
 describe("src/runner/history-recorder.ts: a search reads this process's queued writes (caughtUp)", () => {
@@ -56,5 +63,52 @@ describe("src/runner/history-recorder.ts: a search reads this process's queued w
     release();
     await recorder.idle();
     expect(written).toEqual(["m1"]);
+  });
+});
+
+/** A few passes of the event loop (setImmediate is real in these tests; only setTimeout is faked). */
+const passes = async (count = 5) => {
+  for (let i = 0; i < count; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+};
+
+describe("src/runner/history-recorder.ts: exchanges that end within a second share one write (issue 30)", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("writes entries queued in separate events together once the gathering time is up", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const { index, writes } = recordingIndex();
+    const recorder = new HistoryRecorder(index, silentLogger());
+    recorder.add(entry("m1"));
+    await passes();
+    recorder.add(entry("m2"));
+    await passes();
+    expect(writes).toEqual([]);
+    vi.advanceTimersByTime(999);
+    await passes();
+    expect(writes).toEqual([]);
+    vi.advanceTimersByTime(1);
+    await passes();
+    expect(writes).toEqual([["m1", "m2"]]);
+  });
+
+  it("a search of this process, a deletion and the store closing each write what gathered at once", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const { index, writes } = recordingIndex();
+    const recorder = new HistoryRecorder(index, silentLogger());
+    recorder.add(entry("m1"));
+    await recorder.caughtUp();
+    expect(writes).toEqual([["m1"]]);
+
+    recorder.add(entry("m2"));
+    recorder.forget({ platform: "p", workspaceId: "w", channelId: "c", messageIds: ["m2"] });
+    await passes();
+    // In order: the message is indexed before its deletion is applied, so it does not come back.
+    expect(writes).toEqual([["m1"], ["m2"], ["forget"]]);
+
+    recorder.add(entry("m3"));
+    await recorder.idle();
+    expect(writes).toEqual([["m1"], ["m2"], ["forget"], ["m3"]]);
   });
 });
