@@ -8,7 +8,7 @@ import { silentLogger } from "../../src/log.js";
 import { openStore } from "../../src/store/open-store.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 
-describe("src/store/sqlite/database.ts: SQLite's page cache follows DATABASE_CACHE_MB", () => {
+describe("src/store/sqlite/database.ts: SQLite's page cache follows DATABASE_CACHE_MB; temporary storage stays in memory", () => {
   let dir: string | undefined;
   afterEach(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
@@ -37,6 +37,16 @@ describe("src/store/sqlite/database.ts: SQLite's page cache follows DATABASE_CAC
     const store = await storeWith({ DATABASE_CACHE_MB: "24" });
     try {
       expect(store.db.pragma("cache_size", { simple: true })).toBe(-24 * 1024);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("keeps temporary storage in memory: a statement journal of a long transaction (the history index's batches) is not written to a file", async () => {
+    const store = await storeWith({});
+    try {
+      // 2: MEMORY (0 is the build's default, a file once past 64 KiB)
+      expect(store.db.pragma("temp_store", { simple: true })).toBe(2);
     } finally {
       await store.close();
     }
