@@ -4,6 +4,7 @@ import { createInterface, type Interface } from "node:readline";
 import { commandQuestion, type Actor, type AttachmentDescriptor } from "../../contract/inbound.js";
 import type { PlatformLink } from "../../contract/link.js";
 import type { PlatformAdapter, PlatformServices } from "../../contract/platform.js";
+import { burstWriter } from "./burst-writer.js";
 import { describeLocalFile, localFiles } from "./local-files.js";
 import { terminalSurface, type StyleNow } from "./terminal-surface.js";
 import { terminalText } from "./terminal-text.js";
@@ -55,10 +56,11 @@ export class TerminalAdapter implements PlatformAdapter {
     // Styled and wrapped where a person reads it (both ends a TTY), plain text when piped.
     const style: StyleNow = () =>
       (input as { isTTY?: boolean }).isTTY === true && tty.isTTY === true ? { styled: true, width: tty.columns || 80 } : { styled: false };
-    const surface = terminalSurface((text) => output.write(text), this.approvals, style);
+    const write = burstWriter(output);
+    const surface = terminalSurface(write, this.approvals, style);
     this.write = (text: string) => {
       surface.endLine();
-      output.write(`${terminalText(text, style())}\n`);
+      write(`${terminalText(text, style())}\n`);
     };
     this.endAnswer = () => surface.endLine();
     const link = this.services.connect({
