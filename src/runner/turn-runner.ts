@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { newTurnId } from "../store/turn-ids.js";
 import type { Agent } from "../agent/agent.js";
 import { emptyUsage, type AgentResult, type ApprovalRequest, type ApprovalVerdict, type Usage } from "../agent/types.js";
 import { withStoredFilesNamed } from "../attachments/describe.js";
@@ -324,7 +324,7 @@ export class TurnRunner {
   private async openingOf(request: TurnRequest, view: TurnView, settings: WorkspaceSettings): Promise<{ start: Omit<TurnStart, "place">; policy: TurnPolicy }> {
     const channel = settingsChannelOf(request);
     const policy = await this.options.policies.forTurn(channel, settings);
-    return { start: this.turnStart(randomUUID(), request, view, policy, channel), policy };
+    return { start: this.turnStart(newTurnId(), request, view, policy, channel), policy };
   }
 
   /** The record of a turn starting; the place it holds is added where it is known (PlaceChecks.opening). */
@@ -342,7 +342,7 @@ export class TurnRunner {
 
   private async runTurn(request: TurnRequest, view: TurnView, { settings, ticket, opened }: AdmittedTurn, controller: AbortController): Promise<TurnReply> {
     const { store, logger: baseLogger } = this.options;
-    const turnId = opened?.turnId ?? randomUUID();
+    const turnId = opened?.turnId ?? newTurnId();
     const logger = lazyChild(baseLogger, { turnId, platform: request.platform, workspace: request.workspaceId });
     // Paused while a call waits for a person's approval: see TurnDeadline.
     const deadline = new TurnDeadline(this.options.turnTimeoutMs, () => controller.abort("timeout" satisfies CancelReason));

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { newTurnId } from "../turn-ids.js";
 import type pg from "pg";
 import {
   summaryFromRow,
@@ -121,7 +121,7 @@ async function recordUsage(client: Queryable, call: SummaryUsage): Promise<void>
      )
      ${RECORDED_ROLLUP.channels}`,
     [
-      randomUUID(),
+      newTurnId(),
       call.conversationId,
       call.ok ? "answered" : "failed",
       now - call.durationMs,

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { newTurnId } from "../turn-ids.js";
 import {
   summaryFromRow,
   type DroppedMessage,
@@ -79,7 +79,7 @@ export class SqliteSummaries implements SummaryStore {
     const record = (call: SummaryUsage) => {
       const now = Date.now();
       const totalTokens = call.promptTokens + call.completionTokens;
-      const id = randomUUID();
+      const id = newTurnId();
       insertTurn.run({
         id,
         conversationId: call.conversationId,
