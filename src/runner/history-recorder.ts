@@ -62,18 +62,19 @@ export class HistoryRecorder {
         this.logger.warn({ pending: this.queue.length }, "the history index is behind; messages are not indexed until it catches up");
       return;
     }
-    this.pushed++;
-    this.queue.push({ add: entry });
+    this.push({ add: entry });
     if (this.queue.length >= BATCH) this.schedule();
     else this.gather();
   }
 
   edit(where: DeletedMessages, text: string): void {
     this.push({ edit: where, text });
+    this.schedule();
   }
 
   forget(deleted: DeletedMessages): void {
     this.push({ forget: deleted });
+    this.schedule();
   }
 
   /** Writes everything queued now and resolves once it is written (tests, shutdown). */
@@ -120,7 +121,6 @@ export class HistoryRecorder {
   private push(job: Job): void {
     this.pushed++;
     this.queue.push(job);
-    this.schedule();
   }
 
   /** New entries wait GATHER_MS for others to share their commit; a drain under way takes them. */
