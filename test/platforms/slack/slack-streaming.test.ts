@@ -43,7 +43,10 @@ describe("Slack: streamed answers", () => {
 
   it("streams natively in the thread, to the asker, with each tool step as a task card, and ends the stream", async () => {
     const h = await start();
-    const answer = sentence(30);
+    // The step's writes (its post, its task card started and completed, its post's update) and the
+    // first text use the channel's five writes per window of five intervals (1 s), so the next
+    // append waits for that window to pass: the answer streams for 1.8 s, well past it.
+    const answer = sentence(60);
     h.model.script(reply.toolCalls({ name: "circumference", args: { radius: 2 } }), reply.streamed(piecesOf(answer), { delayMs: 30 }));
     const ts = h.slack.nextTs();
 
