@@ -10,6 +10,7 @@ import { choosePlatforms, createPlatform, servicesFor, type SharedServices } fro
 import { consoleSettingsOf, consoleStartProblem, type ConsoleServer } from "./console/console-server.js";
 import { startConsoleFor } from "./start-console.js";
 import { closeCpuPool } from "./tools/cpu/cpu-pool.js";
+import { IdleMemoryRelease, releaseMemory } from "./ops/idle-memory.js";
 import { loadToolExtensions, type ToolExtensions } from "./tools/extensions.js";
 import { hasCode } from "./errors.js";
 
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
 
   const adapters: PlatformAdapter[] = [];
   let healthServer: Server | undefined;
+  let idleMemory: IdleMemoryRelease | undefined;
   let consoleServer: ConsoleServer | undefined;
   let stopping: Promise<void> | undefined;
   // Ready (/readyz) once every platform started, until shutdown begins.
@@ -69,6 +71,7 @@ async function main(): Promise<void> {
   const shutdown = (why: string, graceMs = config.SHUTDOWN_GRACE_MS) =>
     (stopping ??= (async () => {
       logger.info({ why }, "shutting down");
+      idleMemory?.stop();
       // Turns finish (or tell their users the bot restarted) while the platforms are still connected.
       await app.runner.shutdown(graceMs);
       await Promise.allSettled(adapters.map((adapter) => adapter.stop()));
@@ -104,6 +107,18 @@ async function main(): Promise<void> {
     logger.info({ host: config.CONSOLE_HOST, port: consoleServer.port }, "the operator's console is listening");
   }
   started = true;
+  idleMemory = new IdleMemoryRelease({
+    turnsStarted: () => app.runner.turnsStarted,
+    inFlight: () => app.runner.inFlight,
+    release: () => {
+      const began = performance.now();
+      releaseMemory();
+      logger.debug(
+        { ms: Math.round(performance.now() - began), rssMb: Math.round(process.memoryUsage.rss() / 1048576) },
+        "idle: gave the memory of the last turns back",
+      );
+    },
+  });
 
   const finished = adapters.flatMap((adapter) => (adapter.finished ? [adapter.finished] : []));
   if (finished.length > 0) {

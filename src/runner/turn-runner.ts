@@ -109,6 +109,7 @@ export class TurnRunner {
   private readonly line: ConversationLine;
   /** Running turns by id: their controller and conversation (conversationKey). */
   private readonly running = new Map<string, { controller: AbortController; conversation: string }>();
+  private startedCount = 0;
   /** Turns waiting for a person's approval, with how many of their calls wait. */
   private readonly awaitingPeople = new Map<AbortController, number>();
   private readonly admission: TurnAdmission;
@@ -250,6 +251,11 @@ export class TurnRunner {
     return this.running.size;
   }
 
+  /** Turns started since this runner was made (a counter, for what watches the bot's activity). */
+  get turnsStarted(): number {
+    return this.startedCount;
+  }
+
   /** Conversations with a turn waiting or running; idle ones hold no queue entry. */
   get activeConversations(): number {
     return this.line.activeConversations;
@@ -347,6 +353,7 @@ export class TurnRunner {
     // Paused while a call waits for a person's approval: see TurnDeadline.
     const deadline = new TurnDeadline(this.options.turnTimeoutMs, () => controller.abort("timeout" satisfies CancelReason));
     this.running.set(turnId, { controller, conversation: conversationKey(request) });
+    this.startedCount++;
     const steps = new StepRecorder(view, logger, this.options.observer);
     const calls = new ModelCallLog(() => steps.begun);
     let trace: TurnTrace | undefined;
