@@ -187,6 +187,50 @@ describe("SQLite checkpoints from a worker thread", () => {
     }
   });
 
+  it("ends its thread once the log stays quiet, leaving the log file empty, and starts another when the log grows again", async () => {
+    const failures: string[] = [];
+    const db = openDatabase(path);
+    const store = new SqliteStore(db, new WalCheckpointer(db, (message) => failures.push(message), { everyMs: 5, idleAfterMs: 100 }));
+    const thread = () => store.checkpointer!["worker"];
+    try {
+      await writeTurns(store, 400);
+      await vi.waitFor(() => expect(thread()).toBeDefined(), { timeout: 10_000 });
+      const first = thread();
+      // quiet: the thread copies what is left, empties the log file and ends
+      await vi.waitFor(() => expect(thread()).toBeUndefined(), { timeout: 10_000 });
+      expect(statSync(`${path}-wal`).size).toBe(0);
+      expect(store.db.pragma("wal_autocheckpoint", { simple: true })).toBe(0);
+
+      // the turns go on: a new thread starts once the log holds a round's worth, and copies it
+      await writeTurns(store, 400, 400);
+      await vi.waitFor(() => expect(thread()).toBeDefined(), { timeout: 10_000 });
+      expect(thread()).not.toBe(first);
+      const round = await store.checkpointer!.nextRound(true);
+      expect(round.checkpointed).toBe(round.log);
+      expect(failures).toEqual([]);
+    } finally {
+      await store.close();
+    }
+    expect(existsSync(`${path}-wal`)).toBe(false);
+  });
+
+  it("answers a round asked for while its quiet thread ends, from the next thread", async () => {
+    const db = openDatabase(path);
+    const failures: string[] = [];
+    const checkpointer = new WalCheckpointer(db, (message) => failures.push(message), { everyMs: 5, idleAfterMs: 5 });
+    try {
+      for (let i = 0; i < 20; i++) {
+        const round = await checkpointer.nextRound(true);
+        expect(round.checkpointed).toBe(round.log);
+        await new Promise((resolve) => setTimeout(resolve, i % 5));
+      }
+      expect(failures).toEqual([]);
+    } finally {
+      await checkpointer.stop();
+      db.close();
+    }
+  });
+
   it("starts nothing and raises nothing when its connection is closed under it, log full or not", async () => {
     const db = openDatabase(path);
     const failures: string[] = [];

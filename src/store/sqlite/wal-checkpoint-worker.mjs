@@ -5,7 +5,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { endianness } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 
-const { path, everyMs, checkpointAtFrames, restartAtFrames } = workerData;
+const { path, everyMs, checkpointAtFrames, restartAtFrames, idleAfterMs } = workerData;
 const db = new Database(path, { fileMustExist: true });
 // How long a checkpoint waits for a lock another connection holds (a commit takes well under this).
 const BUSY_MS = 1000;
@@ -19,11 +19,13 @@ const RESTART_BUSY_MS = 100;
 db.pragma(`busy_timeout = ${BUSY_MS}`);
 const passive = db.prepare("PRAGMA wal_checkpoint(PASSIVE)");
 const restartNow = db.prepare("PRAGMA wal_checkpoint(RESTART)");
+const truncateNow = db.prepare("PRAGMA wal_checkpoint(TRUNCATE)");
 
-function restart() {
+/** A checkpoint that holds writers off (RESTART, TRUNCATE) with its own, shorter wait. */
+function holdingWriters(statement) {
   db.pragma(`busy_timeout = ${RESTART_BUSY_MS}`);
   try {
-    return restartNow.get();
+    return statement.get();
   } finally {
     db.pragma(`busy_timeout = ${BUSY_MS}`);
   }
@@ -66,20 +68,51 @@ function round(asked) {
   if (!asked && framesToCopy() < checkpointAtFrames) return;
   try {
     let result = passive.get();
-    if (result.log >= restartAtFrames) result = restart();
+    if (result.log >= restartAtFrames) result = holdingWriters(restartNow);
     parentPort.postMessage({ type: "checkpointed", ...result });
   } catch (error) {
     parentPort.postMessage({ type: "failed", message: error instanceof Error ? error.message : String(error) });
   }
 }
 
-const timer = setInterval(() => round(false), everyMs);
-parentPort.on("message", (message) => {
-  if (message === "now") round(true);
-  if (message === "stop") {
-    clearInterval(timer);
-    if (shm !== undefined) closeSync(shm);
-    db.close();
-    parentPort.close();
+/**
+ * A thread costs 10-18 MB of memory, so once the log has stayed under a round's frames for
+ * `idleAfterMs` (the bot is quiet) the thread copies what is left and ends: TRUNCATE empties the
+ * log file, and the main thread starts a new one when the log has grown back to a round's worth.
+ * A TRUNCATE that finds the log in use is given up; the next quiet round tries again.
+ */
+const idleRounds = Math.max(1, Math.ceil(idleAfterMs / everyMs));
+let quietRounds = 0;
+function endIfIdle() {
+  if (framesToCopy() >= checkpointAtFrames) {
+    quietRounds = 0;
+    return;
   }
+  if (++quietRounds < idleRounds) return;
+  try {
+    if (holdingWriters(truncateNow).busy !== 0) return;
+  } catch {
+    return;
+  }
+  parentPort.postMessage({ type: "idle" });
+  stop();
+}
+
+function stop() {
+  clearInterval(timer);
+  if (shm !== undefined) closeSync(shm);
+  db.close();
+  parentPort.close();
+}
+
+const timer = setInterval(() => {
+  round(false);
+  endIfIdle();
+}, everyMs);
+parentPort.on("message", (message) => {
+  if (message === "now") {
+    quietRounds = 0;
+    round(true);
+  }
+  if (message === "stop") stop();
 });
