@@ -214,6 +214,28 @@ describe("SQLite checkpoints from a worker thread", () => {
     expect(existsSync(`${path}-wal`)).toBe(false);
   });
 
+  it("keeps its thread while commits keep coming, however few frames they add", async () => {
+    const failures: string[] = [];
+    const db = openDatabase(path);
+    const store = new SqliteStore(db, new WalCheckpointer(db, (message) => failures.push(message), { everyMs: 5, idleAfterMs: 100 }));
+    const thread = () => store.checkpointer!["worker"];
+    try {
+      await writeTurns(store, 400);
+      await vi.waitFor(() => expect(thread()).toBeDefined(), { timeout: 10_000 });
+      const first = thread();
+      // a turn every 30 ms for 600 ms: far fewer frames than a round copies, but the bot is not idle
+      for (let i = 0; i < 20; i++) {
+        await writeTurns(store, 1, 400 + i);
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        expect(thread()).toBe(first);
+      }
+      await vi.waitFor(() => expect(thread()).toBeUndefined(), { timeout: 10_000 });
+      expect(failures).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("answers a round asked for while its quiet thread ends, from the next thread", async () => {
     const db = openDatabase(path);
     const failures: string[] = [];

@@ -32,26 +32,31 @@ function holdingWriters(statement) {
 }
 
 /**
- * Frames in the log not yet copied into the file, read from the wal-index header in the -shm file
- * (https://www.sqlite.org/walformat.html: mxFrame at byte 16, nBackfill at byte 96, in the
- * machine's byte order), which SQLite maps shared, so a read sees what its connections wrote.
- * Infinity when it cannot be read: then every round checkpoints.
+ * The wal-index header in the -shm file (https://www.sqlite.org/walformat.html), which SQLite
+ * maps shared, so a read sees what its connections wrote: iChange (byte 8) counts commits,
+ * mxFrame (16) is the log's last frame, nBackfill (96) the frames copied into the file, in the
+ * machine's byte order. Undefined when it cannot be read.
  */
 const header = Buffer.alloc(136);
 const littleEndian = endianness() === "LE";
 let shm;
-function framesToCopy() {
+function readHeader() {
   try {
     shm ??= openSync(`${path}-shm`, "r");
-    if (readSync(shm, header, 0, header.length, 0) < header.length) return Infinity;
+    if (readSync(shm, header, 0, header.length, 0) < header.length) return undefined;
   } catch {
     if (shm !== undefined) closeSync(shm);
     shm = undefined;
-    return Infinity;
+    return undefined;
   }
-  const frames = littleEndian ? header.readUInt32LE(16) : header.readUInt32BE(16);
-  const copied = littleEndian ? header.readUInt32LE(96) : header.readUInt32BE(96);
-  return Math.max(0, frames - copied);
+  const u32 = (offset) => (littleEndian ? header.readUInt32LE(offset) : header.readUInt32BE(offset));
+  return { commits: u32(8), frames: u32(16), copied: u32(96) };
+}
+
+/** Frames in the log not yet copied into the file; Infinity when unknown (then every round checkpoints). */
+function framesToCopy() {
+  const now = readHeader();
+  return now ? Math.max(0, now.frames - now.copied) : Infinity;
 }
 
 /**
@@ -76,15 +81,18 @@ function round(asked) {
 }
 
 /**
- * A thread costs 10-18 MB of memory, so once the log has stayed under a round's frames for
- * `idleAfterMs` (the bot is quiet) the thread copies what is left and ends: TRUNCATE empties the
- * log file, and the main thread starts a new one when the log has grown back to a round's worth.
- * A TRUNCATE that finds the log in use is given up; the next quiet round tries again.
+ * A thread costs 10-18 MB of memory, so once nothing was committed for `idleAfterMs` (the bot is
+ * idle; a bot with a turn now and then keeps its thread) the thread copies what is left and ends:
+ * TRUNCATE empties the log file, and the main thread starts a new one when the log has grown back
+ * to a round's worth. A TRUNCATE that finds the log in use is given up; the next round tries again.
  */
 const idleRounds = Math.max(1, Math.ceil(idleAfterMs / everyMs));
 let quietRounds = 0;
+let lastCommits;
 function endIfIdle() {
-  if (framesToCopy() >= checkpointAtFrames) {
+  const commits = readHeader()?.commits;
+  if (commits === undefined || commits !== lastCommits) {
+    lastCommits = commits;
     quietRounds = 0;
     return;
   }
