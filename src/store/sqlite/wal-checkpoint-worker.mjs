@@ -81,22 +81,23 @@ function round(asked) {
 }
 
 /**
- * A thread costs 10-18 MB of memory, so once nothing was committed for `idleAfterMs` (the bot is
- * idle; a bot with a turn now and then keeps its thread) the thread copies what is left and ends:
- * TRUNCATE empties the log file, and the main thread starts a new one when the log has grown back
- * to a round's worth. A TRUNCATE that finds the log in use is given up; the next round tries again.
+ * A thread costs 10-18 MB of memory, so once the bot is idle the thread copies what is left and
+ * ends: TRUNCATE empties the log file, and the main thread starts a new one when the log has grown
+ * back to a round's worth. Idle is at most IDLE_COMMITS commits over `idleAfterMs`: the lease's
+ * renewal commits every 10 s even in a quiet bot, while a turn makes three. A TRUNCATE that finds
+ * the log in use is given up; the next round tries again.
  */
+const IDLE_COMMITS = 2;
 const idleRounds = Math.max(1, Math.ceil(idleAfterMs / everyMs));
-let quietRounds = 0;
-let lastCommits;
+/** The commit counter at each of the last idleRounds rounds, oldest first (undefined: unknown). */
+const commitsSeen = [];
 function endIfIdle() {
-  const commits = readHeader()?.commits;
-  if (commits === undefined || commits !== lastCommits) {
-    lastCommits = commits;
-    quietRounds = 0;
-    return;
-  }
-  if (++quietRounds < idleRounds) return;
+  commitsSeen.push(readHeader()?.commits);
+  if (commitsSeen.length <= idleRounds) return;
+  const then = commitsSeen.shift();
+  const now = commitsSeen.at(-1);
+  // the counter is 32 bits and wraps
+  if (then === undefined || now === undefined || ((now - then) >>> 0) > IDLE_COMMITS) return;
   try {
     if (holdingWriters(truncateNow).busy !== 0) return;
   } catch {
@@ -119,7 +120,8 @@ const timer = setInterval(() => {
 }, everyMs);
 parentPort.on("message", (message) => {
   if (message === "now") {
-    quietRounds = 0;
+    // asked for: the spell starts over
+    commitsSeen.length = 0;
     round(true);
   }
   if (message === "stop") stop();
