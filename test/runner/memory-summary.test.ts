@@ -1,3 +1,4 @@
+import { queryObjects } from "node:v8";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseCommandText } from "../../src/runner/commands/command-text.js";
 import type { RecordedRequest, Responder } from "../fakes/fake-openai.js";
@@ -134,6 +135,17 @@ describe("the summary of what left the memory window", () => {
     expect(dbOf(t.app).prepare("SELECT COUNT(*) FROM messages").pluck().get()).toBe(10);
     const shown = await t.app.commands.execute({ kind: "memory_show" }, request(""), { userId: "u-alice", role: "member" });
     expect(shown.text).toMatch(/3 earlier exchange\(s\) wait to be summarized \(the last attempt failed; next try in \d+ minutes?\)/);
+  });
+
+  it("leaves nothing behind once a summary call settled: no signal or timer waits out the call's time limit", async () => {
+    t = await startTestApp({ MEMORY_WINDOW: "1", MEMORY_SUMMARY: "on", MEMORY_SUMMARY_BATCH: "1", RATE_LIMIT_PER_USER: "100" });
+    t.model.otherwise(model());
+    await converse(t, 1, 2);
+    const before = queryObjects(AbortSignal, { format: "count" });
+    await converse(t, 3, 32);
+    expect(t.model.chatRequests.filter(isSummary).length).toBeGreaterThanOrEqual(30);
+    // a signal left for each of those 30 calls (AbortSignal.timeout's, alive for its minute) would show here
+    expect(queryObjects(AbortSignal, { format: "count" }) - before).toBeLessThan(10);
   });
 
   it("posts the answer while the summary call is still held by the model", async () => {
