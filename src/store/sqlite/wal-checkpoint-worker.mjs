@@ -97,7 +97,7 @@ function endIfIdle() {
   const then = commitsSeen.shift();
   const now = commitsSeen.at(-1);
   // the counter is 32 bits and wraps
-  if (then === undefined || now === undefined || ((now - then) >>> 0) > IDLE_COMMITS) return;
+  if (then === undefined || now === undefined || (now - then) >>> 0 > IDLE_COMMITS) return;
   try {
     if (holdingWriters(truncateNow).busy !== 0) return;
   } catch {
