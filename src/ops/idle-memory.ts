@@ -30,7 +30,8 @@ export interface IdleMemoryOptions {
  * none runs, and with --trace-memory-reducer it reported "high alloc" every 8 s for as long as
  * the bot stayed idle, so the pool was never given back.
  *
- * The collection takes the main thread for a few tens of milliseconds, when no turn runs.
+ * The collection takes the main thread for about 80 ms after a busy spell (two full collections,
+ * 48 and 34 ms, after 10,000 Slack turns), when no turn runs.
  */
 export class IdleMemoryRelease {
   private readonly timer: NodeJS.Timeout;
