@@ -19,7 +19,17 @@ function watched() {
       watcher.check();
     }
   };
-  return { bot, watcher, pass };
+  /** An idle spell from now: no release a second before its end, one at its end, none after. */
+  const idleSpell = () => {
+    const before = bot.releases;
+    pass(IDLE_RELEASE_AFTER_MS - 1_000);
+    expect(bot.releases).toBe(before);
+    pass(1_000);
+    expect(bot.releases).toBe(before + 1);
+    pass(5 * IDLE_RELEASE_AFTER_MS);
+    expect(bot.releases).toBe(before + 1);
+  };
+  return { bot, watcher, pass, idleSpell };
 }
 
 describe("IdleMemoryRelease: gives a burst's memory back once the bot is idle", () => {
@@ -27,21 +37,16 @@ describe("IdleMemoryRelease: gives a burst's memory back once the bot is idle", 
   afterEach(() => stop?.());
 
   it("releases once after start-up's idle spell, then not again while nothing happens", () => {
-    const { bot, watcher, pass } = watched();
+    const { bot, watcher, idleSpell } = watched();
     stop = () => watcher.stop();
-    pass(IDLE_RELEASE_AFTER_MS - 1_000);
-    expect(bot.releases).toBe(0);
-    pass(1_000);
-    expect(bot.releases).toBe(1);
-    pass(10 * IDLE_RELEASE_AFTER_MS);
+    idleSpell();
     expect(bot.releases).toBe(1);
   });
 
   it("waits for the idle spell after the last turn, holds off while a turn runs, and releases once per spell", () => {
-    const { bot, watcher, pass } = watched();
+    const { bot, watcher, pass, idleSpell } = watched();
     stop = () => watcher.stop();
-    pass(IDLE_RELEASE_AFTER_MS);
-    expect(bot.releases).toBe(1);
+    idleSpell();
 
     // a burst: a turn starts every few seconds, so the bot is never idle long enough
     for (let i = 0; i < 5; i++) {
@@ -55,11 +60,7 @@ describe("IdleMemoryRelease: gives a burst's memory back once the bot is idle", 
     pass(3 * IDLE_RELEASE_AFTER_MS);
     expect(bot.releases).toBe(1);
     bot.inFlight = 0;
-    pass(IDLE_RELEASE_AFTER_MS - 1_000);
-    expect(bot.releases).toBe(1);
-    pass(1_000);
-    expect(bot.releases).toBe(2);
-    pass(5 * IDLE_RELEASE_AFTER_MS);
+    idleSpell();
     expect(bot.releases).toBe(2);
   });
 });

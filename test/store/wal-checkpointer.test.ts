@@ -187,15 +187,20 @@ describe("SQLite checkpoints from a worker thread", () => {
     }
   });
 
-  it("ends its thread once the log stays quiet, leaving the log file empty, and starts another when the log grows again", async () => {
+  /** A store whose thread ends after 100 ms idle, with 400 turns written and its thread started; failures collected. */
+  async function busyStoreEndingWhenIdle() {
     const failures: string[] = [];
     const db = openDatabase(path);
     const store = new SqliteStore(db, new WalCheckpointer(db, (message) => failures.push(message), { everyMs: 5, idleAfterMs: 100 }));
     const thread = () => store.checkpointer!["worker"];
+    await writeTurns(store, 400);
+    await vi.waitFor(() => expect(thread()).toBeDefined(), { timeout: 10_000 });
+    return { store, failures, thread, first: thread() };
+  }
+
+  it("ends its thread once the log stays quiet, leaving the log file empty, and starts another when the log grows again", async () => {
+    const { store, failures, thread, first } = await busyStoreEndingWhenIdle();
     try {
-      await writeTurns(store, 400);
-      await vi.waitFor(() => expect(thread()).toBeDefined(), { timeout: 10_000 });
-      const first = thread();
       // quiet but for a commit now and then (the lease's renewal): the thread copies what is left,
       // empties the log file and ends
       store.db.exec("CREATE TABLE ticks (at INTEGER)");
@@ -225,14 +230,8 @@ describe("SQLite checkpoints from a worker thread", () => {
   });
 
   it("keeps its thread while commits keep coming, however few frames they add", async () => {
-    const failures: string[] = [];
-    const db = openDatabase(path);
-    const store = new SqliteStore(db, new WalCheckpointer(db, (message) => failures.push(message), { everyMs: 5, idleAfterMs: 100 }));
-    const thread = () => store.checkpointer!["worker"];
+    const { store, failures, thread, first } = await busyStoreEndingWhenIdle();
     try {
-      await writeTurns(store, 400);
-      await vi.waitFor(() => expect(thread()).toBeDefined(), { timeout: 10_000 });
-      const first = thread();
       // a turn every 30 ms for 600 ms: far fewer frames than a round copies, but the bot is not idle
       for (let i = 0; i < 20; i++) {
         await writeTurns(store, 1, 400 + i);
