@@ -13,7 +13,6 @@ export interface IdleMemoryOptions {
   inFlight: () => number;
   /** Gives the memory back (tests pass their own). */
   release?: () => void;
-  idleMs?: number;
   checkMs?: number;
   now?: () => number;
 }
@@ -36,7 +35,6 @@ export interface IdleMemoryOptions {
 export class IdleMemoryRelease {
   private readonly timer: NodeJS.Timeout;
   private readonly now: () => number;
-  private readonly idleMs: number;
   private readonly release: () => void;
   private seenTurns: number;
   private busyAt: number;
@@ -45,7 +43,6 @@ export class IdleMemoryRelease {
 
   constructor(private readonly options: IdleMemoryOptions) {
     this.now = options.now ?? (() => performance.now());
-    this.idleMs = options.idleMs ?? IDLE_RELEASE_AFTER_MS;
     this.release = options.release ?? releaseMemory;
     this.seenTurns = options.turnsStarted();
     this.busyAt = this.now();
@@ -62,7 +59,7 @@ export class IdleMemoryRelease {
       this.owed = true;
       return;
     }
-    if (!this.owed || this.now() - this.busyAt < this.idleMs) return;
+    if (!this.owed || this.now() - this.busyAt < IDLE_RELEASE_AFTER_MS) return;
     this.owed = false;
     this.release();
   }

@@ -54,8 +54,7 @@ function readHeader() {
 }
 
 /** Frames in the log not yet copied into the file; Infinity when unknown (then every round checkpoints). */
-function framesToCopy() {
-  const now = readHeader();
+function framesToCopy(now) {
   return now ? Math.max(0, now.frames - now.copied) : Infinity;
 }
 
@@ -68,9 +67,10 @@ function framesToCopy() {
  * writer. A writer starts the log over only once every frame was copied, which a checkpoint racing
  * a busy writer never sees: past `restartAtFrames` the round ends with RESTART, which holds writers
  * off while it copies the few frames written since, so the next commit starts the log over.
+ * `now` is the wal-index header read for the round; a round asked for copies whatever it holds.
  */
-function round(asked) {
-  if (!asked && framesToCopy() < checkpointAtFrames) return;
+function round(asked, now) {
+  if (!asked && framesToCopy(now) < checkpointAtFrames) return;
   try {
     let result = passive.get();
     if (result.log >= restartAtFrames) result = holdingWriters(restartNow);
@@ -91,8 +91,8 @@ const IDLE_COMMITS = 2;
 const idleRounds = Math.max(1, Math.ceil(idleAfterMs / everyMs));
 /** The commit counter at each of the last idleRounds rounds, oldest first (undefined: unknown). */
 const commitsSeen = [];
-function endIfIdle() {
-  commitsSeen.push(readHeader()?.commits);
+function endIfIdle(commits) {
+  commitsSeen.push(commits);
   if (commitsSeen.length <= idleRounds) return;
   const then = commitsSeen.shift();
   const now = commitsSeen.at(-1);
@@ -114,9 +114,11 @@ function stop() {
   parentPort.close();
 }
 
+// One read of the header a round serves both.
 const timer = setInterval(() => {
-  round(false);
-  endIfIdle();
+  const now = readHeader();
+  round(false, now);
+  endIfIdle(now?.commits);
 }, everyMs);
 parentPort.on("message", (message) => {
   if (message === "now") {

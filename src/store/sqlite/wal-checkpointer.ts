@@ -7,7 +7,7 @@ import type { Db } from "./database.js";
 const CHECKPOINT_EVERY_MS = 250;
 /** Past this many frames of log (about 16 MB), a round also waits for writers to start the log over (see the worker). */
 const RESTART_AT_FRAMES = 4_000;
-/** A thread that found nothing to copy for this long ends (it costs 10-18 MB); a grown log starts another. */
+/** A thread that saw at most two commits for this long (an idle bot) ends, as it costs 10-18 MB; a grown log starts another. */
 const IDLE_AFTER_MS = 10_000;
 /** A stop that takes longer (a checkpoint stuck on the disk) ends the thread instead. */
 const STOP_WAIT_MS = 2_000;
