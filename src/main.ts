@@ -106,7 +106,6 @@ async function main(): Promise<void> {
     consoleServer = await startConsoleFor(app, () => adapters);
     logger.info({ host: config.CONSOLE_HOST, port: consoleServer.port }, "the operator's console is listening");
   }
-  started = true;
   idleMemory = new IdleMemoryRelease({
     turnsStarted: () => app.runner.turnsStarted,
     inFlight: () => app.runner.inFlight,
@@ -115,10 +114,14 @@ async function main(): Promise<void> {
       releaseMemory();
       logger.debug(
         { ms: Math.round(performance.now() - began), rssMb: Math.round(process.memoryUsage.rss() / 1048576) },
-        "idle: gave the memory of the last turns back",
+        "gave the memory of start-up or the last turns back",
       );
     },
   });
+  // Start-up (the SDKs loaded, the platforms connected) leaves a burst's garbage: a server gives it
+  // back now, not 10 s later. The terminal is a conversation: its first answer would wait for it.
+  if (!conversational) idleMemory.releaseNow();
+  started = true;
 
   const finished = adapters.flatMap((adapter) => (adapter.finished ? [adapter.finished] : []));
   if (finished.length > 0) {

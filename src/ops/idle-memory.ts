@@ -50,6 +50,16 @@ export class IdleMemoryRelease {
     this.timer.unref();
   }
 
+  /**
+   * Gives the memory back now, outside an idle spell: start-up calls this once the platforms are
+   * connected, since loading the SDKs and connecting leaves garbage and a pool like a burst of turns
+   * does. The next idle spell then owes nothing unless turns ran.
+   */
+  releaseNow(): void {
+    this.owed = false;
+    this.release();
+  }
+
   /** Looks at the bot's activity once (the timer calls this). */
   check(): void {
     const turns = this.options.turnsStarted();

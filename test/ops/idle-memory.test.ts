@@ -43,6 +43,19 @@ describe("IdleMemoryRelease: gives a burst's memory back once the bot is idle", 
     expect(bot.releases).toBe(1);
   });
 
+  it("gives start-up's memory back when asked (releaseNow), and then only after turns ran", () => {
+    const { bot, watcher, pass, idleSpell } = watched();
+    stop = () => watcher.stop();
+    watcher.releaseNow();
+    expect(bot.releases).toBe(1);
+    pass(5 * IDLE_RELEASE_AFTER_MS);
+    expect(bot.releases).toBe(1);
+    bot.turnsStarted++;
+    pass(1_000);
+    idleSpell();
+    expect(bot.releases).toBe(2);
+  });
+
   it("waits for the idle spell after the last turn, holds off while a turn runs, and releases once per spell", () => {
     const { bot, watcher, pass, idleSpell } = watched();
     stop = () => watcher.stop();
