@@ -54,11 +54,17 @@ describe(`the started bot on Node ${process.version}`, () => {
     const { dir, env } = await setUp();
     const discord = await FakeDiscord.start();
     cleanups.push(() => discord.close());
-    const bot = startChildBot({ ...env, DISCORD_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl, LOG_LEVEL: "info" }, dir);
+    const bot = startChildBot({ ...env, DISCORD_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl, LOG_LEVEL: "debug" }, dir);
     cleanups.push(() => void bot.process.kill("SIGKILL"));
     await until(
       () => bot.stderr().includes("connected to Discord"),
       () => `the bot to connect; its log: ${bot.stderr()}`,
+    );
+    // A server gives back what start-up left (src/ops/idle-memory.ts) once connected, not after an idle spell.
+    await until(
+      () => bot.stderr().includes("gave the memory of start-up or the last turns back"),
+      () => `start-up's memory release; the log: ${bot.stderr()}`,
+      5_000,
     );
 
     const question = await discord.dispatchMessage({
