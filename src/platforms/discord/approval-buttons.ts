@@ -1,14 +1,18 @@
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from "discord.js";
+import { ButtonStyle, ComponentType } from "discord.js";
+import type { ButtonRow } from "./button-row.js";
 
 /** The custom id of an approval button: "approval:<id>:approve" or "approval:<id>:deny" (at most 100 characters). */
 const CUSTOM_ID = /^approval:([\w-]{1,80}):(approve|deny)$/;
 
 /** Approve and Deny, as one row of message components carrying the request's id. */
-export function approvalButtons(approvalId: string): ActionRowBuilder<ButtonBuilder> {
-  return new ActionRowBuilder<ButtonBuilder>().addComponents(
-    new ButtonBuilder().setCustomId(`approval:${approvalId}:approve`).setLabel("Approve").setStyle(ButtonStyle.Success),
-    new ButtonBuilder().setCustomId(`approval:${approvalId}:deny`).setLabel("Deny").setStyle(ButtonStyle.Danger),
-  );
+export function approvalButtons(approvalId: string): ButtonRow {
+  return {
+    type: ComponentType.ActionRow,
+    components: [
+      { type: ComponentType.Button, style: ButtonStyle.Success, custom_id: `approval:${approvalId}:approve`, label: "Approve" },
+      { type: ComponentType.Button, style: ButtonStyle.Danger, custom_id: `approval:${approvalId}:deny`, label: "Deny" },
+    ],
+  };
 }
 
 /** The request and the decision a pressed button carries; undefined for other buttons. */

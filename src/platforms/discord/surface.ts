@@ -12,6 +12,7 @@ import { RateLimitedError, type ApprovalControls, type ChatSurface, type Destina
 import type { Location } from "../../contract/inbound.js";
 import { NO_PINGS, pingOnly } from "./allowed-mentions.js";
 import { approvalButtons } from "./approval-buttons.js";
+import type { ButtonRow } from "./button-row.js";
 import { feedbackButtons } from "./feedback-buttons.js";
 import { describeDiscordError, permissionHint } from "./errors.js";
 import { keepTyping } from "./typing.js";
@@ -27,7 +28,7 @@ export interface DiscordPosted extends PostedMessage {
   remove?(): Promise<unknown>;
 }
 
-type Components = ReturnType<typeof approvalButtons>[];
+type Components = ButtonRow[];
 
 const mentionsFor = (options: PostOptions): MessageMentionOptions => (options.notify ? pingOnly(options.notify) : NO_PINGS);
 /** The end of an answer carries its 👍 / 👎. */
