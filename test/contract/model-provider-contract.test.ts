@@ -131,6 +131,21 @@ describe.each(providers)("the model contract on $name", (provider) => {
     expect(t.model.chatRequests).toHaveLength(2);
   });
 
+  it("ends a turn whose stream reports an error part-way with a short message, and keeps nothing in memory", async () => {
+    const t = await start();
+    t.model.script(reply.streamed(["It ", "is ", "a ", "long ", "story"], { errorAfter: 2 }));
+    const sink = new StreamingSink();
+    const result = await t.app.runner.submit(request("story?"), sink);
+
+    expect(result).toMatchObject({ status: "failed", outcome: "llm_interrupted" });
+    expect(sink.replies[0]!.text).toBe("The language model stopped answering part-way through. Please try again in a moment.");
+    expect(sink.text.slice(0, 2)).toEqual([
+      { type: "delta", text: "It " },
+      { type: "delta", text: "is " },
+    ]);
+    expect(await t.app.store.conversations.window(request(""), 5, 10_000)).toEqual([]);
+  });
+
   it("tells the user, in a short message, of a failure another attempt cannot fix, and leaves memory as it was", async () => {
     const t = await start({ OPENAI_MAX_RETRIES: "2" });
     t.model.script(reply.text("First answer."));

@@ -140,7 +140,7 @@ export class FakeAnthropic {
     json(res, 200, messageOf(recorded.body?.model ?? "claude-test", response));
   }
 
-  /** The Messages API's events; a StreamShape's pieces, delays, break and stall count from the first text, as FakeOpenAI's do. */
+  /** The Messages API's events; a StreamShape's pieces, delays, break, stall and error count from the first text, as FakeOpenAI's do. */
   private async stream(res: ServerResponse, recorded: RecordedRequest, message: Extract<FakeResponse, { kind: "message" }>): Promise<void> {
     const shape = message.stream ?? {};
     const usage = usageOf(message.usage);
@@ -192,6 +192,9 @@ export class FakeAnthropic {
       if (shape.delayMs) await new Promise((resolve) => setTimeout(resolve, shape.delayMs));
       if (shape.breakAfter !== undefined && piece === shape.breakAfter) return void res.write("", () => res.destroy());
       if (shape.stallAfter !== undefined && piece === shape.stallAfter) return;
+      if (shape.errorAfter !== undefined && piece === shape.errorAfter) {
+        return void res.end(event("error", { error: { type: "overloaded_error", message: "Overloaded" } }));
+      }
       if (res.destroyed) return;
       res.write(data);
       recorded.chunksAt.push(performance.now());

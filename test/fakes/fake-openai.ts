@@ -20,13 +20,15 @@ export interface RecordedRequest {
 /**
  * How a streamed answer is sent (a request with `stream: true`): its text in these pieces (by
  * default all of it in one), each after `delayMs`; `breakAfter` pieces and the connection drops,
- * `stallAfter` pieces and nothing more comes.
+ * `stallAfter` pieces and nothing more comes, `errorAfter` pieces and an error event ends the stream
+ * (as OpenAI reports an error that happens once the answer has begun).
  */
 export interface StreamShape {
   pieces?: string[];
   delayMs?: number;
   breakAfter?: number;
   stallAfter?: number;
+  errorAfter?: number;
 }
 
 export type FakeResponse =
@@ -226,6 +228,11 @@ export class FakeOpenAI {
       // What was written before the break reaches the client first, as over a real connection that drops.
       if (shape.breakAfter !== undefined && piece === shape.breakAfter) return void res.write("", () => res.destroy());
       if (shape.stallAfter !== undefined && piece === shape.stallAfter) return;
+      if (shape.errorAfter !== undefined && piece === shape.errorAfter) {
+        return void res.end(
+          `data: ${JSON.stringify({ error: { message: "The server had an error while processing your request.", type: "server_error" } })}\n\n`,
+        );
+      }
       if (res.destroyed) return;
       res.write(event);
       recorded.chunksAt.push(performance.now());

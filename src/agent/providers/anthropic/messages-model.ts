@@ -1,5 +1,7 @@
-import type Anthropic from "@anthropic-ai/sdk";
+import Anthropic from "@anthropic-ai/sdk";
+import { readServerSentEvents } from "../../../net/server-sent-events.js";
 import type { Model, ModelErrorVerdict, ModelReply, ModelRequest, ModelStream, ModelToolCall, StreamSink, Usage } from "../../model.js";
+import { streamedResponse } from "../streamed-response.js";
 import { classifyAnthropicError } from "./errors.js";
 import { messagesBody } from "./request.js";
 
@@ -28,8 +30,8 @@ export class AnthropicMessagesModel implements Model {
   }
 
   async stream(request: ModelRequest, signal: AbortSignal): Promise<ModelStream> {
-    const stream = await this.client.messages.create({ ...messagesBody(request, this.name, this.maxTokens), stream: true }, { signal });
-    return { read: (sink) => readEvents(stream, sink), abort: () => stream.controller.abort() };
+    const body = { ...messagesBody(request, this.name, this.maxTokens), stream: true as const };
+    return streamedResponse(signal, (callSignal) => this.client.messages.create(body, { signal: callSignal }).asResponse(), readEvents);
   }
 
   classifyError(error: unknown): ModelErrorVerdict {
@@ -41,9 +43,10 @@ export class AnthropicMessagesModel implements Model {
  * The Messages API's server-sent events: content blocks by index, text in text_delta and a
  * tool call's input in input_json_delta fragments under its block's index (the block's start
  * carries its id and name); input tokens come with message_start, output tokens (so far) with
- * each message_delta. An `error` event mid-stream makes the SDK throw.
+ * each message_delta. As the SDK reads them: `ping` and unnamed events are skipped, and an `error`
+ * event mid-stream is the SDK's APIError.
  */
-async function readEvents(stream: AsyncIterable<StreamEvent>, sink: StreamSink): Promise<void> {
+async function readEvents(body: AsyncIterable<Uint8Array>, response: Response, sink: StreamSink): Promise<void> {
   let input = 0;
   let cached: { cache_creation_input_tokens: number | null; cache_read_input_tokens: number | null } = {
     cache_creation_input_tokens: null,
@@ -51,7 +54,14 @@ async function readEvents(stream: AsyncIterable<StreamEvent>, sink: StreamSink):
   };
   let output = 0;
   let sawUsage = false;
-  for await (const event of stream) {
+  await readServerSentEvents(body, (name, data) => {
+    if (name === undefined || name === "ping") return;
+    if (name === "error") {
+      const error = parsedOr(data) as { error?: { type?: Anthropic.ErrorType } };
+      throw new Anthropic.APIError(undefined, error, undefined, response.headers, error?.error?.type);
+    }
+    if (!data) return;
+    const event = JSON.parse(data) as StreamEvent;
     sink.received();
     switch (event.type) {
       case "message_start":
@@ -74,8 +84,17 @@ async function readEvents(stream: AsyncIterable<StreamEvent>, sink: StreamSink):
         output = event.usage.output_tokens;
         break;
     }
-  }
+  });
   if (sawUsage) sink.usage(usageOf(input, cached, output));
+}
+
+/** An error event's data: its JSON, or the text itself when it is not JSON (as the SDK reports it). */
+function parsedOr(data: string): unknown {
+  try {
+    return JSON.parse(data);
+  } catch {
+    return data;
+  }
 }
 
 /** Input tokens include those read from or written to the prompt cache: they were all read. */

@@ -1,6 +1,7 @@
-import type OpenAI from "openai";
-import type { Stream } from "openai/core/streaming";
+import OpenAI from "openai";
+import { readServerSentEvents } from "../../../net/server-sent-events.js";
 import type { Model, ModelErrorVerdict, ModelReply, ModelRequest, ModelStream, ModelToolCall, StreamSink, Usage } from "../../model.js";
+import { streamedResponse } from "../streamed-response.js";
 import { classifyOpenAIError } from "./errors.js";
 import { completionJson } from "./request.js";
 
@@ -35,8 +36,8 @@ export class OpenAIChatModel implements Model {
   }
 
   async stream(request: ModelRequest, signal: AbortSignal): Promise<ModelStream> {
-    const stream = await this.client.post<Stream<Chunk>>(PATH, { body: Buffer.from(completionJson(request, this.name, true)), signal, stream: true });
-    return { read: (sink) => readChunks(stream, sink), abort: () => stream.controller.abort() };
+    const body = Buffer.from(completionJson(request, this.name, true));
+    return streamedResponse(signal, (callSignal) => this.client.post(PATH, { body, signal: callSignal, stream: true }).asResponse(), readChunks);
   }
 
   classifyError(error: unknown): ModelErrorVerdict {
@@ -44,18 +45,31 @@ export class OpenAIChatModel implements Model {
   }
 }
 
-/** Text and tool-call deltas as they come; usage with the last chunk (include_usage). */
-async function readChunks(stream: AsyncIterable<Chunk>, sink: StreamSink): Promise<void> {
-  for await (const chunk of stream) {
+/**
+ * Text and tool-call deltas as they come; usage with the last chunk (include_usage). As the SDK
+ * reads a stream: events after `[DONE]` are ignored, and an error the server reports mid-stream
+ * (an `error` event, or a chunk with an `error` field) is the SDK's APIError.
+ */
+async function readChunks(body: AsyncIterable<Uint8Array>, response: Response, sink: StreamSink): Promise<void> {
+  let done = false;
+  await readServerSentEvents(body, (event, data) => {
+    if (done) return;
+    if (data.startsWith("[DONE]")) {
+      done = true;
+      return;
+    }
+    const chunk = JSON.parse(data) as (Chunk & { error?: object }) | null;
+    if (event === "error" || chunk?.error) throw new OpenAI.APIError(undefined, chunk?.error ?? chunk ?? undefined, undefined, response.headers);
     sink.received();
+    if (typeof chunk !== "object" || chunk === null) return;
     if (chunk.usage) sink.usage(usageOf(chunk.usage));
     const delta = chunk.choices?.[0]?.delta;
-    if (!delta) continue;
+    if (!delta) return;
     if (delta.content) sink.text(delta.content);
     if (delta.tool_calls) {
       for (const part of delta.tool_calls) sink.toolCall({ index: part.index, id: part.id, name: part.function?.name, arguments: part.function?.arguments });
     }
-  }
+  });
 }
 
 function toolCallsOf(calls: OpenAI.Chat.Completions.ChatCompletionMessageToolCall[]): ModelToolCall[] {
