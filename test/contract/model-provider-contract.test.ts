@@ -131,6 +131,19 @@ describe.each(providers)("the model contract on $name", (provider) => {
     expect(t.model.chatRequests).toHaveLength(2);
   });
 
+  it.each([
+    ["whole", "false"],
+    ["streamed", "true"],
+  ])("gives up on a model that sends no response within OPENAI_TIMEOUT_MS (%s), with a short message", async (_how, stream) => {
+    const t = await start({ OPENAI_TIMEOUT_MS: "300", OPENAI_MAX_RETRIES: "0", STREAM_ANSWERS: stream });
+    t.model.script(reply.hang());
+    const sink = stream === "true" ? new StreamingSink() : new RecordingSink();
+    const result = await t.app.runner.submit(request("anyone there?"), sink);
+
+    expect(result).toMatchObject({ status: "failed", outcome: "llm_timeout" });
+    expect(sink.replies[0]!.text).toBe("The language model took too long to answer. Please try again in a moment.");
+  });
+
   it("ends a turn whose stream reports an error part-way with a short message, and keeps nothing in memory", async () => {
     const t = await start();
     t.model.script(reply.streamed(["It ", "is ", "a ", "long ", "story"], { errorAfter: 2 }));

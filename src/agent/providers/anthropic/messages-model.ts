@@ -31,7 +31,7 @@ export class AnthropicMessagesModel implements Model {
 
   async stream(request: ModelRequest, signal: AbortSignal): Promise<ModelStream> {
     const body = { ...messagesBody(request, this.name, this.maxTokens), stream: true as const };
-    return streamedResponse(signal, (callSignal) => this.client.messages.create(body, { signal: callSignal }).asResponse(), readEvents);
+    return streamedResponse(signal, (call) => this.client.messages.create(body, { signal: call.signal }).asResponse(), readEvents);
   }
 
   classifyError(error: unknown): ModelErrorVerdict {

@@ -1,32 +1,36 @@
 import OpenAI from "openai";
 import { readServerSentEvents } from "../../../net/server-sent-events.js";
 import type { Model, ModelErrorVerdict, ModelReply, ModelRequest, ModelStream, ModelToolCall, StreamSink, Usage } from "../../model.js";
-import { streamedResponse } from "../streamed-response.js";
+import { callAbort, streamedResponse } from "../streamed-response.js";
+import type { CompletionsEndpoint } from "./completions-endpoint.js";
 import { classifyOpenAIError } from "./errors.js";
 import { completionJson } from "./request.js";
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 type ChatCompletion = OpenAI.Chat.Completions.ChatCompletion;
 
-/*
- * Requests go through the client's post() with the body as the bytes of the JSON made by
- * completionJson (what chat.completions.create would send, from kept pieces), so the SDK does not
- * serialize the whole conversation and the tool definitions again for every call of a turn. Bytes
- * are sent as they are; their content type is the client's default header (createOpenAIClient).
- */
-const PATH = "/chat/completions";
-
 const NO_CALLS: ModelToolCall[] = [];
 
-/** A model behind OpenAI's Chat Completions API, or any server that speaks it (Ollama, vLLM, llama.cpp, LM Studio). */
+/**
+ * A model behind OpenAI's Chat Completions API, or any server that speaks it (Ollama, vLLM,
+ * llama.cpp, LM Studio). Its requests' bodies are the bytes of the JSON completionJson makes from
+ * kept pieces (the conversation and the tool definitions are not serialized again for every call
+ * of a turn), sent by the CompletionsEndpoint; a stream's events are read by readServerSentEvents.
+ */
 export class OpenAIChatModel implements Model {
   constructor(
-    private readonly client: OpenAI,
+    private readonly endpoint: CompletionsEndpoint,
     private readonly name: string,
   ) {}
 
   async complete(request: ModelRequest, signal: AbortSignal): Promise<ModelReply> {
-    const response = await this.client.post<ChatCompletion>(PATH, { body: Buffer.from(completionJson(request, this.name, false)), signal, stream: false });
+    const call = callAbort(signal);
+    let response: ChatCompletion;
+    try {
+      response = (await (await this.endpoint.post(Buffer.from(completionJson(request, this.name, false)), call.controller)).json()) as ChatCompletion;
+    } finally {
+      call.release();
+    }
     const message = response.choices?.[0]?.message;
     if (!message) throw new Error("the model's response had no choices");
     const calls = message.tool_calls;
@@ -37,7 +41,7 @@ export class OpenAIChatModel implements Model {
 
   async stream(request: ModelRequest, signal: AbortSignal): Promise<ModelStream> {
     const body = Buffer.from(completionJson(request, this.name, true));
-    return streamedResponse(signal, (callSignal) => this.client.post(PATH, { body, signal: callSignal, stream: true }).asResponse(), readChunks);
+    return streamedResponse(signal, (call) => this.endpoint.post(body, call), readChunks);
   }
 
   classifyError(error: unknown): ModelErrorVerdict {

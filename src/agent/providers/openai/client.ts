@@ -11,7 +11,8 @@ export interface ModelConnection {
  * The openai client, for OpenAI itself or any compatible server (Ollama, vLLM, llama.cpp, LM Studio).
  * Local servers ignore the key, but the client insists on one. The client does not retry:
  * ModelCaller does, with waits a turn can cancel and a cap on what Retry-After may ask.
- * Requests go over node:http with keep-alive (see clientFetch).
+ * Requests go over node:http with keep-alive (see clientFetch). Chat completions do not go through
+ * it: the CompletionsEndpoint sends them with what it resolved (address, key, organization, project).
  */
 export function createOpenAIClient(connection: ModelConnection): OpenAI {
   return new OpenAI({
@@ -20,8 +21,5 @@ export function createOpenAIClient(connection: ModelConnection): OpenAI {
     maxRetries: 0,
     timeout: connection.timeoutMs,
     fetch: clientFetch(),
-    // The chat model sends its body as bytes it serialized itself (OpenAIChatModel), which the SDK
-    // sends as they are: the JSON type comes from here rather than from each request's options.
-    defaultHeaders: { "content-type": "application/json" },
   });
 }
