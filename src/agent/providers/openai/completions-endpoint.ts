@@ -27,8 +27,8 @@ export class CompletionsEndpoint {
     this.headers = { accept: "application/json", "content-type": "application/json", authorization: `Bearer ${client.apiKey}` };
     if (client.organization) this.headers["openai-organization"] = client.organization;
     if (client.project) this.headers["openai-project"] = client.project;
-    // A test double or interceptor put in place of the global fetch is looked up at each call, as the client would.
-    this.fetch = clientFetch() ?? ((input, init) => globalThis.fetch(input, init));
+    // As the client does, the fetch in place now: a test double or interceptor that replaced the global one is kept.
+    this.fetch = clientFetch() ?? globalThis.fetch;
   }
 
   /**
