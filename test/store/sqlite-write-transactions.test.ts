@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
@@ -76,6 +76,22 @@ describe("src/store/sqlite/database.ts: a transaction that reads, then writes, w
       expect(next()).toBe(2);
       await holder.done;
       expect(db.prepare("SELECT n FROM scratch ORDER BY n").pluck().all()).toEqual([1, 2]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("opens a new file that another process is writing in rollback mode (two bots starting at once) once its lock is released", async () => {
+    // The holder's connection, first on the empty file, writes it in rollback mode: switching to
+    // the write-ahead log while it holds its lock was answered SQLITE_BUSY at once, with no busy wait.
+    writeFileSync(path, "");
+    const holder = await holdWriteLock(path, 300);
+    holder.starting();
+    const db = openDatabase(path);
+    try {
+      await holder.done;
+      expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+      expect(db.prepare("SELECT MAX(version) FROM schema_migrations").pluck().get()).toBeGreaterThan(0);
     } finally {
       db.close();
     }

@@ -7,6 +7,8 @@ import { applyMigrations } from "./migrate.js";
 export type Db = Database.Database;
 
 export const SQLITE_MIGRATIONS = join(MIGRATIONS_ROOT, "sqlite");
+/** How long a statement waits for another connection's lock (another process, the checkpoint thread) before it fails. */
+const BUSY_TIMEOUT_MS = 5_000;
 
 /**
  * Opens (creating if needed) the SQLite file, sets the pragmas every connection needs and brings
@@ -22,8 +24,8 @@ export function openDatabase(path: string, migrationsDir = SQLITE_MIGRATIONS, ca
   }
   const db = new Database(path);
   // First, so that every later statement waits for another process's lock instead of failing.
-  db.pragma("busy_timeout = 5000");
-  db.pragma("journal_mode = WAL");
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  useWriteAheadLog(db);
   db.pragma("synchronous = NORMAL");
   db.pragma("foreign_keys = ON");
   // A negative cache_size is in KiB.
@@ -39,6 +41,31 @@ export function openDatabase(path: string, migrationsDir = SQLITE_MIGRATIONS, ca
   db.pragma("temp_store = MEMORY");
   return db;
 }
+
+/**
+ * Switches the file to its write-ahead log (a no-op once it is in one). The switch is a write, and
+ * SQLite answers a connection that holds a read lock and finds another's write lock in the way
+ * SQLITE_BUSY at once, without the busy wait (waiting there could deadlock): two processes
+ * opening a new file together, or one opening it while another migrates it still in rollback mode,
+ * met that and one of them failed to start ("database is locked"). So a busy answer is asked again,
+ * after a short pause, for as long as the busy timeout. The pause blocks the thread: this runs once,
+ * at start-up, before anything else is served.
+ */
+function useWriteAheadLog(db: Db): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      db.pragma("journal_mode = WAL");
+      return;
+    } catch (error) {
+      if (!(error instanceof Database.SqliteError && error.code.startsWith("SQLITE_BUSY")) || Date.now() >= deadline) throw error;
+      // 5 to 50 ms, a little random so that two processes do not keep meeting
+      Atomics.wait(PAUSE, 0, 0, Math.min(50, 5 * attempt) * (0.5 + Math.random() / 2));
+    }
+  }
+}
+
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
 /**
  * Makes a plain call of every transaction this connection builds BEGIN IMMEDIATE instead of
