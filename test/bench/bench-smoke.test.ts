@@ -91,6 +91,7 @@ describe("the benchmark, run small", () => {
     for (const platform of ["terminal", "discord", "slack"]) {
       expect(positive(report.figures[`cpu_ratio_started_streamed_${platform}`]), platform).toBe(true);
     }
+    expect(positive(report.figures.cpu_ratio_started_whole_terminal)).toBe(true);
     expect(report.parts["started-streamed"].requestBodiesCompared).toBe(3);
     // part 7 streamed through the bot and the bare loop, and timed the first text on both platforms
     for (const key of ["stream_chunk_cpu_us", "stream_chunk_cpu_us_floor", "first_text_ms_discord", "first_text_ms_slack"]) {

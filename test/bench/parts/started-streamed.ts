@@ -25,8 +25,13 @@ const SIZES = {
 };
 type Size = (typeof SIZES)["full"];
 const GOAL_RATIO = 1.05;
+/** STREAM_ANSWERS=false against a bare loop of whole calls: the bot may cost no more than the loop (issue 30). */
+const GOAL_RATIO_WHOLE = 1.0;
 const PLATFORMS = ["terminal", "discord", "slack"] as const;
 type Platform = (typeof PLATFORMS)[number];
+/** What each round measures: the streamed turn per platform, and the terminal's whole turn. */
+const ARMS = [...PLATFORMS, "terminal_whole"] as const;
+type Arm = (typeof ARMS)[number];
 
 /** A process whose turns the part drives one after another, and whose CPU it reads from /proc. */
 interface Driven {
@@ -43,31 +48,31 @@ interface Driven {
  * streaming loop (the SDK as it comes) plus the platform calls a minimal streaming bot must make
  * (terminal: print the answer; Discord and Slack: post it, then edit it once). The figure is the
  * marginal CPU of each process (/proc) between its turn `warmupTurns` and the last, per round, each
- * round with fresh processes, bot and floor taking turns to go first.
+ * round with fresh processes, bot and floor taking turns to go first. The terminal is measured a
+ * second way too, STREAM_ANSWERS=false against the same loop making whole calls (the plain mode's
+ * ratio, whose goal is ≤ 1.0).
  */
 export const startedStreamedPart: BenchPart = {
   id: "started-streamed",
-  title: "16. A streamed turn through the started bot, per platform, against a bare streaming loop plus the platform's calls",
+  title:
+    "16. A streamed turn through the started bot, per platform, against a bare streaming loop plus the platform's calls; and the terminal's whole turn against a loop of whole calls",
   async run(options) {
     const size = options.quick ? SIZES.quick : SIZES.full;
     const model = await startModelProcess();
-    const url = model.baseUrl().replace(/\/v1$/, "/streamed/v1");
+    const urls = { streamed: model.baseUrl().replace(/\/v1$/, "/streamed/v1"), whole: model.baseUrl() };
     const fakes = await startPlatformFakes(1);
     try {
-      const setup = await floorSetup(url);
-      const samples: Record<Platform, { bot: number[]; floor: number[] }> = {
-        terminal: { bot: [], floor: [] },
-        discord: { bot: [], floor: [] },
-        slack: { bot: [], floor: [] },
-      };
+      const setup = await floorSetup(urls.streamed);
+      const samples = {} as Record<Arm, { bot: number[]; floor: number[] }>;
+      for (const arm of ARMS) samples[arm] = { bot: [], floor: [] };
       /** Round 1's terminal bot and floor, both fresh: their first turns must send the model the same bytes. */
       const firstBodies: { bot: string[]; floor: string[] } = { bot: [], floor: [] };
       for (let round = 0; round < size.rounds; round++) {
         const measure = async (who: "bot" | "floor") => {
           options.note(`started-streamed: round ${round + 1} of ${size.rounds}, the ${who}`);
           const first = round === 0 ? async (turn: () => Promise<void>) => void (firstBodies[who] = await model.recordBodies(turn)) : undefined;
-          const perTurn = who === "bot" ? await botRound(url, fakes, size, first) : await floorRound(setup, fakes, size, first);
-          for (const platform of PLATFORMS) samples[platform][who].push(perTurn[platform]);
+          const perTurn = who === "bot" ? await botRound(urls, fakes, size, first) : await floorRound(setup, urls.whole, fakes, size, first);
+          for (const arm of ARMS) samples[arm][who].push(perTurn[arm]);
         };
         const order = round % 2 === 0 ? (["floor", "bot"] as const) : (["bot", "floor"] as const);
         for (const who of order) await measure(who);
@@ -75,7 +80,10 @@ export const startedStreamedPart: BenchPart = {
       }
       const bodies = firstBodies.bot.length;
       options.note(`started-streamed: the terminal bot and the floor sent the same ${bodies} request bodies in their first turns`);
-      const figures: Figure[] = PLATFORMS.flatMap((platform) => platformFigures(platform, samples[platform], size.rounds));
+      const figures: Figure[] = [
+        ...PLATFORMS.flatMap((platform) => platformFigures(platform, samples[platform], size.rounds)),
+        ...wholeTerminalFigures(samples.terminal_whole, size.rounds),
+      ];
       return { figures, detail: { sizes: size, cpuUsPerTurn: samples, requestBodiesCompared: bodies } };
     } finally {
       await fakes.close();
@@ -111,6 +119,32 @@ function platformFigures(platform: Platform, sample: { bot: number[]; floor: num
   ];
 }
 
+function wholeTerminalFigures(sample: { bot: number[]; floor: number[] }, rounds: number): Figure[] {
+  const ratios = sample.bot.map((bot, i) => bot / sample.floor[i]!);
+  const ratio = round(median(ratios));
+  return [
+    {
+      key: "cpu_ratio_started_whole_terminal",
+      label: `terminal, STREAM_ANSWERS=false: the started bot's CPU per turn / a bare loop of whole calls' (median of ${rounds} rounds; ${round(Math.min(...ratios))}–${round(Math.max(...ratios))})`,
+      value: ratio,
+      goal: `≤ ${GOAL_RATIO_WHOLE}`,
+      met: ratio <= GOAL_RATIO_WHOLE,
+    },
+    {
+      key: "cpu_us_per_started_whole_turn_terminal",
+      label: "terminal, STREAM_ANSWERS=false: the started bot's CPU per turn",
+      value: round(median(sample.bot)),
+      unit: "µs",
+    },
+    {
+      key: "cpu_us_per_started_whole_turn_terminal_floor",
+      label: "terminal: the floor's CPU per turn (bare loop of whole calls + printing the answer)",
+      value: round(median(sample.floor)),
+      unit: "µs",
+    },
+  ];
+}
+
 /** The bot's tools and settings, from a bench app in this process (built as the started bot builds them), so the floor's bodies are the bot's. */
 async function floorSetup(modelUrl: string): Promise<Omit<StreamingFloorSetup, "platform">> {
   const bench = await startBenchApp(modelUrl, { STREAM_ANSWERS: "true" });
@@ -128,8 +162,8 @@ async function floorSetup(modelUrl: string): Promise<Omit<StreamingFloorSetup, "
 }
 
 /** Marginal CPU per turn of `driven` (µs) over its turns after the warm-up; `first`, when given, runs its first turn. */
-async function marginalCpuUs(driven: Driven, size: Size, platform: Platform, first?: FirstTurn): Promise<number> {
-  const measured = platform === "terminal" ? size.measuredTurns : size.platformMeasuredTurns;
+async function marginalCpuUs(driven: Driven, size: Size, arm: Arm, first?: FirstTurn): Promise<number> {
+  const measured = arm === "terminal" || arm === "terminal_whole" ? size.measuredTurns : size.platformMeasuredTurns;
   for (let i = 0; i < size.warmupTurns; i++) await (i === 0 && first ? first(() => driven.turn()) : driven.turn());
   const before = processCpuMs(driven.pid);
   for (let i = 0; i < measured; i++) await driven.turn();
@@ -139,10 +173,12 @@ async function marginalCpuUs(driven: Driven, size: Size, platform: Platform, fir
 /** One round of the bot: the terminal bot, then one bot with Discord and Slack configured, fresh processes. */
 type FirstTurn = (turn: () => Promise<void>) => Promise<void>;
 
-async function botRound(modelUrl: string, fakes: PlatformFakes, size: Size, first?: FirstTurn): Promise<Record<Platform, number>> {
-  const terminal = startedTerminal(modelUrl);
+async function botRound(urls: { streamed: string; whole: string }, fakes: PlatformFakes, size: Size, first?: FirstTurn): Promise<Record<Arm, number>> {
+  const terminal = startedTerminal(urls.streamed, true);
   const terminalUs = await marginalCpuUs(terminal, size, "terminal", first).finally(() => terminal.stop());
-  const started = await startBotOnFakes(modelUrl, fakes, { STREAM_ANSWERS: "true" });
+  const whole = startedTerminal(urls.whole, false);
+  const wholeUs = await marginalCpuUs(whole, size, "terminal_whole").finally(() => whole.stop());
+  const started = await startBotOnFakes(urls.streamed, fakes, { STREAM_ANSWERS: "true" });
   try {
     const pid = started.bot.rss().processes.at(-1)!.pid;
     const onFakes = (platform: "discord" | "slack"): Driven => ({
@@ -152,6 +188,7 @@ async function botRound(modelUrl: string, fakes: PlatformFakes, size: Size, firs
     });
     return {
       terminal: terminalUs,
+      terminal_whole: wholeUs,
       discord: await marginalCpuUs(onFakes("discord"), size, "discord"),
       slack: await marginalCpuUs(onFakes("slack"), size, "slack"),
     };
@@ -162,15 +199,18 @@ async function botRound(modelUrl: string, fakes: PlatformFakes, size: Size, firs
 
 async function floorRound(
   setup: Omit<StreamingFloorSetup, "platform">,
+  wholeUrl: string,
   fakes: PlatformFakes,
   size: Size,
   first?: FirstTurn,
-): Promise<Record<Platform, number>> {
-  const perTurn = {} as Record<Platform, number>;
+): Promise<Record<Arm, number>> {
+  const perTurn = {} as Record<Arm, number>;
   for (const platform of PLATFORMS) {
     const floor = await startedFloor({ ...setup, platform, ...platformTarget(platform, fakes) });
     perTurn[platform] = await marginalCpuUs(floor, size, platform, platform === "terminal" ? first : undefined).finally(() => floor.stop());
   }
+  const whole = await startedFloor({ ...setup, modelUrl: wholeUrl, platform: "terminal", whole: true });
+  perTurn.terminal_whole = await marginalCpuUs(whole, size, "terminal_whole").finally(() => whole.stop());
   return perTurn;
 }
 
@@ -184,9 +224,9 @@ function platformTarget(platform: Platform, fakes: PlatformFakes): Pick<Streamin
 const ANSWER_LINE = `bot: ${ANSWER}`;
 
 /** The terminal bot as `npm start` runs it with no platform configured, piped: a question a line, the answer on its `bot:` line. */
-function startedTerminal(modelUrl: string): Driven {
+function startedTerminal(modelUrl: string, streamed: boolean): Driven {
   const dir = mkdtempSync(join(tmpdir(), "agent-bot-bench-streamed-"));
-  const env = { ...benchBotSettings(modelUrl, dir), STREAM_ANSWERS: "true", DISCORD_TOKEN: "", SLACK_BOT_TOKEN: "", SLACK_APP_TOKEN: "" };
+  const env = { ...benchBotSettings(modelUrl, dir), STREAM_ANSWERS: String(streamed), DISCORD_TOKEN: "", SLACK_BOT_TOKEN: "", SLACK_APP_TOKEN: "" };
   const bot = startProductionBot(env, true);
   const output = new LineReader(bot.child.stdout!, "the terminal bot");
   let pid: number | undefined;

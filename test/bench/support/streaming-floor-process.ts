@@ -9,6 +9,8 @@ export interface StreamingFloorSetup {
   tools: Pick<Tool, "name" | "description" | "jsonSchema">[];
   config: { OPENAI_MODEL: string; OPENAI_TIMEOUT_MS: number; MEMORY_WINDOW: number };
   platform: "terminal" | "discord" | "slack";
+  /** Whole (unstreamed) model calls instead: the floor of the terminal bot with STREAM_ANSWERS=false. */
+  whole?: boolean;
   discord?: { apiUrl: string; token: string; channelId: string };
   slack?: { apiUrl: string; botToken: string; channel: string };
 }
@@ -23,7 +25,7 @@ export interface StreamingFloorSetup {
  */
 const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
 const setup = JSON.parse((await lines.next()).value as string) as StreamingFloorSetup;
-const loop = new FloorAgent(setup.modelUrl, setup.tools as Tool[], setup.config, "sdk-default", true);
+const loop = new FloorAgent(setup.modelUrl, setup.tools as Tool[], setup.config, "sdk-default", !setup.whole);
 const show = platformCalls(setup);
 process.stdout.write("ready\n");
 for (let line = await lines.next(); !line.done; line = await lines.next()) {
