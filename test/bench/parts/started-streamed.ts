@@ -92,57 +92,58 @@ export const startedStreamedPart: BenchPart = {
   },
 };
 
-function platformFigures(platform: Platform, sample: { bot: number[]; floor: number[] }, rounds: number): Figure[] {
+/** What one arm's three figures are called: the ratio's key and goal, the two CPU keys, and what each side did. */
+interface ArmNames {
+  ratioKey: string;
+  botKey: string;
+  floorKey: string;
+  goal: number;
+  /** The bot's side, e.g. "terminal: the started bot's CPU per streamed turn". */
+  bot: string;
+  /** The floor's side, e.g. "terminal: the floor's CPU per turn (bare streaming loop + printing the answer)". */
+  floor: string;
+}
+
+function armFigures(names: ArmNames, sample: { bot: number[]; floor: number[] }, rounds: number): Figure[] {
   const ratios = sample.bot.map((bot, i) => bot / sample.floor[i]!);
   const ratio = round(median(ratios));
   const spread = `${round(Math.min(...ratios))}–${round(Math.max(...ratios))}`;
   return [
     {
-      key: `cpu_ratio_started_streamed_${platform}`,
-      label: `${platform}: the started bot's CPU per streamed turn / the floor's (median of ${rounds} rounds; ${spread})`,
+      key: names.ratioKey,
+      label: `${names.bot} / the floor's (median of ${rounds} rounds; ${spread})`,
       value: ratio,
-      goal: `≤ ${GOAL_RATIO}`,
-      met: ratio <= GOAL_RATIO,
+      goal: `≤ ${names.goal}`,
+      met: ratio <= names.goal,
     },
-    {
-      key: `cpu_us_per_started_streamed_turn_${platform}`,
-      label: `${platform}: the started bot's CPU per streamed turn`,
-      value: round(median(sample.bot)),
-      unit: "µs",
-    },
-    {
-      key: `cpu_us_per_started_streamed_turn_${platform}_floor`,
-      label: `${platform}: the floor's CPU per turn (bare streaming loop + ${platform === "terminal" ? "printing the answer" : "one post, one edit"})`,
-      value: round(median(sample.floor)),
-      unit: "µs",
-    },
+    { key: names.botKey, label: names.bot, value: round(median(sample.bot)), unit: "µs" },
+    { key: names.floorKey, label: names.floor, value: round(median(sample.floor)), unit: "µs" },
   ];
 }
 
+function platformFigures(platform: Platform, sample: { bot: number[]; floor: number[] }, rounds: number): Figure[] {
+  const calls = platform === "terminal" ? "printing the answer" : "one post, one edit";
+  const names: ArmNames = {
+    ratioKey: `cpu_ratio_started_streamed_${platform}`,
+    botKey: `cpu_us_per_started_streamed_turn_${platform}`,
+    floorKey: `cpu_us_per_started_streamed_turn_${platform}_floor`,
+    goal: GOAL_RATIO,
+    bot: `${platform}: the started bot's CPU per streamed turn`,
+    floor: `${platform}: the floor's CPU per turn (bare streaming loop + ${calls})`,
+  };
+  return armFigures(names, sample, rounds);
+}
+
 function wholeTerminalFigures(sample: { bot: number[]; floor: number[] }, rounds: number): Figure[] {
-  const ratios = sample.bot.map((bot, i) => bot / sample.floor[i]!);
-  const ratio = round(median(ratios));
-  return [
-    {
-      key: "cpu_ratio_started_whole_terminal",
-      label: `terminal, STREAM_ANSWERS=false: the started bot's CPU per turn / a bare loop of whole calls' (median of ${rounds} rounds; ${round(Math.min(...ratios))}–${round(Math.max(...ratios))})`,
-      value: ratio,
-      goal: `≤ ${GOAL_RATIO_WHOLE}`,
-      met: ratio <= GOAL_RATIO_WHOLE,
-    },
-    {
-      key: "cpu_us_per_started_whole_turn_terminal",
-      label: "terminal, STREAM_ANSWERS=false: the started bot's CPU per turn",
-      value: round(median(sample.bot)),
-      unit: "µs",
-    },
-    {
-      key: "cpu_us_per_started_whole_turn_terminal_floor",
-      label: "terminal: the floor's CPU per turn (bare loop of whole calls + printing the answer)",
-      value: round(median(sample.floor)),
-      unit: "µs",
-    },
-  ];
+  const names: ArmNames = {
+    ratioKey: "cpu_ratio_started_whole_terminal",
+    botKey: "cpu_us_per_started_whole_turn_terminal",
+    floorKey: "cpu_us_per_started_whole_turn_terminal_floor",
+    goal: GOAL_RATIO_WHOLE,
+    bot: "terminal, STREAM_ANSWERS=false: the started bot's CPU per turn",
+    floor: "terminal: the floor's CPU per turn (bare loop of whole calls + printing the answer)",
+  };
+  return armFigures(names, sample, rounds);
 }
 
 /** The bot's tools and settings, from a bench app in this process (built as the started bot builds them), so the floor's bodies are the bot's. */
