@@ -1,16 +1,5 @@
 import type { ModelStream, StreamSink } from "../model.js";
-
-/**
- * A model call's own abort: its controller, which the turn's signal also aborts until `release`
- * (so that a stall, or the call's timeout, ends this call alone).
- */
-export function callAbort(signal: AbortSignal): { controller: AbortController; release(): void } {
-  const controller = new AbortController();
-  const abort = () => controller.abort();
-  if (signal.aborted) abort();
-  else signal.addEventListener("abort", abort, { once: true });
-  return { controller, release: () => signal.removeEventListener("abort", abort) };
-}
+import { callAbort } from "./call-abort.js";
 
 /**
  * A model stream over a streamed response whose events the provider reads itself (see

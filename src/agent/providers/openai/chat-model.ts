@@ -1,7 +1,8 @@
 import OpenAI from "openai";
 import { readServerSentEvents } from "../../../net/server-sent-events.js";
 import type { Model, ModelErrorVerdict, ModelReply, ModelRequest, ModelStream, ModelToolCall, StreamSink, Usage } from "../../model.js";
-import { callAbort, streamedResponse } from "../streamed-response.js";
+import { callAbort } from "../call-abort.js";
+import { streamedResponse } from "../streamed-response.js";
 import type { CompletionsEndpoint } from "./completions-endpoint.js";
 import { classifyOpenAIError } from "./errors.js";
 import { completionJson } from "./request.js";
