@@ -52,3 +52,25 @@ describe("the terminal's Markdown when piped", () => {
     );
   });
 });
+
+describe("src/platforms/terminal/terminal-text.ts: each block form and inline mark, and prose as it is", () => {
+  // Plain prose skips the patterns (one test each for block and inline marks): every form must still be recognised.
+  const cases: [string, string][] = [
+    ["# Heading", "Heading"],
+    ["  - indented bullet", "  • indented bullet"],
+    ["+ plus bullet", "• plus bullet"],
+    ["12) numbered", "12) numbered"],
+    ["> quoted *words*", "│ quoted *words*"],
+    ["***", "─".repeat(40)],
+    ["__strong__ and **bold**", "strong and bold"],
+    ["see [the docs](https://example.com/a) or <https://example.com/b|b>", "see the docs (https://example.com/a) or b (https://example.com/b)"],
+    ["ask <!here> or <@U1> in <#C2|general>", "ask @here or @U1 in #general"],
+    ["run `x` now", "run x now"],
+    ["done _(2 steps)_", "done (2 steps)"],
+    ["Plain prose, with 3 numbers: 1, 2 and 3.", "Plain prose, with 3 numbers: 1, 2 and 3."],
+    ["a - b + c > d # e", "a - b + c > d # e"],
+  ];
+  it.each(cases)("renders %j as %j when piped", (markdown, shown) => {
+    expect(terminalText(markdown, { styled: false })).toBe(shown);
+  });
+});
