@@ -1,5 +1,8 @@
 import type { Db } from "./database.js";
 
+/** The longest a given-up place waits for another transaction to take its delete (the queue's first poll, SqliteTurnQueue). */
+const WAIT_MS = 5;
+
 interface Leaving {
   id: number;
   resolve: () => void;
@@ -10,10 +13,12 @@ interface Leaving {
  * Places in line given up but not yet deleted. A turn's place is given up once its answer was
  * shown, and the conversation's next turn (in this process, most often at once) takes its own
  * place in a transaction of its own: the delete rides along in that transaction instead of paying
- * a commit of its own (and writing the queue's pages twice). Whatever no transaction took by the
- * end of the event loop's pass is deleted then, in one transaction, so another process never
- * waits longer than that pass for a place this process gave up. `leave`'s promise settles once
- * the delete committed; a failed delete rejects it, and the caller retries (PlaceReleases).
+ * a commit of its own (and writing the queue's pages twice). Whatever no transaction took within
+ * WAIT_MS is deleted then, in one transaction: the conversation's next question most often comes
+ * sooner (a piped terminal's next line, another message in a busy channel), and another process
+ * waiting for the place looks again only every FIRST_POLL_MS or more anyway. This process's own
+ * waiters are woken at once and delete it with their look. `leave`'s promise settles once the
+ * delete committed; a failed delete rejects it, and the caller retries (PlaceReleases).
  */
 export class DeferredLeaves {
   private pending: Leaving[] = [];
@@ -29,7 +34,7 @@ export class DeferredLeaves {
     this.flushAlone = () => flush.immediate();
   }
 
-  /** Queues the delete; resolves once it committed, with the next transaction that takes it or at the end of this pass. */
+  /** Queues the delete; resolves once it committed, with the next transaction that takes it or after WAIT_MS. */
   leave(id: number): Promise<void> {
     return new Promise((resolve, reject) => {
       this.pending.push({ id, resolve, reject });
@@ -69,10 +74,10 @@ export class DeferredLeaves {
   private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => {
+    setTimeout(() => {
       this.scheduled = false;
       this.flushNow();
-    });
+    }, WAIT_MS);
   }
 
   /** Deletes what is pending now, in a transaction of its own. */

@@ -160,7 +160,7 @@ export class SqliteTurnQueue implements QueueStore {
     }
   }
 
-  /** Deleted with the next transaction of the queue, or at the end of this pass of the event loop (see DeferredLeaves). */
+  /** Deleted with the next transaction of the queue, or a few milliseconds later (see DeferredLeaves). */
   async leave(ticket: QueueTicket): Promise<void> {
     const left = this.leaves.leave(ticket.id);
     // A turn of this process waiting in the conversation looks again now: its look deletes the place first.
