@@ -23,8 +23,6 @@ const ESCAPE = /\x1b\[[0-9;]*m/g;
 const FENCE = /^\s*```/;
 /** A line that may have a block form: it starts with a mark a heading, bullet, numbered item, quote or rule starts with. */
 const BLOCK_START = /^\s*[#>*+\-_\d]/;
-/** A text with any character an inline mark or chat-app markup starts with. */
-const INLINE_MARK = /[<[`*_]/;
 
 /** Renders Markdown for the terminal (see TerminalStyle). */
 export function terminalText(markdown: string, style: TerminalStyle): string {
@@ -66,19 +64,28 @@ function block(line: string, style: TerminalStyle): { lead: string; hang: number
 
 /** Inline marks and chat-app markup: mentions, links, **bold**, `code`, _(asides)_. */
 function inline(text: string, styled: boolean): string {
-  // Most lines carry no mark: one test instead of ten replacements.
-  if (!INLINE_MARK.test(text)) return text;
+  // Each pattern runs only when its mark is there: a step line has code spans and an aside, rarely the rest.
+  let out = text;
+  if (out.includes("<")) out = chatMarkup(out);
+  if (out.includes("]("))
+    out = out.replace(/\[([^\]\n]+)\]\((https?:[^)\s]+)\)/g, (_all, label: string, url: string) => (label === url ? url : `${label} (${url})`));
+  if (out.includes("`")) out = out.replace(/(?<!`)`([^`\n]+)`(?!`)/g, (_all, code: string) => paint(code, CODE, styled));
+  if (out.includes("**") || out.includes("__"))
+    out = out.replace(/\*\*([^*\n]+)\*\*|__([^_\n]+)__/g, (_all, a: string | undefined, b: string | undefined) => paint(a ?? b ?? "", BOLD, styled));
+  if (out.includes("_("))
+    out = out.replace(/(^|\s)_\(([^\n]*?)\)_(?=\s|$|[.,;:])/g, (_all, before: string, aside: string) => `${before}${paint(`(${aside})`, DIM, styled)}`);
+  return out;
+}
+
+/** Chat-app markup as the terminal shows it: mentions and channels by name, links with their address. */
+function chatMarkup(text: string): string {
   return text
     .replace(/<@!?([A-Za-z0-9]+)>/g, "@$1")
     .replace(/<#[A-Za-z0-9]+\|([^>]+)>/g, "#$1")
     .replace(/<#([A-Za-z0-9_-]+)>/g, "#$1")
     .replace(/<!(here|channel|everyone)(?:\|[^>]*)?>/g, "@$1")
     .replace(/<(https?:[^|>\s]+)\|([^>]+)>/g, "$2 ($1)")
-    .replace(/<(https?:[^>\s]+)>/g, "$1")
-    .replace(/\[([^\]\n]+)\]\((https?:[^)\s]+)\)/g, (_all, label: string, url: string) => (label === url ? url : `${label} (${url})`))
-    .replace(/(?<!`)`([^`\n]+)`(?!`)/g, (_all, code: string) => paint(code, CODE, styled))
-    .replace(/\*\*([^*\n]+)\*\*|__([^_\n]+)__/g, (_all, a: string | undefined, b: string | undefined) => paint(a ?? b ?? "", BOLD, styled))
-    .replace(/(^|\s)_\(([^\n]*?)\)_(?=\s|$|[.,;:])/g, (_all, before: string, aside: string) => `${before}${paint(`(${aside})`, DIM, styled)}`);
+    .replace(/<(https?:[^>\s]+)>/g, "$1");
 }
 
 const paint = (text: string, [on, off]: readonly [string, string], styled: boolean) => (styled ? `${on}${text}${off}` : text);

@@ -63,6 +63,7 @@ describe("src/platforms/terminal/terminal-text.ts: each block form and inline ma
     ["> quoted *words*", "│ quoted *words*"],
     ["***", "─".repeat(40)],
     ["__strong__ and **bold**", "strong and bold"],
+    ["only __strong__ here", "only strong here"],
     ["see [the docs](https://example.com/a) or <https://example.com/b|b>", "see the docs (https://example.com/a) or b (https://example.com/b)"],
     ["ask <!here> or <@U1> in <#C2|general>", "ask @here or @U1 in #general"],
     ["run `x` now", "run x now"],
