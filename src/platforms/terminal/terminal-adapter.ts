@@ -11,6 +11,8 @@ import { terminalText } from "./terminal-text.js";
 import { LineQueue, TypedApprovals } from "./typed-approvals.js";
 
 const PLATFORM = "terminal";
+/** The longest a piped terminal holds back a step's line for the answer to share its write (see burstWriter). */
+const PIPE_HOLD_MS = 50;
 const PLACE = { platform: PLATFORM, workspaceId: "local", channelId: "terminal", isDm: false } as const;
 const YES = /^(y|yes)$/i;
 /** A second Ctrl-C within this long of the one that stopped a turn quits. */
@@ -40,6 +42,7 @@ export class TerminalAdapter implements PlatformAdapter {
   /** Files /attach added for the next question. */
   private readonly attached: AttachmentDescriptor[] = [];
   private write: (text: string) => void = () => {};
+  private flush = () => {};
   private endAnswer = () => {};
   /** A question is being answered (Ctrl-C stops it rather than quitting). */
   private answering = false;
@@ -56,11 +59,14 @@ export class TerminalAdapter implements PlatformAdapter {
     // Styled and wrapped where a person reads it (both ends a TTY), plain text when piped.
     const style: StyleNow = () =>
       (input as { isTTY?: boolean }).isTTY === true && tty.isTTY === true ? { styled: true, width: tty.columns || 80 } : { styled: false };
-    const write = burstWriter(output);
-    const surface = terminalSurface(write, this.approvals, style);
+    // Held back up to PIPE_HOLD_MS when a program reads the output, not a person (see burstWriter).
+    const { write, flush } = burstWriter(output, tty.isTTY === true ? 0 : PIPE_HOLD_MS);
+    this.flush = flush;
+    const surface = terminalSurface(write, this.approvals, style, flush);
     this.write = (text: string) => {
       surface.endLine();
       write(`${terminalText(text, style())}\n`);
+      flush();
     };
     this.endAnswer = () => surface.endLine();
     const link = this.services.connect({
@@ -76,6 +82,7 @@ export class TerminalAdapter implements PlatformAdapter {
   }
 
   async stop(): Promise<void> {
+    this.flush();
     this.finish();
   }
 

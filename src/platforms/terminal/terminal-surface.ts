@@ -22,6 +22,8 @@ export function terminalSurface(
   write: (text: string) => void,
   approvals: TypedApprovals,
   style: StyleNow = PLAIN,
+  /** Sends what the writer holds back (burstWriter): once an answer ended, or the bot waits for typing. */
+  flush: () => void = () => {},
 ): ChatSurface & { endLine(): void; readonly answering: boolean } {
   let printed = 0;
   /** The answer line still being written: its message, the Markdown printed of it and how it was shown. */
@@ -54,6 +56,7 @@ export function terminalSurface(
     if (open.latest.startsWith(open.source)) grow(open.latest.trimEnd());
     out("\n");
     open = undefined;
+    flush();
   };
   const printAnswer = (id: string, markdown: string, interim: boolean) => {
     if (open?.id === id && markdown.startsWith(open.source)) {
@@ -67,7 +70,10 @@ export function terminalSurface(
     const shown = rendered(source);
     out(`${ANSWER}${shown}`);
     if (interim) open = { id, source, shown, latest: markdown };
-    else out("\n");
+    else {
+      out("\n");
+      flush();
+    }
   };
   const print = (id: string, text: string, options: PostOptions) => {
     if (options.kind === "answer") return printAnswer(id, text, options.interim === true);
@@ -107,6 +113,7 @@ export function terminalSurface(
         // Asked first: no "thinking…" line under a question waiting for a typed answer.
         approvals.asked(approvalId);
         print(approvalId, `${text}\nType yes to approve or no to deny.`, STEP);
+        flush();
         return { id: approvalId };
       },
       settle: async (message, text) => {
