@@ -45,6 +45,11 @@ export interface PlatformConnection {
   hasRoles: boolean;
   /** One person, its operator, in one place (the terminal): help leaves out roles and other people. */
   soleOperator?: boolean;
+  /**
+   * Each message reaches one process once (the terminal: no retried deliveries, no other process
+   * reading it): the intake writes no claim against a second delivery of it.
+   */
+  deliversOnce?: boolean;
   /** How the platform spells each command group ("/tools", or a renamed Slack command). */
   commandName(group: CommandGroup): string;
   /** What each role means here, for a refusal ("the Manage Server permission"). */

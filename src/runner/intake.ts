@@ -21,6 +21,8 @@ import type { AskerChannelReader, ChannelReader } from "../contract/channel-acce
 export interface ConnectOptions {
   /** Answer direct messages (DISCORD_ALLOW_DMS, SLACK_ALLOW_DMS). */
   allowDms: boolean;
+  /** Each message arrives once (PlatformConnection.deliversOnce): no claim against a second delivery. */
+  deliversOnce?: boolean;
   /** How turns fetch the files and earlier messages a question shares, where the platform can. */
   content?: SharedContentSource;
   /** Links to messages, for search results. */
@@ -104,7 +106,7 @@ export class MessageIntake {
     const hold = holdUntil(message.order, this.options.orderHoldMs);
     let claimed: ClaimOutcome;
     try {
-      claimed = await this.claim(message);
+      claimed = await this.claim(message, connection);
     } catch (error) {
       return this.failed(surface, message, placeholder, error);
     }
@@ -132,14 +134,14 @@ export class MessageIntake {
    * channel on every platform (Slack's ts is not unique across channels). In a thread, the bot
    * answers messages that do not mention it only in its own threads, which the same statement looks up.
    */
-  private claim(message: IncomingMessage): Promise<ClaimOutcome> {
+  private claim(message: IncomingMessage, connection: ConnectOptions): Promise<ClaimOutcome> {
     const thread = threadOf(message);
     const inThread = thread && !message.isDm ? thread : undefined;
     return this.options.runner.claim({
       conversation: conversationOf(message, false),
       instance: this.options.instance,
       order: message.order?.key ?? arrivalOrder(),
-      claim: { platform: message.platform, eventId: `${message.channelId}:${message.messageId}` },
+      claim: connection.deliversOnce ? undefined : { platform: message.platform, eventId: `${message.channelId}:${message.messageId}` },
       thread: inThread && { ...inThread, channelConversation: conversationOf(message, true) },
       addressed: Boolean(message.viaCommand || message.isDm || message.mentionsBot),
     });

@@ -42,6 +42,7 @@ export class PlatformLinks {
     const { intake, commands, access, approvals, feedback, home, models } = this.options;
     const inbox = intake.connect(connection.surface, {
       allowDms: connection.allowDms,
+      deliversOnce: connection.deliversOnce,
       content: connection.content,
       messageLink: connection.messageLink,
       readableChannel: connection.readableChannel,

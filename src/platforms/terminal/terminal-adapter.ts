@@ -74,6 +74,8 @@ export class TerminalAdapter implements PlatformAdapter {
       allowDms: false,
       hasRoles: false,
       soleOperator: true,
+      // Read from this process's own input: a line comes once.
+      deliversOnce: true,
       commandName: (group) => `/${group}`,
       roleNames: { admin: "", moderator: "" },
       content: localFiles,

@@ -25,6 +25,11 @@ describe("the terminal adapter, run as the bot's own process", () => {
     expect(bot.stdout()).toMatch(/ {2}✅ circumference \{"radius":7\.81\} → 49\.0716772491 \(\d+ ms\)/);
     expect(bot.stdout()).toContain("bot: The circumference is about 49.07.");
     expect(existsSync(join(scratch.dir, "data/bot.sqlite"))).toBe(true);
+    // A line of the terminal's own input comes once: the turn is recorded, no claim against a second delivery is.
+    const db = new Database(join(scratch.dir, "data/bot.sqlite"), { readonly: true });
+    expect(db.prepare("SELECT status FROM turns").pluck().all()).toEqual(["answered"]);
+    expect(db.prepare("SELECT COUNT(*) FROM processed_events").pluck().get()).toBe(0);
+    db.close();
   });
 
   it("answers a 20-line script without refusing its operator, and shows a failing tool's warning as one readable line", async () => {
