@@ -46,8 +46,9 @@ export interface PlatformConnection {
   /** One person, its operator, in one place (the terminal): help leaves out roles and other people. */
   soleOperator?: boolean;
   /**
-   * Each message reaches one process once (the terminal: no retried deliveries, no other process
-   * reading it): the intake writes no claim against a second delivery of it.
+   * Each message reaches one process once, in order (the terminal: no retried deliveries, no other
+   * process reading it): the intake writes no claim against a second delivery of it, and a message
+   * outside a thread takes its place in line with its admission, in one transaction.
    */
   deliversOnce?: boolean;
   /** How the platform spells each command group ("/tools", or a renamed Slack command). */

@@ -102,29 +102,39 @@ export class MessageIntake {
     if (ambient) this.indexIfHistoryOn(message, connection);
     const skip = ignoreReason(message, connection);
     if (skip) return this.ignore(message, skip);
-    // Taken now, before any other lookup, so that a message's place does not depend on how long its admission takes.
-    const hold = holdUntil(message.order, this.options.orderHoldMs);
-    let claimed: ClaimOutcome;
-    try {
-      claimed = await this.claim(message, connection);
-    } catch (error) {
-      return this.failed(surface, message, placeholder, error);
+    const addressed = Boolean(message.viaCommand || message.isDm || message.mentionsBot);
+    // Messages that come once, to this process alone, one after another (the terminal's lines), are
+    // in order already: their place is taken with their admission, in its transaction (TurnRunner).
+    const placedWithAdmission = connection.deliversOnce === true && threadOf(message) === undefined;
+    if (placedWithAdmission && !addressed) return this.ignore(message, "not addressed to the bot");
+    let place: LinePlace | undefined;
+    let scope: ThreadScope | undefined;
+    if (!placedWithAdmission) {
+      // Taken now, before any other lookup, so that a message's place does not depend on how long its admission takes.
+      const hold = holdUntil(message.order, this.options.orderHoldMs);
+      let claimed: ClaimOutcome;
+      try {
+        claimed = await this.claim(message, connection, addressed);
+      } catch (error) {
+        return this.failed(surface, message, placeholder, error);
+      }
+      if ("skipped" in claimed) {
+        if (claimed.skipped === "not_addressed") return this.ignore(message, "not addressed to the bot");
+        this.options.logger.debug(
+          { platform: message.platform, messageId: message.messageId, eventId: message.eventId },
+          "ignored a repeated delivery of a message",
+        );
+        return { status: "duplicate" };
+      }
+      place = { ticket: claimed.placed, holdUntil: hold };
+      scope = claimed.scope;
     }
-    if ("skipped" in claimed) {
-      if (claimed.skipped === "not_addressed") return this.ignore(message, "not addressed to the bot");
-      this.options.logger.debug(
-        { platform: message.platform, messageId: message.messageId, eventId: message.eventId },
-        "ignored a repeated delivery of a message",
-      );
-      return { status: "duplicate" };
-    }
-    const place = { ticket: claimed.placed, holdUntil: hold };
     let handedOver = false;
     try {
-      const queued = await this.admit(surface, connection, message, placeholder, claimed.scope, place, () => (handedOver = true));
+      const queued = await this.admit(surface, connection, message, placeholder, scope, place, () => (handedOver = true));
       return "turn" in queued ? queued.turn : queued;
     } catch (error) {
-      if (!handedOver) await this.options.runner.giveUp(place);
+      if (!handedOver && place) await this.options.runner.giveUp(place);
       return this.failed(surface, message, placeholder, error);
     }
   }
@@ -134,7 +144,7 @@ export class MessageIntake {
    * channel on every platform (Slack's ts is not unique across channels). In a thread, the bot
    * answers messages that do not mention it only in its own threads, which the same statement looks up.
    */
-  private claim(message: IncomingMessage, connection: ConnectOptions): Promise<ClaimOutcome> {
+  private claim(message: IncomingMessage, connection: ConnectOptions, addressed: boolean): Promise<ClaimOutcome> {
     const thread = threadOf(message);
     const inThread = thread && !message.isDm ? thread : undefined;
     return this.options.runner.claim({
@@ -143,7 +153,7 @@ export class MessageIntake {
       order: message.order?.key ?? arrivalOrder(),
       claim: connection.deliversOnce ? undefined : { platform: message.platform, eventId: `${message.channelId}:${message.messageId}` },
       thread: inThread && { ...inThread, channelConversation: conversationOf(message, true) },
-      addressed: Boolean(message.viaCommand || message.isDm || message.mentionsBot),
+      addressed,
     });
   }
 
@@ -158,14 +168,14 @@ export class MessageIntake {
     return reply;
   }
 
-  /** After the claim: the place is given up by the runner once `handedOver` was called, by the caller before. */
+  /** After the claim (if any): the place is given up by the runner once `handedOver` was called, by the caller before. */
   private async admit(
     surface: Outlet,
     connection: ConnectOptions,
     message: IncomingMessage,
     placeholder: PostedMessage | undefined,
     scope: ThreadScope | undefined,
-    place: LinePlace,
+    place: LinePlace | undefined,
     handedOver: () => void,
   ): Promise<Receipt | { turn: Promise<TurnReply> }> {
     const { store, runner } = this.options;
@@ -177,7 +187,7 @@ export class MessageIntake {
     const presenter = this.presenterFor(surface, message, actor, placeholder);
     if (!asksSomething(message)) {
       handedOver();
-      await runner.giveUp(place);
+      if (place) await runner.giveUp(place);
       await presenter.finish({ turnId: "", status: "refused", outcome: "empty_question", text: PRESENTER_TEXT.emptyQuestion });
       return { status: "hinted" };
     }
