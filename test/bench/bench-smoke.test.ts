@@ -92,6 +92,8 @@ describe("the benchmark, run small", () => {
       expect(positive(report.figures[`cpu_ratio_started_streamed_${platform}`]), platform).toBe(true);
     }
     expect(positive(report.figures.cpu_ratio_started_whole_terminal)).toBe(true);
+    // and the same whole turn with MEMORY_SUMMARY=off, against the same floor
+    expect(positive(report.figures.cpu_ratio_started_whole_terminal_without_summary)).toBe(true);
     expect(report.parts["started-streamed"].requestBodiesCompared).toBe(3);
     // part 7 streamed through the bot and the bare loop, and timed the first text on both platforms
     for (const key of ["stream_chunk_cpu_us", "stream_chunk_cpu_us_floor", "first_text_ms_discord", "first_text_ms_slack"]) {

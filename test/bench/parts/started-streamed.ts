@@ -29,8 +29,12 @@ const GOAL_RATIO = 1.05;
 const GOAL_RATIO_WHOLE = 1.0;
 const PLATFORMS = ["terminal", "discord", "slack"] as const;
 type Platform = (typeof PLATFORMS)[number];
-/** What each round measures: the streamed turn per platform, and the terminal's whole turn. */
-const ARMS = [...PLATFORMS, "terminal_whole"] as const;
+/**
+ * What each round measures: the streamed turn per platform, and the terminal's whole turn, also
+ * with MEMORY_SUMMARY=off against the same loop (the one feature of the bot's turn that makes a
+ * model call the loop does not: a summary call every MEMORY_SUMMARY_BATCH turns).
+ */
+const ARMS = [...PLATFORMS, "terminal_whole", "terminal_whole_no_summary"] as const;
 type Arm = (typeof ARMS)[number];
 
 /** A process whose turns the part drives one after another, and whose CPU it reads from /proc. */
@@ -50,7 +54,7 @@ interface Driven {
  * marginal CPU of each process (/proc) between its turn `warmupTurns` and the last, per round, each
  * round with fresh processes, bot and floor taking turns to go first. The terminal is measured a
  * second way too, STREAM_ANSWERS=false against the same loop making whole calls (the plain mode's
- * ratio, whose goal is ≤ 1.0).
+ * ratio, whose goal is ≤ 1.0), and a third: the same with MEMORY_SUMMARY=off, reported beside it.
  */
 export const startedStreamedPart: BenchPart = {
   id: "started-streamed",
@@ -83,6 +87,7 @@ export const startedStreamedPart: BenchPart = {
       const figures: Figure[] = [
         ...PLATFORMS.flatMap((platform) => platformFigures(platform, samples[platform], size.rounds)),
         ...wholeTerminalFigures(samples.terminal_whole, size.rounds),
+        ...withoutSummaryFigures(samples.terminal_whole_no_summary, size.rounds),
       ];
       return { figures, detail: { sizes: size, cpuUsPerTurn: samples, requestBodiesCompared: bodies } };
     } finally {
@@ -96,8 +101,10 @@ export const startedStreamedPart: BenchPart = {
 interface ArmNames {
   ratioKey: string;
   botKey: string;
-  floorKey: string;
-  goal: number;
+  /** Without one, the floor is another arm's, reported there. */
+  floorKey?: string;
+  /** Without one, the ratio is reported, not judged. */
+  goal?: number;
   /** The bot's side, e.g. "terminal: the started bot's CPU per streamed turn". */
   bot: string;
   /** The floor's side, e.g. "terminal: the floor's CPU per turn (bare streaming loop + printing the answer)". */
@@ -108,16 +115,12 @@ function armFigures(names: ArmNames, sample: { bot: number[]; floor: number[] },
   const ratios = sample.bot.map((bot, i) => bot / sample.floor[i]!);
   const ratio = round(median(ratios));
   const spread = `${round(Math.min(...ratios))}–${round(Math.max(...ratios))}`;
+  const label = `${names.bot} / the floor's (median of ${rounds} rounds; ${spread})`;
+  const goal = names.goal;
   return [
-    {
-      key: names.ratioKey,
-      label: `${names.bot} / the floor's (median of ${rounds} rounds; ${spread})`,
-      value: ratio,
-      goal: `≤ ${names.goal}`,
-      met: ratio <= names.goal,
-    },
+    goal === undefined ? { key: names.ratioKey, label, value: ratio } : { key: names.ratioKey, label, value: ratio, goal: `≤ ${goal}`, met: ratio <= goal },
     { key: names.botKey, label: names.bot, value: round(median(sample.bot)), unit: "µs" },
-    { key: names.floorKey, label: names.floor, value: round(median(sample.floor)), unit: "µs" },
+    ...(names.floorKey ? [{ key: names.floorKey, label: names.floor, value: round(median(sample.floor)), unit: "µs" }] : []),
   ];
 }
 
@@ -146,6 +149,17 @@ function wholeTerminalFigures(sample: { bot: number[]; floor: number[] }, rounds
   return armFigures(names, sample, rounds);
 }
 
+/** The whole turn without the memory summary, against the whole turn's floor of the same round: what the summary's calls cost. */
+function withoutSummaryFigures(sample: { bot: number[]; floor: number[] }, rounds: number): Figure[] {
+  const names: ArmNames = {
+    ratioKey: "cpu_ratio_started_whole_terminal_without_summary",
+    botKey: "cpu_us_per_started_whole_turn_terminal_without_summary",
+    bot: "terminal, STREAM_ANSWERS=false, MEMORY_SUMMARY=off: the started bot's CPU per turn",
+    floor: "the same floor as with the summary",
+  };
+  return armFigures(names, sample, rounds);
+}
+
 /** The bot's tools and settings, from a bench app in this process (built as the started bot builds them), so the floor's bodies are the bot's. */
 async function floorSetup(modelUrl: string): Promise<Omit<StreamingFloorSetup, "platform">> {
   const bench = await startBenchApp(modelUrl, { STREAM_ANSWERS: "true" });
@@ -164,7 +178,7 @@ async function floorSetup(modelUrl: string): Promise<Omit<StreamingFloorSetup, "
 
 /** Marginal CPU per turn of `driven` (µs) over its turns after the warm-up; `first`, when given, runs its first turn. */
 async function marginalCpuUs(driven: Driven, size: Size, arm: Arm, first?: FirstTurn): Promise<number> {
-  const measured = arm === "terminal" || arm === "terminal_whole" ? size.measuredTurns : size.platformMeasuredTurns;
+  const measured = arm === "terminal" || arm.startsWith("terminal_whole") ? size.measuredTurns : size.platformMeasuredTurns;
   for (let i = 0; i < size.warmupTurns; i++) await (i === 0 && first ? first(() => driven.turn()) : driven.turn());
   const before = processCpuMs(driven.pid);
   for (let i = 0; i < measured; i++) await driven.turn();
@@ -179,6 +193,8 @@ async function botRound(urls: { streamed: string; whole: string }, fakes: Platfo
   const terminalUs = await marginalCpuUs(terminal, size, "terminal", first).finally(() => terminal.stop());
   const whole = startedTerminal(urls.whole, false);
   const wholeUs = await marginalCpuUs(whole, size, "terminal_whole").finally(() => whole.stop());
+  const noSummary = startedTerminal(urls.whole, false, { MEMORY_SUMMARY: "off" });
+  const noSummaryUs = await marginalCpuUs(noSummary, size, "terminal_whole_no_summary").finally(() => noSummary.stop());
   const started = await startBotOnFakes(urls.streamed, fakes, { STREAM_ANSWERS: "true" });
   try {
     const pid = started.bot.rss().processes.at(-1)!.pid;
@@ -190,6 +206,7 @@ async function botRound(urls: { streamed: string; whole: string }, fakes: Platfo
     return {
       terminal: terminalUs,
       terminal_whole: wholeUs,
+      terminal_whole_no_summary: noSummaryUs,
       discord: await marginalCpuUs(onFakes("discord"), size, "discord"),
       slack: await marginalCpuUs(onFakes("slack"), size, "slack"),
     };
@@ -212,6 +229,8 @@ async function floorRound(
   }
   const whole = await startedFloor({ ...setup, modelUrl: wholeUrl, platform: "terminal", whole: true });
   perTurn.terminal_whole = await marginalCpuUs(whole, size, "terminal_whole").finally(() => whole.stop());
+  // One floor for both whole arms: the loop has no summary to turn off.
+  perTurn.terminal_whole_no_summary = perTurn.terminal_whole;
   return perTurn;
 }
 
@@ -225,9 +244,16 @@ function platformTarget(platform: Platform, fakes: PlatformFakes): Pick<Streamin
 const ANSWER_LINE = `bot: ${ANSWER}`;
 
 /** The terminal bot as `npm start` runs it with no platform configured, piped: a question a line, the answer on its `bot:` line. */
-function startedTerminal(modelUrl: string, streamed: boolean): Driven {
+function startedTerminal(modelUrl: string, streamed: boolean, settings: Record<string, string> = {}): Driven {
   const dir = mkdtempSync(join(tmpdir(), "agent-bot-bench-streamed-"));
-  const env = { ...benchBotSettings(modelUrl, dir), STREAM_ANSWERS: String(streamed), DISCORD_TOKEN: "", SLACK_BOT_TOKEN: "", SLACK_APP_TOKEN: "" };
+  const env = {
+    ...benchBotSettings(modelUrl, dir),
+    STREAM_ANSWERS: String(streamed),
+    DISCORD_TOKEN: "",
+    SLACK_BOT_TOKEN: "",
+    SLACK_APP_TOKEN: "",
+    ...settings,
+  };
   const bot = startProductionBot(env, true);
   const output = new LineReader(bot.child.stdout!, "the terminal bot");
   let pid: number | undefined;
