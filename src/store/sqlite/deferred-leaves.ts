@@ -1,8 +1,5 @@
 import type { Db } from "./database.js";
 
-/** The longest a given-up place waits for another transaction to take its delete (the queue's first poll, SqliteTurnQueue). */
-const WAIT_MS = 5;
-
 interface Leaving {
   id: number;
   resolve: () => void;
@@ -14,11 +11,12 @@ interface Leaving {
  * shown, and the conversation's next turn (in this process, most often at once) takes its own
  * place in a transaction of its own: the delete rides along in that transaction instead of paying
  * a commit of its own (and writing the queue's pages twice). Whatever no transaction took within
- * WAIT_MS is deleted then, in one transaction: the conversation's next question most often comes
+ * `waitMs` is deleted then, in one transaction: the conversation's next question most often comes
  * sooner (a piped terminal's next line, another message in a busy channel), and another process
- * waiting for the place looks again only every FIRST_POLL_MS or more anyway. This process's own
- * waiters are woken at once and delete it with their look. `leave`'s promise settles once the
- * delete committed; a failed delete rejects it, and the caller retries (PlaceReleases).
+ * waiting for the place looks again only that often or less anyway (the queue passes its first
+ * poll). This process's own waiters are woken at once and delete it with their look. `leave`'s
+ * promise settles once the delete committed; a failed delete rejects it, and the caller retries
+ * (PlaceReleases).
  */
 export class DeferredLeaves {
   private pending: Leaving[] = [];
@@ -28,13 +26,17 @@ export class DeferredLeaves {
   private readonly deleteTicket;
   private readonly flushAlone: () => void;
 
-  constructor(db: Db) {
+  /** `waitMs`: the longest a given-up place waits for another transaction to take its delete. */
+  constructor(
+    db: Db,
+    private readonly waitMs: number,
+  ) {
     this.deleteTicket = db.prepare<[number]>(`DELETE FROM turn_queue WHERE id = ?`);
     const flush = db.transaction(() => this.deleteInside());
     this.flushAlone = () => flush.immediate();
   }
 
-  /** Queues the delete; resolves once it committed, with the next transaction that takes it or after WAIT_MS. */
+  /** Queues the delete; resolves once it committed, with the next transaction that takes it or after `waitMs`. */
   leave(id: number): Promise<void> {
     return new Promise((resolve, reject) => {
       this.pending.push({ id, resolve, reject });
@@ -77,7 +79,7 @@ export class DeferredLeaves {
     setTimeout(() => {
       this.scheduled = false;
       this.flushNow();
-    }, WAIT_MS);
+    }, this.waitMs);
   }
 
   /** Deletes what is pending now, in a transaction of its own. */

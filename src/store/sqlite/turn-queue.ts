@@ -18,7 +18,10 @@ import { conversationKey, type Conversation } from "../types.js";
 import type { Db } from "./database.js";
 import { DeferredLeaves } from "./deferred-leaves.js";
 
-/** How often a turn behind another process's turn looks again: quick at first, then at most this often. */
+/**
+ * How often a turn behind another process's turn looks again: quick at first, then at most this
+ * often. A place this process gave up waits no longer than the first poll for its delete (DeferredLeaves).
+ */
 const FIRST_POLL_MS = 5;
 const MAX_POLL_MS = 100;
 
@@ -65,7 +68,7 @@ export class SqliteTurnQueue implements QueueStore {
     );
     this.deleteTicket = db.prepare<[number]>(`DELETE FROM turn_queue WHERE id = ?`);
     // Each of the queue's transactions first deletes the places given up since the last one (see DeferredLeaves).
-    const leaves = (this.leaves = new DeferredLeaves(db));
+    const leaves = (this.leaves = new DeferredLeaves(db, FIRST_POLL_MS));
 
     /** The admission's checks, inside a transaction; `place`: the place's row when the caller knows it (it was just taken). */
     const admitInside = (ticket: QueueTicket, checks: PlaceChecks, now: number, place = selectTicket.get(ticket.id)): QueueAdmission => {
